@@ -1,0 +1,37 @@
+"""The case format: a directory with a ``.claude/`` fixture and one ``case.yaml``."""
+
+from harness.case.load import CASE_FILE, discover_cases, load_case
+from harness.case.spec import (
+    Call,
+    Case,
+    Combination,
+    Context,
+    Effect,
+    Expect,
+    NameChecks,
+    Offered,
+    RunOptions,
+    Step,
+    TextChecks,
+    TextMatch,
+    Turn,
+)
+
+__all__ = [
+    "CASE_FILE",
+    "Call",
+    "Case",
+    "Combination",
+    "Context",
+    "Effect",
+    "Expect",
+    "NameChecks",
+    "Offered",
+    "RunOptions",
+    "Step",
+    "TextChecks",
+    "TextMatch",
+    "Turn",
+    "discover_cases",
+    "load_case",
+]

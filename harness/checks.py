@@ -1,0 +1,103 @@
+"""Compare a normalised transcript with the case's documented expectations.
+
+Each failure names the case-file field it comes from (``steps[0].turns[1].call.expect.result``), so a
+reader can go straight to the line, and so per-version expectation files can list it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from harness.case import Case, TextMatch, Turn
+
+
+@dataclass(frozen=True, kw_only=True)
+class Failure:
+    at: str
+    expected: str
+    got: str | None
+
+    def render(self) -> str:
+        return f"{self.at}\n    expected: {self.expected}\n    got:      {show(self.got)}"
+
+
+def _turn_field(ex: dict[str, Any]) -> str:
+    if ex["context"] == "main":
+        return f"steps[{ex['step'] - 1}].turns[{ex['turn'] - 1}]"
+    return f"contexts.{ex['context']}.turns[{ex['turn'] - 1}]"
+
+
+def _turn_of(case: Case, ex: dict[str, Any]) -> Turn:
+    if ex["context"] == "main":
+        return case.steps[ex["step"] - 1].turns[ex["turn"] - 1]
+    return case.context(ex["context"]).turns[ex["turn"] - 1]
+
+
+def _match(expected: TextMatch, got: str | None) -> bool:
+    return got is not None and expected.matches(got)
+
+
+def check(case: Case, transcript: dict[str, Any], *, debug_log: str | None) -> list[Failure]:
+    """Every way ``transcript`` departs from what ``case`` documents (empty when it conforms)."""
+    failures: list[Failure] = []
+    for ex in transcript["exchanges"]:
+        where = _turn_field(ex)
+        for problem in ex.get("offer_problems", ()):
+            failures.append(Failure(at=f"{where}.offered", expected="as the case states", got=problem))
+        turn = _turn_of(case, ex)
+        expect = turn.call.expect if turn.call else None
+        if expect is None:
+            continue
+        got = ex.get("result")
+        if expect.result is not None and not _match(expect.result, got):
+            failures.append(Failure(at=f"{where}.call.expect.result", expected=expect.result.describe(), got=got))
+        if expect.is_error is not None and got is not None and ex.get("is_error") != expect.is_error:
+            failures.append(
+                Failure(at=f"{where}.call.expect.is_error", expected=str(expect.is_error), got=str(ex.get("is_error")))
+            )
+    files = transcript["files"]
+    for i in range(len(case.effects)):
+        failures += _check_effect(case, i, files)
+    if case.debug_log is not None and debug_log is not None:
+        for problem in case.debug_log.problems(debug_log, what="debug log"):
+            failures.append(Failure(at="debug_log", expected="as the case states", got=problem))
+    return failures
+
+
+def _check_effect(case: Case, index: int, files: dict[str, Any]) -> list[Failure]:
+    effect = case.effects[index]
+    at = f"effects[{index}]"
+    path = case.directory / effect.path
+    value = files.get(effect.path)
+    if value is None:  # unchanged by the run: it is what the fixture holds (or absent)
+        text = path.read_text(errors="replace") if path.is_file() else None
+    elif isinstance(value, dict):
+        text = None  # removed by the run
+    elif isinstance(value, list):
+        text = "\n".join(v if isinstance(v, str) else _json_line(v) for v in value)
+    else:
+        text = value
+    out = []
+    if effect.exists is not None and (text is not None) != effect.exists:
+        out.append(
+            Failure(
+                at=f"{at}.exists",
+                expected=f"{effect.path} {'exists' if effect.exists else 'absent'}",
+                got="exists" if text is not None else "absent",
+            )
+        )
+    if effect.content is not None and not _match(effect.content, text):
+        out.append(Failure(at=f"{at}.content", expected=effect.content.describe(), got=text))
+    return out
+
+
+def _json_line(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def show(value: str | None) -> str:
+    if value is None:
+        return "(nothing)"
+    return repr(value) if len(value) <= 600 else repr(value[:600]) + "…"

@@ -1,0 +1,223 @@
+"""The real engine: ``claude@VERSION`` run offline against the fake Messages API.
+
+Each case runs in its private working copy with a fresh HOME seeded as the case asks (onboarding
+done, folder trust accepted or not), non-essential traffic off, every process under a timeout.
+Steps are grouped into processes: ``new`` and ``resume`` start a process (``resume`` with
+``--resume <session>``), ``same`` feeds the next prompt to the running process over stream-json input.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from harness.case import Case, Step
+from harness.engines.base import EngineRun, StepOutput
+from harness.engines.fakeapi import FakeMessagesAPI
+from harness.engines.install import ensure_installed
+from harness.engines.streamjson import ProcessOutput, parse_line
+from harness.errors import EngineError
+from harness.scripted import ScriptedModel
+
+_QUIET_ENV = {
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "DISABLE_AUTOUPDATER": "1",
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+    "DISABLE_BUG_COMMAND": "1",
+    "CLAUDE_CODE_DISABLE_TERMINAL_TITLE": "1",
+}
+_PASS_ENV = ("PATH", "LANG", "LC_ALL", "TZ", "TMPDIR")
+
+
+def seed_home(home: Path, *, workdir: Path, trusted: bool) -> None:
+    """The user-level state a first run would otherwise ask for: onboarding, bypass consent, trust."""
+    project = {"hasTrustDialogAccepted": trusted, "hasCompletedProjectOnboarding": True}
+    state = {
+        "hasCompletedOnboarding": True,
+        "bypassPermissionsModeAccepted": True,
+        "projects": {str(workdir.resolve()): project},
+    }
+    (home / ".claude.json").write_text(json.dumps(state, indent=2), encoding="utf-8")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaudeEngine:
+    engine_version: str
+
+    @property
+    def name(self) -> str:
+        return f"claude@{self.engine_version}"
+
+    @property
+    def version(self) -> str:
+        return self.engine_version
+
+    def run(self, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> EngineRun:
+        """Run every step of ``case`` on the real binary; see Engine.run for the contract."""
+        binary = ensure_installed(self.engine_version)
+        seed_home(home, workdir=workdir, trusted=case.run.trusted)
+        outputs: list[StepOutput] = []
+        stderr: list[str] = []
+        debug_logs: list[Path] = []
+        with FakeMessagesAPI(respond=model.respond) as api:
+            session_id: str | None = None
+            for number, group in enumerate(_processes(case)):
+                debug_log = home / f"debug-{number + 1}.log"
+                debug_logs.append(debug_log)
+                argv = self._argv(binary, case, group, resume=session_id, debug_log=debug_log)
+                env = self._env(case, home=home, base_url=api.base_url)
+                out, err = _run_process(argv, env=env, cwd=workdir, steps=group, model=model, timeout=case.run.timeout)
+                stderr.append(err)
+                if api.errors:
+                    raise api.errors[0]
+                session_id = out.session_id or session_id
+                outputs += _step_outputs(group, out)
+        debug = "\n".join(p.read_text(errors="replace") for p in debug_logs if p.is_file())
+        return EngineRun(steps=tuple(outputs), debug_log=debug, stderr="\n".join(e for e in stderr if e))
+
+    def _argv(
+        self, binary: Path, case: Case, group: list[tuple[int, Step]], *, resume: str | None, debug_log: Path
+    ) -> list[str]:
+        argv = [str(binary), "-p"]
+        if len(group) == 1:
+            argv.append(group[0][1].prompt)
+        else:
+            argv += ["--input-format", "stream-json"]
+        argv += ["--output-format", "stream-json", "--verbose", "--debug-file", str(debug_log)]
+        if case.run.permission_mode == "bypass":
+            argv.append("--dangerously-skip-permissions")
+        if case.run.agent:
+            argv += ["--agent", case.run.agent]
+        if group[0][1].session == "resume":
+            if resume is None:
+                raise EngineError(f"{case.case_file}: step {group[0][0] + 1} resumes, but no session was started")
+            argv += ["--resume", resume]
+        return argv
+
+    def _env(self, case: Case, *, home: Path, base_url: str) -> dict[str, str]:
+        env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
+        env.update(_QUIET_ENV)
+        env.update(HOME=str(home), ANTHROPIC_BASE_URL=base_url, ANTHROPIC_API_KEY="sk-cc-harness-offline")
+        if case.run.permission_mode == "bypass" and os.geteuid() == 0:
+            env["IS_SANDBOX"] = "1"  # the engine refuses bypass as root outside a sandbox
+        env.update(case.run.env)
+        return env
+
+
+def _processes(case: Case) -> list[list[tuple[int, Step]]]:
+    groups: list[list[tuple[int, Step]]] = []
+    for i, step in enumerate(case.steps):
+        if step.session == "same" and groups:
+            groups[-1].append((i, step))
+        else:
+            groups.append([(i, step)])
+    return groups
+
+
+def _user_message(prompt: str) -> str:
+    return json.dumps({"type": "user", "message": {"role": "user", "content": prompt}}) + "\n"
+
+
+def _run_process(
+    argv: list[str],
+    *,
+    env: dict[str, str],
+    cwd: Path,
+    steps: list[tuple[int, Step]],
+    model: ScriptedModel,
+    timeout: float,
+) -> tuple[ProcessOutput, str]:
+    """Run one engine process to its end, feeding later prompts after each ``result`` event."""
+    multi = len(steps) > 1
+    model.begin_step(steps[0][0])
+    proc = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.PIPE if multi else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    timed_out = threading.Event()
+
+    def on_timeout() -> None:
+        timed_out.set()
+        _kill_group(proc)
+
+    timer = threading.Timer(timeout, on_timeout)
+    timer.start()
+    err_chunks: list[str] = []
+    err_reader = threading.Thread(target=lambda: err_chunks.append(proc.stderr.read() if proc.stderr else ""))
+    err_reader.start()
+    out = ProcessOutput()
+    try:
+        if multi:
+            _send(proc.stdin, steps[0][1].prompt)
+        pending = [i for i, _ in steps[1:]]
+        for line in proc.stdout:
+            event = parse_line(line, out, source=argv[0])
+            if event and event.get("type") == "result" and multi:
+                if pending:
+                    index = pending.pop(0)
+                    model.begin_step(index)
+                    _send(proc.stdin, case_prompt(steps, index))
+                else:
+                    assert proc.stdin is not None
+                    proc.stdin.close()
+        proc.wait()
+    finally:
+        timer.cancel()
+        if proc.poll() is None:
+            _kill_group(proc)
+        err_reader.join(timeout=5)
+    stderr = "".join(err_chunks)
+    if timed_out.is_set():
+        raise EngineError(f"{argv[0]}: killed after the {timeout:.0f}s timeout\nstderr: {stderr[-2000:]}")
+    if not out.results and proc.returncode != 0:
+        raise EngineError(f"{argv[0]}: exited {proc.returncode} without a result\nstderr: {stderr[-2000:]}")
+    return out, stderr
+
+
+def case_prompt(steps: list[tuple[int, Step]], index: int) -> str:
+    return next(step.prompt for i, step in steps if i == index)
+
+
+def _send(stdin: IO[str] | None, prompt: str) -> None:
+    assert stdin is not None
+    stdin.write(_user_message(prompt))
+    stdin.flush()
+
+
+def _kill_group(proc: subprocess.Popen[Any]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return
+
+
+def _step_outputs(group: list[tuple[int, Step]], out: ProcessOutput) -> list[StepOutput]:
+    outputs = []
+    for (index, _), result in zip(group, out.results, strict=False):
+        outputs.append(
+            StepOutput(
+                step=index,
+                result=result.get("result"),
+                is_error=bool(result.get("is_error")),
+                permission_denials=tuple(
+                    {"tool_name": d.get("tool_name"), "tool_input": d.get("tool_input")}
+                    for d in result.get("permission_denials", ())
+                ),
+                init_tools=out.init_tools,
+            )
+        )
+    return outputs

@@ -1,0 +1,105 @@
+"""Run one case on one engine: private copy, scripted model, transcript, checks, verdict."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from harness import checks, expectations, transcript
+from harness.case import CASE_FILE, Case
+from harness.engines.base import Engine, EngineRun
+from harness.errors import EngineError, InstallError, ScriptError
+from harness.scripted import ScriptedModel
+
+Status = Literal["pass", "fail", "known", "error"]
+REPO = Path(__file__).resolve().parent.parent
+EXPECTATIONS = REPO / "expectations"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaseRun:
+    case: Case
+    engine: str
+    status: Status
+    transcript: dict[str, Any] | None
+    verdict: expectations.Verdict | None
+    error: str | None
+    duration: float
+
+    def explain(self) -> str:
+        """A readable account of what went wrong (empty for a pass)."""
+        lines = []
+        if self.error:
+            lines.append(self.error)
+        if self.verdict:
+            for f in self.verdict.unexpected:
+                lines.append(f.render())
+            for k in self.verdict.stale:
+                lines.append(
+                    f"{k.at}\n    stale known difference in {expectations.file_for(EXPECTATIONS, self.engine).name}:"
+                    f" {k.observed!r} no longer observed"
+                )
+        return f"{self.case.case_file} on {self.engine}:\n" + "\n".join(lines) if lines else ""
+
+
+def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: list[Any] | None = None) -> CaseRun:
+    """Run ``case`` on ``engine`` in a temporary copy; ``cases/`` is never written."""
+    started = time.monotonic()
+    tmp = Path(tempfile.mkdtemp(prefix=f"cch-{case.id}-"))
+    workdir, home = tmp / "work", tmp / "home"
+    shutil.copytree(case.directory, workdir, ignore=shutil.ignore_patterns(CASE_FILE), symlinks=True)
+    home.mkdir()
+    before = transcript.snapshot_files(workdir)
+    model = ScriptedModel(case=case)
+    run = EngineRun(steps=())
+    script_failure: str | None = None
+    try:
+        try:
+            run = engine.run(case, workdir=workdir, home=home, model=model)
+            model.finish()
+        except ScriptError as exc:
+            script_failure = str(exc)
+        except (EngineError, InstallError) as exc:
+            return CaseRun(
+                case=case,
+                engine=engine.name,
+                status="error",
+                transcript=None,
+                verdict=None,
+                error=f"{type(exc).__name__}: {exc}\n{model.conversation()}",
+                duration=time.monotonic() - started,
+            )
+        after = transcript.snapshot_files(workdir)
+    finally:
+        if keep is not None:
+            shutil.copytree(tmp, keep / case.id, dirs_exist_ok=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+    data = transcript.build(
+        case_id=case.id,
+        engine=engine.name,
+        exchanges=model.exchanges,
+        run=run,
+        files=transcript.changed_files(before, after),
+        norm=transcript.Normaliser(workdir=workdir, home=home),
+    )
+    failures = checks.check(case, data, debug_log=run.debug_log if engine.name.startswith("claude@") else None)
+    if script_failure is not None:
+        first = script_failure.splitlines()[0]
+        failures.insert(0, checks.Failure(at="script", expected="every scripted turn asked for", got=first))
+    if known is None:
+        known = expectations.load(EXPECTATIONS, engine.name).get(case.id, [])
+    verdict = expectations.judge(failures, known)
+    status: Status = "fail" if verdict.unexpected or verdict.stale else ("known" if verdict.known else "pass")
+    return CaseRun(
+        case=case,
+        engine=engine.name,
+        status=status,
+        transcript=data,
+        verdict=verdict,
+        error=script_failure,
+        duration=time.monotonic() - started,
+    )

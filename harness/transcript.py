@@ -1,0 +1,136 @@
+"""The normalised transcript: the engine-neutral record of one case run.
+
+It is built from the scripted model's journal (what each context was offered, said, and got back),
+what the engine printed per prompt, and the files the run left in the working copy. Normalisation
+removes only noise: temporary paths, session ids and other uuids, timestamps.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.engines.base import EngineRun
+from harness.scripted import Exchange
+
+_UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+_TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b")
+MAX_FILE_CHARS = 8000
+
+
+@dataclass(kw_only=True)
+class Normaliser:
+    workdir: Path
+    home: Path
+    _uuids: dict[str, str] = field(default_factory=dict)
+
+    def text(self, value: str) -> str:
+        for path, label in ((self.workdir, "<workdir>"), (self.home, "<home>")):
+            for form in {str(path.resolve()), str(path)}:
+                value = value.replace(form, label)
+        value = _UUID.sub(self._uuid, value)
+        return _TIMESTAMP.sub("<timestamp>", value)
+
+    def _uuid(self, m: re.Match[str]) -> str:
+        return self._uuids.setdefault(m.group(0), f"<uuid-{len(self._uuids) + 1}>")
+
+    def value(self, v: Any) -> Any:
+        if isinstance(v, str):
+            return self.text(v)
+        if isinstance(v, list):
+            return [self.value(x) for x in v]
+        if isinstance(v, dict):
+            return {k: self.value(x) for k, x in v.items()}
+        return v
+
+
+def snapshot_files(root: Path) -> dict[str, bytes]:
+    """Every regular file under ``root`` by relative path."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def changed_files(before: dict[str, bytes], after: dict[str, bytes]) -> dict[str, bytes | None]:
+    """Files the run created, changed (new content) or removed (None)."""
+    out: dict[str, bytes | None] = {k: v for k, v in after.items() if before.get(k) != v}
+    out.update({k: None for k in before if k not in after})
+    return dict(sorted(out.items()))
+
+
+def _file_value(name: str, data: bytes | None, norm: Normaliser) -> Any:
+    if data is None:
+        return {"removed": True}
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return f"<binary, {len(data)} bytes>"
+    if name.endswith(".jsonl"):
+        lines = []
+        for line in text.splitlines():
+            try:
+                lines.append(norm.value(json.loads(line)))
+            except json.JSONDecodeError:
+                lines.append(norm.text(line)) if line.strip() else None
+        return lines
+    text = norm.text(text)
+    return text if len(text) <= MAX_FILE_CHARS else text[:MAX_FILE_CHARS] + f"... <{len(text)} chars>"
+
+
+def _exchange(ex: Exchange, previous_offer: tuple[str, ...] | None, norm: Normaliser) -> dict[str, Any]:
+    out: dict[str, Any] = {"context": ex.context}
+    if ex.step is not None:
+        out["step"] = ex.step + 1
+    out["turn"] = ex.turn + 1
+    if ex.offered != previous_offer:
+        out["offered"] = list(ex.offered)
+    if ex.reply.say is not None:
+        out["say"] = ex.reply.say
+    if ex.reply.call is not None:
+        out["call"] = {"name": ex.reply.call.name, "input": ex.reply.call.input}
+        if ex.result is not None:
+            out["result"] = norm.text(ex.result)
+            out["is_error"] = ex.is_error
+        else:
+            out["result"] = None
+    if ex.problems:
+        out["offer_problems"] = ex.problems
+    return out
+
+
+def build(
+    *,
+    case_id: str,
+    engine: str,
+    exchanges: list[Exchange],
+    run: EngineRun,
+    files: dict[str, bytes | None],
+    norm: Normaliser,
+    ignore_files: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """The normalised transcript as plain JSON data (what snapshots store)."""
+    offers: dict[int, tuple[str, ...]] = {}
+    rendered = []
+    for ex in exchanges:
+        rendered.append(_exchange(ex, offers.get(ex.thread), norm))
+        offers[ex.thread] = ex.offered
+    return {
+        "case": case_id,
+        "engine": engine,
+        "exchanges": rendered,
+        "prompts": [
+            {
+                "step": s.step + 1,
+                "result": norm.text(s.result) if s.result is not None else None,
+                "is_error": s.is_error,
+                "permission_denials": norm.value(list(s.permission_denials)),
+            }
+            for s in run.steps
+        ],
+        "files": {
+            name: _file_value(name, data, norm)
+            for name, data in files.items()
+            if not any(name.startswith(p) for p in ignore_files)
+        },
+    }
