@@ -180,6 +180,9 @@ def _run_process(
         if proc.poll() is None:
             _kill_group(proc)
         err_reader.join(timeout=5)
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            if pipe is not None and not pipe.closed:
+                pipe.close()
     stderr = "".join(err_chunks)
     if timed_out.is_set():
         raise EngineError(f"{argv[0]}: killed after the {timeout:.0f}s timeout\nstderr: {stderr[-2000:]}")
