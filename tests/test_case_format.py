@@ -1,0 +1,77 @@
+"""A broken case fails at load, naming the file and the field path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.case import discover_cases, load_case
+from harness.errors import CaseFormatError
+from tests.conftest import CaseWriter
+
+REPO = Path(__file__).resolve().parent.parent
+
+GOOD = """\
+id: {id}
+title: t
+combination: tool -> tool
+claims: [T1]
+source: seed 001
+documented_for: 2.1.252
+steps:
+  - prompt: Run echo HELLO.
+    turns:
+      - call: {{name: Bash, input: {{command: echo HELLO}}, expect: {{result: HELLO}}}}
+      - say: done
+"""
+
+
+def test_every_committed_case_loads() -> None:
+    cases = list(discover_cases(REPO / "cases"))
+    assert cases, "no cases found"
+    assert len({c.id for c in cases}) == len(cases)
+
+
+def test_a_good_case_loads(write_case: CaseWriter) -> None:
+    case = load_case(write_case("ok", GOOD.format(id="ok")))
+    assert case.steps[0].turns[0].call is not None
+    assert case.steps[0].turns[0].call.expect is not None
+    assert str(case.combination) == "tool -> tool"
+
+
+@pytest.mark.parametrize(
+    ("edit", "field", "words"),
+    [
+        (lambda s: s.replace("name: Bash", "name: 7"), "steps[0].turns[0].call.name", "is not of type 'string'"),
+        (lambda s: s.replace("claims: [T1]", "claims: [Z9]"), "claims[0]", "not a claim id"),
+        (lambda s: s.replace("id: bad", "id: other"), "id", "differs from the directory name"),
+        (lambda s: s.replace("tool -> tool", "tool -> model"), "combination", "does not match"),
+        (lambda s: s.replace("      - say: done\n", "      - {}\n"), "steps[0].turns[1]", ""),
+        (lambda s: s.replace("prompt: Run", "promt: Run"), "steps[0]", "'promt' was unexpected"),
+    ],
+)
+def test_a_broken_case_names_file_and_field(write_case: CaseWriter, edit, field: str, words: str) -> None:  # type: ignore[no-untyped-def]
+    directory = write_case("bad", edit(GOOD.format(id="bad")))
+    with pytest.raises(CaseFormatError) as err:
+        load_case(directory)
+    assert err.value.path == str(directory / "case.yaml")
+    assert err.value.field == field
+    assert words in str(err.value)
+    assert str(err.value).startswith(f"{directory / 'case.yaml'}: {field}: ")
+
+
+def test_invalid_yaml_names_the_line(write_case: CaseWriter) -> None:
+    directory = write_case("yaml", "id: yaml\ntitle: [unclosed\n")
+    with pytest.raises(CaseFormatError) as err:
+        load_case(directory)
+    assert err.value.field.startswith("line ")
+    assert "not valid YAML" in str(err.value)
+
+
+def test_a_dangling_contrast_is_refused(write_case: CaseWriter) -> None:
+    text = GOOD.format(id="c1") + "contrast_of: nowhere\n"
+    directory = write_case("c1", text)
+    with pytest.raises(CaseFormatError) as err:
+        list(discover_cases(directory.parent))
+    assert err.value.field == "contrast_of"

@@ -1,0 +1,93 @@
+"""The scripted model is strict: a turn it lacks, or a turn left unused, fails naming file and step."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.case import load_case
+from harness.engines.claude import ClaudeEngine
+from harness.errors import ScriptError
+from harness.runner import run_case
+from harness.scripted import ModelRequest, ScriptedModel
+from tests.conftest import CaseWriter
+
+CASE = """\
+id: {id}
+title: t
+combination: tool -> tool
+claims: [T1]
+source: seed 001
+documented_for: 2.1.252
+run: {{permission_mode: bypass}}
+steps:
+  - prompt: Run echo HELLO now.
+    turns:
+{turns}
+"""
+CALL = "      - call: {name: Bash, input: {command: echo HELLO, description: hi}, expect: {result: HELLO}}\n"
+SAY = "      - say: done\n"
+
+
+def _user(text: str) -> dict[str, object]:
+    return {"role": "user", "content": [{"type": "text", "text": text}]}
+
+
+def test_replays_turns_and_records_results(write_case: CaseWriter) -> None:
+    model = ScriptedModel(case=load_case(write_case("ok", CASE.format(id="ok", turns=CALL + SAY))))
+    model.begin_step(0)
+    first = model.respond(ModelRequest(system="", messages=(_user("Run echo HELLO now."),), tools=("Bash",)))
+    assert first[0]["type"] == "tool_use" and first[0]["input"]["command"] == "echo HELLO"
+    result = {"type": "tool_result", "tool_use_id": first[0]["id"], "content": "HELLO"}
+    history = (_user("Run echo HELLO now."), {"role": "assistant", "content": first}, {"role": "user", "content": [result]})
+    second = model.respond(ModelRequest(system="", messages=history, tools=("Bash",)))
+    assert second == [{"type": "text", "text": "done"}]
+    model.finish()
+    assert model.exchanges[0].result == "HELLO"
+
+
+def test_exhausted_script_names_file_and_step(write_case: CaseWriter) -> None:
+    directory = write_case("short", CASE.format(id="short", turns=SAY))
+    model = ScriptedModel(case=load_case(directory))
+    model.begin_step(0)
+    opening = ModelRequest(system="", messages=(_user("Run echo HELLO now."),), tools=("Bash",))
+    reply = model.respond(opening)
+    again = ModelRequest(
+        system="", messages=(*opening.messages, {"role": "assistant", "content": reply}, _user("more?")), tools=("Bash",)
+    )
+    with pytest.raises(ScriptError) as err:
+        model.respond(again)
+    message = str(err.value)
+    assert str(directory / "case.yaml") in message
+    assert "steps[0]" in message and "turn 2" in message and "the script has 1" in message
+    assert "conversation so far" in message and "say 'done'" in message
+
+
+def test_unused_turn_names_file_and_step(write_case: CaseWriter) -> None:
+    directory = write_case("long", CASE.format(id="long", turns=SAY + SAY))
+    model = ScriptedModel(case=load_case(directory))
+    model.begin_step(0)
+    model.respond(ModelRequest(system="", messages=(_user("Run echo HELLO now."),), tools=("Bash",)))
+    with pytest.raises(ScriptError) as err:
+        model.finish()
+    assert str(directory / "case.yaml") in str(err.value)
+    assert "step 1 (main): turns 2..2 unused" in str(err.value)
+
+
+def test_unscripted_conversation_with_tools_fails(write_case: CaseWriter) -> None:
+    model = ScriptedModel(case=load_case(write_case("ctx", CASE.format(id="ctx", turns=SAY))))
+    model.begin_step(0)
+    with pytest.raises(ScriptError, match="a conversation opened that no context scripts"):
+        model.respond(ModelRequest(system="", messages=(_user("something else"),), tools=("Bash",)))
+    # a request without tools is a side call, answered without consuming a turn
+    assert model.respond(ModelRequest(system="", messages=(_user("title?"),), tools=())) == [
+        {"type": "text", "text": "ok"}
+    ]
+
+
+@pytest.mark.parametrize(("turns", "words"), [(CALL, "the script has 1"), (CALL + SAY + SAY, "turns 3..3 unused")])
+def test_script_failures_on_the_real_engine(write_case: CaseWriter, claude_version: str, turns: str, words: str) -> None:
+    directory = write_case("real", CASE.format(id="real", turns=turns))
+    run = run_case(load_case(directory), ClaudeEngine(engine_version=claude_version))
+    assert run.status == "fail"
+    assert run.verdict is not None and run.verdict.unexpected[0].at == "script"
+    assert run.error is not None and words in run.error and str(directory / "case.yaml") in run.error
