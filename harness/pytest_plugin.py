@@ -62,11 +62,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     params = []
     for engine in expand(config.getoption("--engine")):
         for case in selected_cases(config):
-            marks = [
-                pytest.mark.combination(case.combination.caller, case.combination.callee),
-                pytest.mark.claim(*case.claims),
-                pytest.mark.engine(engine),
-            ]
+            marks = [pytest.mark.claim(*case.claims), pytest.mark.engine(engine)]
+            if case.combination:
+                marks.append(pytest.mark.combination(case.combination.caller, case.combination.callee))
             params.append(pytest.param((engine, case), id=f"{engine}:{case.id}", marks=marks))
     metafunc.parametrize("cc_case", params)
 

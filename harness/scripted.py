@@ -15,6 +15,7 @@ How a request is placed in a conversation ("thread"), most certain first:
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,21 @@ class ModelRequest:
         first = next((m for m in self.messages if m["role"] == "user"), None)
         return block_text(first["content"]) if first else ""
 
+    def opens_with_prompt(self, prompt: str) -> bool:
+        """Whether the opening user message carries ``prompt`` as one whole text block.
+
+        A hook's or subagent's opening message may quote the user's prompt inside other text (a hook
+        payload, a task); only the main thread's has it as a block of its own.
+        """
+        first = next((m for m in self.messages if m["role"] == "user"), None)
+        if first is None:
+            return False
+        content = first["content"]
+        blocks = (
+            [content] if isinstance(content, str) else [b.get("text", "") for b in content if b.get("type") == "text"]
+        )
+        return any(b.strip() == prompt.strip() for b in blocks)
+
     def all_text(self) -> str:
         return "\n".join([self.system, *(block_text(m["content"]) for m in self.messages)])
 
@@ -61,6 +77,15 @@ class ModelRequest:
             for b in m["content"]
             if b.get("type") == "tool_result"
         }
+
+
+_REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>\s*", re.DOTALL)
+
+
+def result_text(content: Any) -> str:
+    """A tool_result's own text: the engine's ``<system-reminder>`` additions are context, not output."""
+    text = block_text(content)
+    return _REMINDER.sub("\n", text).strip("\n") if "<system-reminder>" in text else text
 
 
 def block_text(content: Any) -> str:
@@ -175,7 +200,7 @@ class ScriptedModel:
         for tool_use_id, block in request.tool_results().items():
             ex = self._by_id.get(tool_use_id)
             if ex is not None and ex.result is None:
-                ex.result = block_text(block.get("content"))
+                ex.result = result_text(block.get("content"))
                 ex.is_error = bool(block.get("is_error", False))
 
     def _thread_for(self, request: ModelRequest) -> _Thread | None:
@@ -187,7 +212,7 @@ class ScriptedModel:
             if t.opening == opening and not (t.context == MAIN and not self._main_open):
                 return t
         step = self.case.steps[self._step]
-        if not self._main_open and step.prompt in opening:
+        if not self._main_open and request.opens_with_prompt(step.prompt):
             self._main_open = True
             return self._open(MAIN, opening, step=self._step)
         for ctx in self.case.contexts:

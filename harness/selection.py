@@ -48,7 +48,8 @@ class Selection:
                 continue
             if self.claims and not set(self.claims) & ({*case.claims} | {base_id(c) for c in case.claims}):
                 continue
-            if wanted_cells and f"{case.combination.caller}->{case.combination.callee}" not in wanted_cells:
+            cell = f"{case.combination.caller}->{case.combination.callee}" if case.combination else ""
+            if wanted_cells and cell not in wanted_cells:
                 continue
             if self.shard and not self.shard.takes(case.id):
                 continue

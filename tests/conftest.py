@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.engines.install import binary_path
 from harness.engines import PINNED
+from harness.engines.install import ensure_installed
 
 CaseWriter = Callable[..., Path]
 
@@ -33,8 +33,7 @@ def write_case(tmp_path: Path) -> CaseWriter:
 
 @pytest.fixture(scope="session")
 def claude_version() -> str:
-    """The oldest pinned claude version that is installed (CI installs it before the tests)."""
-    for version in PINNED:
-        if binary_path(version).is_file():
-            return version
-    pytest.skip("no pinned claude engine is installed: run .ci/run or `cc-harness install`")
+    """The oldest pinned claude version, installed into the shared cache on first use."""
+    version = PINNED[0]
+    ensure_installed(version)
+    return version

@@ -120,7 +120,10 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
     for i, cid in enumerate(raw["claims"]):
         if base_id(cid) not in known:
             raise fail(f"claims[{i}]", f"{cid!r} is not a claim id of CLAIMS.md")
-    caller, callee = (p.strip() for p in raw["combination"].split("->"))
+    combination = None
+    if "combination" in raw:
+        caller, callee = (p.strip() for p in raw["combination"].split("->"))
+        combination = Combination(caller=caller, callee=callee)
     steps = []
     for i, s in enumerate(raw["steps"]):
         session = s.get("session", "new" if i == 0 else "same")
@@ -148,7 +151,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
     return Case(
         id=raw["id"],
         title=raw["title"],
-        combination=Combination(caller=caller, callee=callee),
+        combination=combination,
         claims=tuple(raw["claims"]),
         source=raw["source"],
         documented_for=raw["documented_for"],

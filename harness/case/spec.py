@@ -128,7 +128,7 @@ class RunOptions:
 class Case:
     id: str
     title: str
-    combination: Combination
+    combination: Combination | None
     claims: tuple[str, ...]
     source: str
     documented_for: str

@@ -50,6 +50,8 @@ def seed_home(home: Path, *, workdir: Path, trusted: bool) -> None:
 @dataclass(frozen=True, kw_only=True)
 class ClaudeEngine:
     engine_version: str
+    #: argv prefix the engine runs under, e.g. ``("strace", "-f", "-o", LOG)``; empty for none.
+    wrapper: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -85,7 +87,7 @@ class ClaudeEngine:
     def _argv(
         self, binary: Path, case: Case, group: list[tuple[int, Step]], *, resume: str | None, debug_log: Path
     ) -> list[str]:
-        argv = [str(binary), "-p"]
+        argv = [*self.wrapper, str(binary), "-p"]
         if len(group) == 1:
             argv.append(group[0][1].prompt)
         else:

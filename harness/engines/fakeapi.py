@@ -12,6 +12,7 @@ and kept in ``errors`` for the driver to raise.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -183,8 +184,7 @@ class FakeMessagesAPI:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        self._server = _QuietServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self._server.serve_forever, name="fake-messages-api", daemon=True).start()
         return self
 
@@ -201,6 +201,15 @@ class FakeMessagesAPI:
         with self._lock:
             self._count += 1
             return f"msg_cch_{self._count:04d}"
+
+
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """The engine hangs up on keep-alive sockets when it exits; that is not an error."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 def _whole_message(blocks: list[dict[str, Any]], *, model: str, mid: str) -> dict[str, Any]:
