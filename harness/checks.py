@@ -30,9 +30,11 @@ def _turn_field(ex: dict[str, Any]) -> str:
 
 
 def _turn_of(case: Case, ex: dict[str, Any]) -> Turn:
+    turn: int = ex["turn"] - 1
     if ex["context"] == "main":
-        return case.steps[ex["step"] - 1].turns[ex["turn"] - 1]
-    return case.context(ex["context"]).turns[ex["turn"] - 1]
+        step: int = ex["step"] - 1
+        return case.steps[step].turns[turn]
+    return case.context(str(ex["context"])).turns[turn]
 
 
 def _match(expected: TextMatch, got: str | None) -> bool:

@@ -78,3 +78,19 @@ def judge(failures: list[Failure], listed: list[KnownDifference]) -> Verdict:
             unused.remove(match)
             known.append((f, match))
     return Verdict(unexpected=tuple(unexpected), known=tuple(known), stale=tuple(unused))
+
+
+def draft(engine: str, failures_by_case: dict[str, list[Failure]], *, reasons: dict[str, str] | None = None) -> str:
+    """A starting point for an expectations file: every observed difference, each to be given a reason.
+
+    ``reasons`` maps ``case id`` or ``case id:field`` to a reason; entries without one say ``unexplained``
+    so that a reviewer sees what is left to explain.
+    """
+    reasons = reasons or {}
+    differences: dict[str, list[dict[str, Any]]] = {}
+    for case_id, failures in sorted(failures_by_case.items()):
+        for f in failures:
+            reason = reasons.get(f"{case_id}:{f.at}") or reasons.get(case_id) or "unexplained"
+            differences.setdefault(case_id, []).append({"at": f.at, "observed": f.got, "reason": reason})
+    doc = {"engine": engine, "differences": differences}
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=110)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import urllib.error
 import urllib.request
+from typing import Any
 
 import anthropic
 import pytest
@@ -49,9 +48,8 @@ def test_non_streamed_reply_and_count_tokens() -> None:
 
 
 def test_unknown_paths_are_journaled_and_refused() -> None:
-    with FakeMessagesAPI(respond=_reply) as api:
-        with pytest.raises(urllib.error.HTTPError) as err:
-            urllib.request.urlopen(f"{api.base_url}/api/hello", timeout=10)
+    with FakeMessagesAPI(respond=_reply) as api, pytest.raises(urllib.error.HTTPError) as err:
+        urllib.request.urlopen(f"{api.base_url}/api/hello", timeout=10)
     assert err.value.code == 404
     assert [(e.method, e.path, e.status) for e in api.journal] == [("GET", "/api/hello", 404)]
 

@@ -38,7 +38,11 @@ def test_replays_turns_and_records_results(write_case: CaseWriter) -> None:
     first = model.respond(ModelRequest(system="", messages=(_user("Run echo HELLO now."),), tools=("Bash",)))
     assert first[0]["type"] == "tool_use" and first[0]["input"]["command"] == "echo HELLO"
     result = {"type": "tool_result", "tool_use_id": first[0]["id"], "content": "HELLO"}
-    history = (_user("Run echo HELLO now."), {"role": "assistant", "content": first}, {"role": "user", "content": [result]})
+    history = (
+        _user("Run echo HELLO now."),
+        {"role": "assistant", "content": first},
+        {"role": "user", "content": [result]},
+    )
     second = model.respond(ModelRequest(system="", messages=history, tools=("Bash",)))
     assert second == [{"type": "text", "text": "done"}]
     model.finish()
@@ -52,7 +56,9 @@ def test_exhausted_script_names_file_and_step(write_case: CaseWriter) -> None:
     opening = ModelRequest(system="", messages=(_user("Run echo HELLO now."),), tools=("Bash",))
     reply = model.respond(opening)
     again = ModelRequest(
-        system="", messages=(*opening.messages, {"role": "assistant", "content": reply}, _user("more?")), tools=("Bash",)
+        system="",
+        messages=(*opening.messages, {"role": "assistant", "content": reply}, _user("more?")),
+        tools=("Bash",),
     )
     with pytest.raises(ScriptError) as err:
         model.respond(again)
@@ -85,7 +91,9 @@ def test_unscripted_conversation_with_tools_fails(write_case: CaseWriter) -> Non
 
 
 @pytest.mark.parametrize(("turns", "words"), [(CALL, "the script has 1"), (CALL + SAY + SAY, "turns 3..3 unused")])
-def test_script_failures_on_the_real_engine(write_case: CaseWriter, claude_version: str, turns: str, words: str) -> None:
+def test_script_failures_on_the_real_engine(
+    write_case: CaseWriter, claude_version: str, turns: str, words: str
+) -> None:
     directory = write_case("real", CASE.format(id="real", turns=turns))
     run = run_case(load_case(directory), ClaudeEngine(engine_version=claude_version))
     assert run.status == "fail"

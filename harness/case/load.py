@@ -38,7 +38,7 @@ def _validator() -> jsonschema.protocols.Validator:
     schema = json.loads(resources.files("harness.case").joinpath("case.schema.json").read_text("utf-8"))
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
-    return cls(schema, format_checker=cls.FORMAT_CHECKER)  # type: ignore[no-any-return]
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
 def _field_path(parts: Any) -> str:

@@ -32,6 +32,10 @@ _QUIET_ENV = {
     "DISABLE_ERROR_REPORTING": "1",
     "DISABLE_BUG_COMMAND": "1",
     "CLAUDE_CODE_DISABLE_TERMINAL_TITLE": "1",
+    # Connect MCP servers before the first model request: otherwise an mcp_tool hook can fire before
+    # its server is up, and whether it runs depends on machine load.
+    "MCP_CONNECTION_NONBLOCKING": "false",
+    "MCP_CONNECT_TIMEOUT_MS": "30000",
 }
 _PASS_ENV = ("PATH", "LANG", "LC_ALL", "TZ", "TMPDIR")
 

@@ -25,7 +25,7 @@ def parse_line(line: str, out: ProcessOutput, *, source: str) -> dict[str, Any] 
     if not line:
         return None
     try:
-        event = json.loads(line)
+        event: dict[str, Any] = json.loads(line)
     except json.JSONDecodeError:
         raise EngineError(f"{source}: stdout line is not JSON: {line[:200]!r}") from None
     out.events.append(event)

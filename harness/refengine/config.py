@@ -1,0 +1,293 @@
+"""Load the ``.claude/`` fixture of a working copy: settings, skills, agents and ``.mcp.json``.
+
+Only reading happens here; what the definitions *do* lives in skills.py, agents.py, hooks.py and
+permissions.py. Folder trust (E4) is recorded on the result, because each consumer applies it
+differently: project allow rules are ignored untrusted, agent hooks dropped, skill hooks kept (S8).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from harness.refengine.hooks import HookRule, InvalidHooks, parse_hook_rules
+
+_FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.DOTALL)
+
+
+def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
+    """(metadata, body). Broken YAML gives empty metadata and keeps the body, as 2.1.186+ does."""
+    text = text.removeprefix("\ufeff")
+    m = _FRONTMATTER.match(text)
+    if m is None:
+        return {}, text
+    try:
+        meta = yaml.safe_load(m.group(1))
+    except yaml.YAMLError:
+        meta = None
+    return (meta if isinstance(meta, dict) else {}), m.group(2).lstrip("\r\n")
+
+
+def tool_list(raw: Any) -> tuple[str, ...]:
+    """A tools field: a YAML list, or one string separated by commas or spaces. Spaces inside
+    parentheses belong to a rule (``Bash(git add *)``), so they do not separate."""
+    if raw is None:
+        return ()
+    if isinstance(raw, list):
+        return tuple(str(item).strip() for item in raw if str(item).strip())
+    return tuple(re.findall(r"[^\s,(]+(?:\([^)]*\))?", str(raw)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class SkillDef:
+    name: str
+    """The directory name: the name the Skill tool takes (frontmatter ``name`` is only a label)."""
+    directory: Path
+    description: str | None
+    when_to_use: str | None
+    body: str
+    allowed_tools: tuple[str, ...]
+    disallowed_tools: tuple[str, ...]
+    fork: bool
+    agent: str | None
+    hooks: tuple[HookRule, ...]
+    disable_model_invocation: bool
+    paths: tuple[str, ...] = ()
+    """Globs: the skill stays hidden until a file tool touches a matching path (E5)."""
+
+    def listed(self, *, activated: set[str]) -> bool:
+        """Listed to the model: it has something to show, the model may invoke it, and a conditional
+        skill has been activated. (E5 says a description or when_to_use is needed; 2.1.252 lists a
+        skill without either by its body.)"""
+        return bool(self.listing_text) and not self.disable_model_invocation and self.available(activated=activated)
+
+    def available(self, *, activated: set[str]) -> bool:
+        return not self.paths or self.name in activated
+
+    @property
+    def listing_text(self) -> str:
+        """Description and when_to_use; without a description, the body's first line stands in
+        (measured on 2.1.252: a skill with no description is listed by its body)."""
+        first_line = next((ln.strip().lstrip("#").strip() for ln in self.body.splitlines() if ln.strip()), "")
+        return " ".join(t for t in (self.description or first_line, self.when_to_use) if t)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AgentDef:
+    name: str
+    description: str
+    tools: tuple[str, ...] | None
+    """None when the field is absent: the agent inherits (A2)."""
+    disallowed_tools: tuple[str, ...]
+    skills: tuple[str, ...]
+    hooks: tuple[HookRule, ...]
+    body: str
+    model: str | None = None
+    builtin: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpServerDef:
+    name: str
+    command: str
+    args: tuple[str, ...]
+    env: Mapping[str, str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PermissionLists:
+    allow: tuple[str, ...] = ()
+    deny: tuple[str, ...] = ()
+    ask: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProjectConfig:
+    workdir: Path
+    home: Path
+    trusted: bool
+    hooks: tuple[HookRule, ...]
+    permissions: PermissionLists
+    skills: Mapping[str, SkillDef]
+    agents: Mapping[str, AgentDef]
+    mcp_servers: Mapping[str, McpServerDef]
+    warnings: tuple[str, ...] = field(default=())
+
+
+def load_project(*, workdir: Path, home: Path, trusted: bool) -> ProjectConfig:
+    warnings: list[str] = []
+    user = _read_settings(home / ".claude" / "settings.json", warnings)
+    project = [_read_settings(workdir / ".claude" / n, warnings) for n in ("settings.json", "settings.local.json")]
+    files = [user, *project]
+    allow = [*_rules(user, "allow")]
+    if trusted:  # project allow rules apply only after workspace trust (notes §4.3)
+        allow += [r for f in project for r in _rules(f, "allow")]
+    permissions = PermissionLists(
+        allow=tuple(allow),
+        deny=tuple(r for f in files for r in _rules(f, "deny")),
+        ask=tuple(r for f in files for r in _rules(f, "ask")),
+    )
+    return ProjectConfig(
+        workdir=workdir,
+        home=home,
+        trusted=trusted,
+        hooks=_settings_hooks(files),
+        permissions=permissions,
+        skills=_load_skills([home / ".claude" / "skills", workdir / ".claude" / "skills"], warnings),
+        agents=_load_agents([home / ".claude" / "agents", workdir / ".claude" / "agents"], warnings),
+        mcp_servers=_load_mcp(workdir, files, warnings),
+        warnings=tuple(warnings),
+    )
+
+
+def _read_json(path: Path, warnings: list[str]) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        warnings.append(f"{path}: not valid JSON, skipped entirely ({exc})")
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _read_settings(path: Path, warnings: list[str]) -> dict[str, Any]:
+    """A settings file, or nothing when its hooks fail the schema: "files with errors are skipped
+    entirely" (notes §1.11), silently in print mode."""
+    settings = _read_json(path, warnings)
+    try:
+        parse_hook_rules(settings.get("hooks"), origin=str(path))
+    except InvalidHooks as exc:
+        warnings.append(f"{exc}; the whole file is skipped")
+        return {}
+    return settings
+
+
+def _hooks_or_none(raw: Any, *, origin: str, warnings: list[str]) -> tuple[HookRule, ...]:
+    """Skill and agent frontmatter: invalid hooks are dropped, the definition stays."""
+    try:
+        return parse_hook_rules(raw, origin=origin)
+    except InvalidHooks as exc:
+        warnings.append(f"{exc}; the hooks field is ignored")
+        return ()
+
+
+def _rules(settings: Mapping[str, Any], kind: str) -> list[str]:
+    perms = settings.get("permissions")
+    values = perms.get(kind) if isinstance(perms, Mapping) else None
+    return [v for v in values if isinstance(v, str)] if isinstance(values, list) else []
+
+
+def _settings_hooks(files: list[dict[str, Any]]) -> tuple[HookRule, ...]:
+    """Settings hooks merge across files; a handler repeated in several files runs once (notes §1.8)."""
+    seen: set[tuple[str, str | None, str]] = set()
+    out: list[HookRule] = []
+    for settings in files:
+        if settings.get("disableAllHooks") is True:
+            continue
+        for rule in parse_hook_rules(settings.get("hooks"), origin="settings"):
+            # repr() as the identity: actions hold dicts (headers, input) and are not hashable.
+            fresh = tuple(a for a in rule.actions if (rule.event, rule.matcher, repr(a)) not in seen)
+            seen.update((rule.event, rule.matcher, repr(a)) for a in fresh)
+            if fresh:
+                out.append(HookRule(event=rule.event, matcher=rule.matcher, actions=fresh, origin=rule.origin))
+    return tuple(out)
+
+
+def _load_skills(roots: list[Path], warnings: list[str]) -> dict[str, SkillDef]:
+    """Later roots override earlier ones; the project comes last (notes §2.1 give personal > project
+    precedence, but a fresh harness home never holds skills, so the order is moot here)."""
+    skills: dict[str, SkillDef] = {}
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for skill_file in sorted(root.glob("*/SKILL.md")):
+            skills[skill_file.parent.name] = _skill(skill_file, warnings)
+    return skills
+
+
+def _skill(path: Path, warnings: list[str]) -> SkillDef:
+    meta, body = split_frontmatter(path.read_text(encoding="utf-8"))
+    name = path.parent.name
+    description = meta.get("description")
+    when = meta.get("when_to_use")
+    agent = meta.get("agent")
+    return SkillDef(
+        name=name,
+        directory=path.parent,
+        description=str(description) if description is not None else None,
+        when_to_use=str(when) if when is not None else None,
+        body=body,
+        # Only the kebab-case key is read: a camelCase ``allowedTools:`` is ignored (measured on 2.1.252).
+        allowed_tools=tool_list(meta.get("allowed-tools")),
+        disallowed_tools=tool_list(meta.get("disallowed-tools", meta.get("disallowedTools"))),
+        fork=meta.get("context") == "fork",
+        agent=str(agent) if agent is not None else None,
+        hooks=_hooks_or_none(meta.get("hooks"), origin=f"skill:{name}", warnings=warnings),
+        disable_model_invocation=_flag(meta.get("disable-model-invocation")),
+        paths=_path_globs(meta.get("paths")),
+    )
+
+
+def _path_globs(raw: Any) -> tuple[str, ...]:
+    """A comma string or a list; ``dir/**`` means the directory; only ``**`` means no condition."""
+    items = raw if isinstance(raw, list) else str(raw).split(",") if raw is not None else []
+    globs = [g.removesuffix("/**") for g in (str(i).strip() for i in items) if g]
+    return () if all(g == "**" for g in globs) else tuple(globs)
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in ("true", "yes", "on", "1")
+
+
+def _load_agents(roots: list[Path], warnings: list[str]) -> dict[str, AgentDef]:
+    """Files without ``name`` or ``description`` are skipped silently (notes §3.1)."""
+    agents: dict[str, AgentDef] = {}
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*.md")):
+            meta, body = split_frontmatter(path.read_text(encoding="utf-8"))
+            name, description = meta.get("name"), meta.get("description")
+            if not isinstance(name, str) or not name or description is None:
+                continue
+            agents[name] = AgentDef(
+                name=name,
+                description=str(description),
+                tools=tool_list(meta["tools"]) if meta.get("tools") is not None else None,
+                disallowed_tools=tool_list(meta.get("disallowedTools")),
+                skills=tool_list(meta.get("skills")),
+                hooks=_hooks_or_none(meta.get("hooks"), origin=f"agent:{name}", warnings=warnings),
+                body=body.strip(),
+                model=str(meta["model"]) if meta.get("model") is not None else None,
+            )
+    return agents
+
+
+def _load_mcp(workdir: Path, settings: list[dict[str, Any]], warnings: list[str]) -> dict[str, McpServerDef]:
+    """Project ``.mcp.json`` servers run only when settings approve them (all, or by name)."""
+    enable_all = any(s.get("enableAllProjectMcpServers") is True for s in settings)
+    by_name = {n for s in settings for n in (s.get("enabledMcpjsonServers") or []) if isinstance(n, str)}
+    raw = _read_json(workdir / ".mcp.json", warnings).get("mcpServers")
+    servers: dict[str, McpServerDef] = {}
+    for name, spec in (raw or {}).items():
+        if not (enable_all or name in by_name):
+            continue
+        if not isinstance(spec, Mapping) or not isinstance(spec.get("command"), str):
+            warnings.append(f".mcp.json: server {name!r} is not a stdio server; not modelled")
+            continue
+        servers[name] = McpServerDef(
+            name=name,
+            command=spec["command"],
+            args=tuple(str(a) for a in spec.get("args") or ()),
+            env={str(k): str(v) for k, v in (spec.get("env") or {}).items()},
+        )
+    return servers

@@ -1,0 +1,157 @@
+"""``cc-harness report`` from real saved results: Markdown grid and claims, --check, JUnit, bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from harness import results
+from harness.case.spec import PARTS
+from harness.cli import main
+from harness.grid import SYMBOL
+from harness.report import junit, markdown
+
+ENGINES = ("claude@2.1.252", "claude@2.1.332")
+#: Cases from the suite covering an impossible cell, a hook cell and a status that differs by version.
+CASES = ("tool-*", "skill-tool-allowed-tools-approval")
+_WORST_FIRST = ("error", "fail", "known", "pass", "skipped")
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("report") / "run.jsonl"
+    argv = ["run", "--engine", ",".join(ENGINES), "--results", str(path)]
+    for glob in CASES:
+        argv += ["--case", glob]
+    main(argv)
+    return path
+
+
+@pytest.fixture(scope="module")
+def records(saved: Path) -> list[results.Record]:
+    return results.read(saved)[1]
+
+
+def _grid_section(text: str, engine: str) -> str:
+    start = text.index(f"\n### {engine}\n")
+    ends = [i for i in (text.find("\n### ", start + 1), text.find("\n## ", start + 1)) if i != -1]
+    return text[start : min(ends, default=len(text))]
+
+
+def test_every_record_is_real(records: list[results.Record]) -> None:
+    assert {r.engine for r in records} == set(ENGINES)
+    assert all(r.status != "error" for r in records), [r.error for r in records if r.error]
+    assert all(r.transcript and r.transcript["exchanges"] for r in records)
+
+
+def test_grid_cells_show_the_worst_status_and_case_count(records: list[results.Record]) -> None:
+    text = markdown.render(records)
+    for engine in ENGINES:
+        section = _grid_section(text, engine)
+        rows = {line.split("|")[1].strip(" *"): line for line in section.splitlines() if line.startswith("| **")}
+        assert set(rows) == set(PARTS)
+        for caller in PARTS:
+            cells = [c.strip() for c in rows[caller].split("|")[2:-1]]
+            for callee, cell in zip(PARTS, cells, strict=True):
+                mine = [r for r in records if r.engine == engine and r.combination == f"{caller} -> {callee}"]
+                if not mine:
+                    assert cell == "·"
+                    continue
+                worst = min((r.status for r in mine), key=_WORST_FIRST.index)
+                assert cell.startswith(f"{SYMBOL[worst]} {worst} ({len(mine)})"), (engine, caller, callee, cell)
+
+
+def test_impossible_cells_get_a_footnote_naming_their_cases(records: list[results.Record]) -> None:
+    section = _grid_section(markdown.render(records), ENGINES[0])
+    impossible = sorted(r.case for r in records if r.engine == ENGINES[0] and "impossible" in r.flags)
+    assert impossible, "the selection has impossible cases (tool -> *)"
+    notes = [line for line in section.splitlines() if re.match(r"^\d+\. ", line)]
+    named = [c for line in notes if "impossible" in line for c in impossible if c in line]
+    assert sorted(set(named)) == impossible
+    tool_row = next(line for line in section.splitlines() if line.startswith("| **tool**"))
+    assert "<sup>" in tool_row
+
+
+def test_claims_table_says_holds_or_differs_with_the_observed_string(records: list[results.Record]) -> None:
+    text = markdown.render(records)
+    table = text[text.index("## Claims by engine") :]
+    rows = {line.split("|")[1].strip(" *"): line for line in table.splitlines() if line.startswith("| **")}
+    for claim, line in rows.items():
+        cells = [c.strip() for c in line.split("|")[2:-1]]
+        for engine, cell in zip(ENGINES, cells, strict=True):
+            mine = [r for r in records if r.engine == engine and claim in r.claims]
+            observed = [o for r in mine for o in r.observed()]
+            if not mine:
+                assert cell == "·"
+            elif observed:
+                assert "differs" in cell, (claim, engine, cell)
+                first = sorted((r.case, at, got or "") for r in mine for at, got in r.observed())[0][2]
+                assert first.replace("\n", "⏎")[:40].replace("|", "\\|") in cell
+            else:
+                assert "holds" in cell, (claim, engine, cell)
+
+
+def test_markdown_is_deterministic(records: list[results.Record]) -> None:
+    text = markdown.render(records)
+    assert markdown.render(list(reversed(records))) == text
+    assert not re.search(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", text), "no timestamps in the committed report"
+
+
+def test_report_check_passes_when_current_and_fails_when_stale(
+    saved: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    md = tmp_path / "CONFORMANCE.md"
+    argv = ["report", "--results", str(saved), "--markdown", str(md)]
+    assert main([*argv, "--html", str(tmp_path / "r.html"), "--junit", str(tmp_path / "j.xml")]) == 0
+    assert main([*argv, "--check"]) == 0
+    md.write_text(md.read_text(encoding="utf-8").replace("| ✅ pass (", "| ❌ fail (", 1), encoding="utf-8")
+    capsys.readouterr()
+    assert main([*argv, "--check"]) == 1
+    captured = capsys.readouterr()
+    assert "is stale" in captured.err and "-| **" in captured.out  # a unified diff of the stale lines
+    md.unlink()
+    assert main([*argv, "--check"]) == 1
+
+
+def test_junit_counts_match_the_records(records: list[results.Record]) -> None:
+    root = ET.fromstring(junit.render(records))
+    assert [s.get("name") for s in root.findall("testsuite")] == list(ENGINES)
+    for suite in root.findall("testsuite"):
+        mine = [r for r in records if r.engine == suite.get("name")]
+        t = results.totals(mine)
+        assert int(suite.get("tests", -1)) == len(mine) == len(suite.findall("testcase"))
+        assert int(suite.get("failures", -1)) == t["fail"] == len(suite.findall("testcase/failure"))
+        assert len(suite.findall("testcase/skipped")) == t["known"] + t["skipped"]
+        failing = {c.get("name") for c in suite.findall("testcase") if c.find("failure") is not None}
+        assert failing == {r.case for r in mine if r.status == "fail"}
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda lines: [*lines[:2], "{not json", *lines[2:]], ":3: not JSON"),
+        (lambda lines: lines[:-1], "no footer line"),
+        (lambda lines: [lines[0], json.dumps({"type": "case", "case": "x"}), *lines[1:]], ":2: case record lacks"),
+        (lambda lines: lines[1:], "case record before the header"),
+        (lambda lines: [*lines[:-1], json.dumps({"type": "footer", "totals": {}})], "footer totals"),
+    ],
+)
+def test_malformed_results_are_named_by_file_and_line(
+    saved: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], mangle: object, message: str
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    lines = saved.read_text(encoding="utf-8").splitlines()
+    bad.write_text("\n".join(mangle(lines)) + "\n", encoding="utf-8")  # type: ignore[operator]
+    assert main(["report", "--results", str(bad), "--markdown", str(tmp_path / "x.md")]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {bad}" in err and message in err
+    assert not (tmp_path / "x.md").exists()
+
+
+def test_the_same_record_in_two_files_is_an_error(saved: Path, tmp_path: Path) -> None:
+    with pytest.raises(results.ResultsError, match=re.escape(str(saved))):
+        results.merge([saved, saved])

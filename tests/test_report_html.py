@@ -1,0 +1,150 @@
+"""The HTML report opened in real headless Chromium: the grid and a case section render.
+
+The screenshot is kept in ``test-artefacts/report.png`` (a folder that ignores itself in git) so a
+reviewer can look at the page CI rendered.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from harness.cli import main
+from harness.runner import REPO
+
+ARTEFACTS = REPO / "test-artefacts"
+ENGINES = "claude@2.1.252,claude@2.1.332"
+CASE = "tool-hook-pretooluse-deny"
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _chromium_args(profile: Path) -> list[str]:
+    return [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+    ]
+
+
+class _Dom(HTMLParser):
+    """The parts of the rendered DOM the test looks at: tables by class, sections by id, their text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.grid_tables = 0
+        self.grid_headers: list[str] = []
+        self.sections: dict[str, str] = {}
+        self._in_grid = False
+        self._section: str | None = None
+        self._header = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "table" and a.get("class") == "grid":
+            self.grid_tables += 1
+            self._in_grid = True
+        if tag == "th" and self._in_grid:
+            self._header = True
+            self.grid_headers.append("")
+        if tag == "section" and (a.get("id") or "").startswith("case-"):
+            self._section = (a.get("id") or "").removeprefix("case-")
+            self.sections[self._section] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table":
+            self._in_grid = False
+        if tag == "th":
+            self._header = False
+        if tag == "section":
+            self._section = None
+
+    def handle_data(self, data: str) -> None:
+        if self._header:
+            self.grid_headers[-1] += data
+        if self._section:
+            self.sections[self._section] += data
+
+
+@pytest.fixture(scope="module")
+def report_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("html")
+    saved = root / "run.jsonl"
+    main(["run", "--engine", ENGINES, "--case", CASE, "--case", "skill-tool-allowed-tools", "--results", str(saved)])
+    html = root / "report.html"
+    code = main(
+        [
+            "report",
+            "--results",
+            str(saved),
+            "--markdown",
+            str(root / "c.md"),
+            "--html",
+            str(html),
+            "--junit",
+            str(root / "j.xml"),
+        ]
+    )
+    assert code == 0
+    return html
+
+
+def test_the_page_needs_nothing_from_outside(report_html: Path) -> None:
+    text = report_html.read_text(encoding="utf-8")
+    assert "<script" not in text and "<link" not in text and "http://" not in text and "https://" not in text
+
+
+@pytest.mark.skipif(_chromium() is None, reason="chromium is not installed (apt-get install -y chromium)")
+def test_chromium_renders_the_grid_and_a_case_section(report_html: Path, tmp_path: Path) -> None:
+    chromium = _chromium()
+    assert chromium is not None
+    url = report_html.resolve().as_uri()
+    dump = subprocess.run(
+        [chromium, *_chromium_args(tmp_path / "profile-dom"), "--dump-dom", url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert dump.returncode == 0, dump.stderr[-2000:]
+    dom = _Dom()
+    dom.feed(dump.stdout)
+    assert dom.grid_tables == 2, "one grid per engine"
+    for part in ("skill", "subagent", "tool", "hook"):
+        assert part in dom.grid_headers
+    section = dom.sections[CASE]
+    # The fixture file and both engines' transcripts, with the hook's denial as each engine worded it.
+    assert ".claude/settings.json" in section and "deny.sh" in section
+    assert "claude@2.1.252" in section and "claude@2.1.332" in section
+    assert "BLOCKED-BY-SETTINGS-HOOK" in section and "PreToolUse:Bash hook error: BLOCKED-BY-SETTINGS-HOOK" in section
+
+    ARTEFACTS.mkdir(exist_ok=True)
+    (ARTEFACTS / ".gitignore").write_text("*\n", encoding="utf-8")  # rendered output, never committed
+    screenshot = ARTEFACTS / "report.png"
+    screenshot.unlink(missing_ok=True)
+    shot = subprocess.run(
+        [
+            chromium,
+            *_chromium_args(tmp_path / "profile-shot"),
+            "--window-size=1400,2400",
+            f"--screenshot={screenshot}",
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert shot.returncode == 0, shot.stderr[-2000:]
+    assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert screenshot.stat().st_size > 20_000, "a blank page compresses to a few kilobytes"

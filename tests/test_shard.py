@@ -1,0 +1,63 @@
+"""Shards merge into the same report as one unsharded run (real cases on a real engine)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from harness import results
+from harness.cli import main
+from harness.report import html, junit, markdown
+from harness.runner import REPO
+
+ENGINE = "claude@2.1.252"
+#: Ten cases of the suite without subagents: their transcripts carry no per-run ids, so reports compare whole.
+GLOB = "skill-tool-*"
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("shards")
+    out = {}
+    for name, shard in (("all", None), ("1", "1/2"), ("2", "2/2")):
+        path = root / f"{name}.jsonl"
+        argv = ["run", "--engine", ENGINE, "--case", GLOB, "--results", str(path)]
+        main([*argv, "--shard", shard] if shard else argv)
+        out[name] = path
+    return out
+
+
+def _without_times(xml: str) -> str:
+    return re.sub(r' time="[0-9.]+"', "", xml)
+
+
+def test_each_shard_ran_part_of_the_cases(runs: dict[str, Path]) -> None:
+    _, everything = results.read(runs["all"])
+    _, first = results.read(runs["1"])
+    _, second = results.read(runs["2"])
+    assert first and second, "both shards have cases"
+    assert {r.case for r in first}.isdisjoint({r.case for r in second})
+    assert sorted(r.case for r in first + second) == sorted(r.case for r in everything)
+    assert results.read(runs["1"])[0]["options"]["shard"] == "1/2"
+
+
+def test_merged_shards_give_the_unsharded_report(runs: dict[str, Path]) -> None:
+    _, whole = results.merge([runs["all"]])
+    head, merged = results.merge([runs["2"], runs["1"]])  # order of the files does not matter
+    assert head["shards"] == ["2/2", "1/2"]
+    assert [(r.case, r.status) for r in merged] == [(r.case, r.status) for r in whole]
+    assert markdown.render(merged) == markdown.render(whole)
+    assert _without_times(junit.render(merged)) == _without_times(junit.render(whole))
+    assert html.render(merged, cases_dir=REPO / "cases") == html.render(whole, cases_dir=REPO / "cases")
+
+
+def test_report_command_takes_the_shard_files(runs: dict[str, Path], tmp_path: Path) -> None:
+    sharded, whole = tmp_path / "sharded.md", tmp_path / "whole.md"
+    scratch = ["--html", str(tmp_path / "r.html"), "--junit", str(tmp_path / "j.xml")]
+    assert main(["report", "--results", str(runs["1"]), str(runs["2"]), "--markdown", str(sharded), *scratch]) == 0
+    assert main(["report", "--results", str(runs["all"]), "--markdown", str(whole), *scratch]) == 0
+    assert sharded.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
+    # And --check accepts the sharded results against the report the unsharded run wrote.
+    assert main(["report", "--results", str(runs["1"]), str(runs["2"]), "--markdown", str(whole), "--check"]) == 0
