@@ -18,6 +18,8 @@ from harness.scripted import Exchange
 
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 _TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b")
+_HEX_ID = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{16,40}\b")  # agent ids and the like
+_DURATION = re.compile(r"\b(duration_ms|duration_api_ms)([:=]\s*)\d+")
 MAX_FILE_CHARS = 8000
 
 
@@ -29,13 +31,17 @@ class Normaliser:
 
     def text(self, value: str) -> str:
         for path, label in ((self.workdir, "<workdir>"), (self.home, "<home>")):
-            for form in {str(path.resolve()), str(path)}:
+            for form in sorted({str(path.resolve()), str(path)}, key=len, reverse=True):
                 value = value.replace(form, label)
-        value = _UUID.sub(self._uuid, value)
+                # the engine names per-project folders after the path with every other character as '-'
+                value = value.replace(re.sub(r"[^A-Za-z0-9]", "-", form), f"-{label}")
+        value = _UUID.sub(lambda m: self._label(m, "uuid"), value)
+        value = _HEX_ID.sub(lambda m: self._label(m, "id"), value)
+        value = _DURATION.sub(r"\1\2<n>", value)
         return _TIMESTAMP.sub("<timestamp>", value)
 
-    def _uuid(self, m: re.Match[str]) -> str:
-        return self._uuids.setdefault(m.group(0), f"<uuid-{len(self._uuids) + 1}>")
+    def _label(self, m: re.Match[str], kind: str) -> str:
+        return self._uuids.setdefault(m.group(0), f"<{kind}-{len(self._uuids) + 1}>")
 
     def value(self, v: Any) -> Any:
         if isinstance(v, str):

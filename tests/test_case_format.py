@@ -75,3 +75,16 @@ def test_a_dangling_contrast_is_refused(write_case: CaseWriter) -> None:
     with pytest.raises(CaseFormatError) as err:
         list(discover_cases(directory.parent))
     assert err.value.field == "contrast_of"
+
+
+def test_the_documented_example_is_a_valid_case() -> None:
+    import json
+
+    import jsonschema
+    import yaml
+
+    text = (REPO / "docs" / "case-format.md").read_text(encoding="utf-8")
+    example = yaml.safe_load(text.split("```yaml\n", 1)[1].split("```", 1)[0])
+    schema = json.loads((REPO / "harness" / "case" / "case.schema.json").read_text(encoding="utf-8"))
+    errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(example)]
+    assert errors == []

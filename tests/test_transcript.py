@@ -1,0 +1,32 @@
+"""Normalisation removes run-to-run noise and nothing else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness.transcript import Normaliser, changed_files
+
+
+def test_paths_ids_and_durations_are_normalised() -> None:
+    norm = Normaliser(workdir=Path("/tmp/cch-case-x1_y/work"), home=Path("/tmp/cch-case-x1_y/home"))
+    raw = (
+        "/tmp/cch-case-x1_y/work/a.txt <home>/.claude/projects/-tmp-cch-case-x1-y-work/s.jsonl "
+        "session 0b5e2f1c-1111-4222-8333-944455556666 again 0b5e2f1c-1111-4222-8333-944455556666 "
+        "agentId: a8c6e74d98767740 duration_ms: 1234 at 2026-11-29T21:51:59.901Z"
+    )
+    assert norm.text(raw) == (
+        "<workdir>/a.txt <home>/.claude/projects/-<workdir>/s.jsonl "
+        "session <uuid-1> again <uuid-1> agentId: <id-2> duration_ms: <n> at <timestamp>"
+    )
+
+
+def test_ordinary_text_is_untouched() -> None:
+    norm = Normaliser(workdir=Path("/w"), home=Path("/h"))
+    for text in ("HELLO", "Execute skill: tooltest", "Exit code 3\nOUT", "cafe 1234 deadbeef"):
+        assert norm.text(text) == text
+
+
+def test_changed_files_reports_new_changed_and_removed() -> None:
+    before = {"a": b"1", "b": b"2", "c": b"3"}
+    after = {"a": b"1", "b": b"22", "d": b"4"}
+    assert changed_files(before, after) == {"b": b"22", "c": None, "d": b"4"}
