@@ -17,6 +17,8 @@ from harness.scripted import ScriptedModel
 
 Status = Literal["pass", "fail", "known", "error"]
 REPO = Path(__file__).resolve().parent.parent
+#: Engines that write a debug log (the reference engine has none, so ``debug_log`` checks skip it).
+REAL_ENGINES = ("claude@", "sdk@")
 EXPECTATIONS = REPO / "expectations"
 
 
@@ -86,7 +88,7 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: lis
         files=transcript.changed_files(before, after),
         norm=transcript.Normaliser(workdir=workdir, home=home),
     )
-    failures = checks.check(case, data, debug_log=run.debug_log if engine.name.startswith("claude@") else None)
+    failures = checks.check(case, data, debug_log=run.debug_log if engine.name.startswith(REAL_ENGINES) else None)
     if script_failure is not None:
         first = script_failure.splitlines()[0]
         failures.insert(0, checks.Failure(at="script", expected="every scripted turn asked for", got=first))

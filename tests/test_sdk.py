@@ -5,6 +5,7 @@ through the Python Agent SDK (``harness.engines.sdk.SdkEngine``, ``setting_sourc
 the articles), and the two normalised transcripts must hold the same exchanges: every context, every
 offered tool list, every tool result and error flag. A second group shows the other half of E3: the
 SDK reads the project's ``.claude/settings.json`` only when ``"project"`` is among the setting sources.
+The last test compares stream-json's system/init tool list, which no case file can assert.
 
 Needs the ``claude-agent-sdk`` package (PyPI); skipped without it. Runs on the oldest pinned version;
 ``CC_HARNESS_SDK_VERSIONS=2.1.257,2.1.332`` (or ``pinned``) runs the same tests on other versions.
@@ -13,17 +14,18 @@ Needs the ``claude-agent-sdk`` package (PyPI); skipped without it. Runs on the o
 from __future__ import annotations
 
 import os
-import re
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from harness.case import load_case
-from harness.engines import PINNED
+from harness.engines import PINNED, Engine
 from harness.engines.claude import ClaudeEngine
 from harness.engines.install import ensure_installed
 from harness.runner import run_case
+from harness.scripted import ScriptedModel
 
 pytest.importorskip("claude_agent_sdk")
 
@@ -61,28 +63,9 @@ SAME_STRINGS = [
 ]
 
 
-#: Per-run noise the transcript normaliser leaves in: a subagent's id and its timing in the Agent result.
-_NOISE = [
-    (re.compile(r"\ba[0-9a-f]{16}\b"), "<agent-id>"),
-    (re.compile(r"(duration_ms|subagent_tokens): \d+"), r"\1: <n>"),
-]
-
-
-def _quiet(value: Any) -> Any:
-    if isinstance(value, str):
-        for pattern, repl in _NOISE:
-            value = pattern.sub(repl, value)
-        return value
-    if isinstance(value, list):
-        return [_quiet(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _quiet(v) for k, v in value.items()}
-    return value
-
-
 def _exchanges(transcript: dict[str, Any] | None) -> list[dict[str, Any]]:
     assert transcript is not None
-    return _quiet(transcript["exchanges"])  # type: ignore[no-any-return]
+    return transcript["exchanges"]  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("case_id", SAME_STRINGS)
@@ -168,3 +151,26 @@ def test_without_setting_sources_the_project_hook_does_not_fire(write_case: Any,
     assert run.status != "error", run.explain()
     assert run.transcript is not None
     assert "project-hook.txt" not in run.transcript["files"]
+
+
+def _init_tools(engine: Engine, case_id: str, tmp_path: Path) -> tuple[str, ...]:
+    case = load_case(REPO / "cases" / case_id)
+    workdir, home = tmp_path / engine.name / "work", tmp_path / engine.name / "home"
+    shutil.copytree(case.directory, workdir, ignore=shutil.ignore_patterns("case.yaml"))
+    home.mkdir()
+    run = engine.run(case, workdir=workdir, home=home, model=ScriptedModel(case=case))
+    return run.steps[0].init_tools
+
+
+def test_sdk_and_cli_print_the_same_init_tool_list(sdk_version: str, tmp_path: Path) -> None:
+    """stream-json's system/init ``tools``: the subagent tool's name there must match between CLI and SDK.
+
+    The model is offered the tool as Agent and a hook's payload names it Agent
+    (silent-hook-tool-name-task-guard); the init list is the one place that may still say Task.
+    """
+    case_id = "silent-hook-tool-name-task-guard"
+    cli = _init_tools(ClaudeEngine(engine_version=sdk_version), case_id, tmp_path)
+    sdk = _init_tools(SdkEngine(engine_version=sdk_version), case_id, tmp_path)
+    assert cli, "the CLI printed no system/init tool list"
+    named = {"cli": [t for t in cli if t in ("Agent", "Task")], "sdk": [t for t in sdk if t in ("Agent", "Task")]}
+    assert sorted(sdk) == sorted(cli), f"init tool lists differ; subagent tool named {named}"

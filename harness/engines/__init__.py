@@ -10,7 +10,7 @@ PINNED = ("2.1.252", "2.1.257", "2.1.278", "2.1.332")
 
 
 def make_engine(spec: str) -> Engine:
-    """``reference`` (each case at its documented version), ``reference@V`` or ``claude@V``."""
+    """``reference`` (each case at its documented version), ``reference@V``, ``claude@V`` or ``sdk@V``."""
     family, _, version = spec.partition("@")
     if family == "reference":
         from harness.engines.reference import ReferenceEngine
@@ -20,7 +20,11 @@ def make_engine(spec: str) -> Engine:
         from harness.engines.claude import ClaudeEngine
 
         return ClaudeEngine(engine_version=version)
-    raise HarnessError(f"unknown engine {spec!r}: use reference, reference@VERSION or claude@VERSION")
+    if family == "sdk" and version:
+        from harness.engines.sdk import SdkEngine
+
+        return SdkEngine(engine_version=version)
+    raise HarnessError(f"unknown engine {spec!r}: use reference, reference@VERSION, claude@VERSION or sdk@VERSION")
 
 
 def expand(specs: str) -> list[str]:

@@ -74,11 +74,11 @@ class ClaudeEngine:
         debug_logs: list[Path] = []
         with FakeMessagesAPI(respond=model.respond) as api:
             session_id: str | None = None
-            for number, group in enumerate(_processes(case)):
+            for number, group in enumerate(processes(case)):
                 debug_log = home / f"debug-{number + 1}.log"
                 debug_logs.append(debug_log)
                 argv = self._argv(binary, case, group, resume=session_id, debug_log=debug_log)
-                env = self._env(case, home=home, base_url=api.base_url)
+                env = engine_env(case, home=home, base_url=api.base_url)
                 out, err = _run_process(argv, env=env, cwd=workdir, steps=group, model=model, timeout=case.run.timeout)
                 stderr.append(err)
                 if api.errors:
@@ -107,17 +107,19 @@ class ClaudeEngine:
             argv += ["--resume", resume]
         return argv
 
-    def _env(self, case: Case, *, home: Path, base_url: str) -> dict[str, str]:
-        env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
-        env.update(_QUIET_ENV)
-        env.update(HOME=str(home), ANTHROPIC_BASE_URL=base_url, ANTHROPIC_API_KEY="sk-cc-harness-offline")
-        if case.run.permission_mode == "bypass" and os.geteuid() == 0:
-            env["IS_SANDBOX"] = "1"  # the engine refuses bypass as root outside a sandbox
-        env.update(case.run.env)
-        return env
+
+def engine_env(case: Case, *, home: Path, base_url: str, drop: tuple[str, ...] = ()) -> dict[str, str]:
+    """The engine's whole environment: an allowlist of the caller's, quiet switches, the case's own."""
+    env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
+    env.update(_QUIET_ENV)
+    env.update(HOME=str(home), ANTHROPIC_BASE_URL=base_url, ANTHROPIC_API_KEY="sk-cc-harness-offline")
+    if case.run.permission_mode == "bypass" and os.geteuid() == 0:
+        env["IS_SANDBOX"] = "1"  # the engine refuses bypass as root outside a sandbox
+    env.update({k: v for k, v in case.run.env.items() if k not in drop})
+    return env
 
 
-def _processes(case: Case) -> list[list[tuple[int, Step]]]:
+def processes(case: Case) -> list[list[tuple[int, Step]]]:
     groups: list[list[tuple[int, Step]]] = []
     for i, step in enumerate(case.steps):
         if step.session == "same" and groups:

@@ -13,10 +13,11 @@ from harness.scripted import ScriptedModel
 
 
 class ReferenceEngine:
-    """``ReferenceEngine(version="2.1.252")``: the version picks a profile (refengine/profiles.py).
+    """``ReferenceEngine(version="2.1.252")``: the version picks a measured profile (refengine/profiles.py).
 
-    Without a version (the engine name ``reference``), each case runs at the version it was
-    documented for (``documented_for``).
+    Without a version (the engine name ``reference``), each case runs in documented mode at the version
+    it was documented for (``documented_for``): that version's measured profile with the articles'
+    readings for it laid over (refengine/readings.py).
     """
 
     def __init__(self, *, version: str | None = None) -> None:
@@ -32,7 +33,7 @@ class ReferenceEngine:
         return self._version or "documented"
 
     def profile(self, case: Case) -> Profile:
-        return self._profile or profile_for(case.documented_for)
+        return self._profile or profile_for(case.documented_for, documented=True)
 
     def run(self, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> EngineRun:
         try:

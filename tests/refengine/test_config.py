@@ -91,3 +91,17 @@ def test_unknown_hook_events_are_dropped_silently(tmp_path: Path) -> None:
     write(tmp_path, {".claude/settings.json": json.dumps({"hooks": {"PreToolUsee": hook, "PreToolUse": hook}})})
     rules = load_project(workdir=tmp_path, home=tmp_path / "home", trusted=True).hooks
     assert [r.event for r in rules] == ["PreToolUse"]
+
+
+def test_settings_problems_are_kept_in_2_1_332_words(tmp_path: Path) -> None:
+    hook = [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]
+    write(tmp_path, {
+        ".claude/settings.json": json.dumps({"hooks": {"PreToolUsee": hook}}),
+        ".claude/settings.local.json": json.dumps({"hooks": {"PreToolUse": [{**hook[0], "matcher": ["Bash"]}]}}),
+    })
+    problems = load_project(workdir=tmp_path, home=tmp_path / "home", trusted=True).settings_problems
+    assert [(p.path.name, p.problem.split(". Valid")[0]) for p in problems] == [
+        ("settings.json", 'hooks.PreToolUsee: Unknown hook event "PreToolUsee" was ignored'),
+        ("settings.local.json",
+         "hooks.PreToolUse.0: Invalid hook matcher (matcher: Invalid input: expected string, received array)"),
+    ]

@@ -57,3 +57,11 @@ def test_payload_field_order_matches_the_real_engine() -> None:
                           "hook_event_name", "tool_name", "tool_input", "tool_use_id"]
     start = payload("SubagentStart", source=source, fields={})
     assert "permission_mode" not in start and "effort" not in start
+
+
+def test_2_1_332_frames_a_json_deny_reason_with_the_event() -> None:
+    out = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                             "permissionDecisionReason": "BLOCKED"}})
+    result = ActionResult(action=COMMAND, stdout=out, output=parse_output(out))
+    assert combine("PreToolUse", "Bash", [result], deny_names_event=True).message == \
+        "PreToolUse:Bash hook error: BLOCKED"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from harness.errors import EngineError
+from harness.refengine.conversation import Conversation
 from harness.refengine.profiles import CHANGES, profile_for
 
 
@@ -37,3 +38,22 @@ def test_every_change_names_a_profile_field() -> None:
 def test_bad_version_is_an_engine_error() -> None:
     with pytest.raises(EngineError):
         profile_for("latest")
+
+
+def test_2_1_332_rewords_and_defers() -> None:
+    old, new = profile_for("2.1.278"), profile_for("2.1.332")
+    switches = ("hook_deny_reason_names_event", "unavailable_tool_says_continue", "skill_approval_names_allow_rule",
+                "tools_used_summary", "mcp_tools_deferred", "settings_errors_logged", "send_message_hint_only_on_main")
+    assert not any(getattr(old, s) for s in switches) and all(getattr(new, s) for s in switches)
+    assert (old.hook_effort_level, new.hook_effort_level) == ("high", "medium")
+
+
+def test_deferred_mcp_tools_are_callable_but_not_offered() -> None:
+    context = Conversation(kind="main", system="", messages=[], pool=("Agent", "Bash", "mcp__m__record"), depth=0)
+    assert context.offered(profile_for("2.1.278")) == ("Agent", "Bash", "mcp__m__record")
+    assert context.offered(profile_for("2.1.332")) == ("Agent", "Bash")
+    assert context.callable(profile_for("2.1.332")) == ("Agent", "Bash", "mcp__m__record")
+
+
+def test_the_hand_back_frame_arrives_in_2_1_278() -> None:
+    assert [profile_for(v).agent_result_hand_back_frame for v in ("2.1.257", "2.1.278")] == [False, True]

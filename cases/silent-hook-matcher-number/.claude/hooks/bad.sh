@@ -1,0 +1,5 @@
+#!/bin/bash
+# The malformed PreToolUse entry.
+# Evidence only: the payload goes to hook-input.jsonl and one line to bad-marker.txt; no decision is returned.
+cat >> "$CLAUDE_PROJECT_DIR/hook-input.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/hook-input.jsonl"
+echo "$(basename "$0") ran" >> "$CLAUDE_PROJECT_DIR/bad-marker.txt"
