@@ -59,6 +59,11 @@ def check(case: Case, transcript: dict[str, Any], *, debug_log: str | None) -> l
             failures.append(
                 Failure(at=f"{where}.call.expect.is_error", expected=str(expect.is_error), got=str(ex.get("is_error")))
             )
+    prompts = {p["step"]: p for p in transcript["prompts"]}
+    for i, step in enumerate(case.steps):
+        if step.init_tools is not None and (printed := prompts.get(i + 1)) is not None:
+            for problem in step.init_tools.problems(printed.get("init_tools", []), verb="listed in system/init"):
+                failures.append(Failure(at=f"steps[{i}].init_tools", expected="as the case states", got=problem))
     files = transcript["files"]
     for i in range(len(case.effects)):
         failures += _check_effect(case, i, files)

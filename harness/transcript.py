@@ -19,6 +19,7 @@ from harness.scripted import Exchange
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 _TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b")
 _HEX_ID = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{16,40}\b")  # agent ids and the like
+_TIMINGS = frozenset({"duration_ms", "duration_api_ms"})
 _DURATION = re.compile(r"\b(duration_ms|duration_api_ms)([:=]\s*)\d+")
 MAX_FILE_CHARS = 8000
 
@@ -49,7 +50,7 @@ class Normaliser:
         if isinstance(v, list):
             return [self.value(x) for x in v]
         if isinstance(v, dict):
-            return {k: self.value(x) for k, x in v.items()}
+            return {k: "<n>" if k in _TIMINGS and isinstance(x, int) else self.value(x) for k, x in v.items()}
         return v
 
 
@@ -131,6 +132,7 @@ def build(
                 "result": norm.text(s.result) if s.result is not None else None,
                 "is_error": s.is_error,
                 "permission_denials": norm.value(list(s.permission_denials)),
+                "init_tools": list(s.init_tools),
             }
             for s in run.steps
         ],

@@ -92,6 +92,13 @@ def _text_checks(raw: dict[str, Any] | None) -> TextChecks | None:
     return TextChecks(include=tuple(raw.get("include", ())), exclude=tuple(raw.get("exclude", ())))
 
 
+def _name_checks(raw: dict[str, Any] | None) -> NameChecks | None:
+    if raw is None:
+        return None
+    exactly = tuple(raw["exactly"]) if "exactly" in raw else None
+    return NameChecks(include=tuple(raw.get("include", ())), exclude=tuple(raw.get("exclude", ())), exactly=exactly)
+
+
 def _turn(raw: dict[str, Any]) -> Turn:
     call = None
     if c := raw.get("call"):
@@ -100,13 +107,7 @@ def _turn(raw: dict[str, Any]) -> Turn:
         call = Call(name=c["name"], input=c["input"], expect=expect)
     offered = None
     if o := raw.get("offered"):
-        tools = None
-        if t := o.get("tools"):
-            exactly = tuple(t["exactly"]) if "exactly" in t else None
-            tools = NameChecks(
-                include=tuple(t.get("include", ())), exclude=tuple(t.get("exclude", ())), exactly=exactly
-            )
-        offered = Offered(tools=tools, context=_text_checks(o.get("context")))
+        offered = Offered(tools=_name_checks(o.get("tools")), context=_text_checks(o.get("context")))
     return Turn(say=raw.get("say"), call=call, offered=offered)
 
 
@@ -129,7 +130,9 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
         session = s.get("session", "new" if i == 0 else "same")
         if i == 0 and session != "new":
             raise fail("steps[0].session", "the first step starts a session: it must be 'new'")
-        steps.append(Step(prompt=s["prompt"], session=session, turns=tuple(_turn(t) for t in s["turns"])))
+        turns = tuple(_turn(t) for t in s["turns"])
+        init_tools = _name_checks(s.get("init_tools"))
+        steps.append(Step(prompt=s["prompt"], session=session, turns=turns, init_tools=init_tools))
     contexts = tuple(
         Context(name=name, opens_with=c["opens_with"], turns=tuple(_turn(t) for t in c["turns"]))
         for name, c in (raw.get("contexts") or {}).items()

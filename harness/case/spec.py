@@ -59,12 +59,12 @@ class NameChecks:
     exclude: tuple[str, ...] = ()
     exactly: tuple[str, ...] | None = None
 
-    def problems(self, names: list[str]) -> list[str]:
+    def problems(self, names: list[str], *, verb: str = "offered") -> list[str]:
         found = set(names)
-        out = [f"tool {n} not offered" for n in self.include if n not in found]
-        out += [f"tool {n} offered" for n in self.exclude if n in found]
+        out = [f"tool {n} not {verb}" for n in self.include if n not in found]
+        out += [f"tool {n} {verb}" for n in self.exclude if n in found]
         if self.exactly is not None and sorted(found) != sorted(self.exactly):
-            out.append(f"tools offered {sorted(found)}, expected exactly {sorted(self.exactly)}")
+            out.append(f"tools {verb} {sorted(found)}, expected exactly {sorted(self.exactly)}")
         return out
 
 
@@ -99,6 +99,7 @@ class Step:
     prompt: str
     session: SessionMode
     turns: tuple[Turn, ...]
+    init_tools: NameChecks | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
