@@ -80,17 +80,19 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: lis
         if keep is not None:
             shutil.copytree(tmp, keep / case.id, dirs_exist_ok=True)
         shutil.rmtree(tmp, ignore_errors=True)
+    norm = transcript.Normaliser(workdir=workdir, home=home)
     data = transcript.build(
         case_id=case.id,
         engine=engine.name,
         exchanges=model.exchanges,
         run=run,
         files=transcript.changed_files(before, after),
-        norm=transcript.Normaliser(workdir=workdir, home=home),
+        norm=norm,
     )
     failures = checks.check(case, data, debug_log=run.debug_log if engine.name.startswith(REAL_ENGINES) else None)
     if script_failure is not None:
-        first = script_failure.splitlines()[0]
+        # a stable string (no temporary or checkout paths), so that it can be listed as a known difference
+        first = norm.text(script_failure.splitlines()[0]).replace(str(case.directory), "<case>")
         failures.insert(0, checks.Failure(at="script", expected="every scripted turn asked for", got=first))
     if known is None:
         known = expectations.load(EXPECTATIONS, engine.name).get(case.id, [])
