@@ -3,6 +3,7 @@
 Laid out like the WebAssembly reference interpreter, one module per area:
 
 - ``profiles``     version profiles: the one table naming the version each behaviour changed at
+- ``readings``     documented readings: what the articles say a version does, laid over its profile
 - ``messages``     the engine's fixed strings (the conformance material, A7)
 - ``config``       reading the ``.claude/`` fixture: settings, skills, agents, ``.mcp.json``, trust
 - ``hooks``        hook rules, the matcher, the stdin payload, how results combine

@@ -3,7 +3,8 @@
 A subagent is a new context whose opening user message is the task and whose system text is the
 agent's body. Its tools: the definition's ``tools`` is a real allowlist (A1), absent means inherit
 (A2), ``disallowedTools`` removes, and at the depth cap the Agent tool is withheld whatever the
-definition says (A5). ``skills:`` preloads bodies as text and adds no tool (A3).
+definition says (A5; seed 001's reading, ``depth_cap_error``, keeps it and refuses the call instead).
+``skills:`` preloads bodies as text and adds no tool (A3).
 """
 
 from __future__ import annotations
@@ -65,11 +66,13 @@ def canonical(name: str) -> str:
     return ALIASES.get(base, base)
 
 
-def resolve_tools(agent: AgentDef | None, pool: tuple[str, ...], *, depth: int, cap: int) -> tuple[str, ...]:
+def resolve_tools(agent: AgentDef | None, pool: tuple[str, ...], *, depth: int, cap: int,
+                  withhold_agent_at_cap: bool = True) -> tuple[str, ...]:
     """The tools of a context at ``depth`` running ``agent`` (None: inherit everything).
 
     ``disallowedTools`` is applied first, then ``tools`` against what remains (notes §3.3); an
     explicit list keeps its own order (measured: ``tools: [Read, Bash]`` is offered as Read, Bash).
+    ``withhold_agent_at_cap`` is False where the profile has the cap refuse the call instead (A5).
     """
     remaining = list(pool)
     if agent is not None:
@@ -80,9 +83,15 @@ def resolve_tools(agent: AgentDef | None, pool: tuple[str, ...], *, depth: int, 
             listed = [t for t in dict.fromkeys(wanted) if t in remaining]
             whole_servers = [t for t in remaining if t not in listed and _server_listed(t, set(wanted))]
             remaining = listed + whole_servers
-    if depth >= cap:
+    if depth >= cap and withhold_agent_at_cap:
         remaining = [t for t in remaining if t != AGENT]
     return tuple(remaining)
+
+
+def context_tools(rt: Runtime, agent: AgentDef | None, *, depth: int) -> tuple[str, ...]:
+    """The tools of a main or subagent context at ``depth`` under this run's profile and cap."""
+    return resolve_tools(agent, full_pool(rt), depth=depth, cap=rt.depth_cap,
+                         withhold_agent_at_cap=not rt.profile.depth_cap_error)
 
 
 def _server_listed(tool: str, names: set[str]) -> bool:
@@ -98,7 +107,7 @@ def active_agent_hooks(rt: Runtime, agent: AgentDef | None, *, main_thread: bool
     it is not; the untrusted case is what A6a reports as "does nothing". In a subagent ``Stop``
     becomes ``SubagentStop`` (notes §1.10).
     """
-    if agent is None or not agent.hooks:
+    if agent is None or not agent.hooks or not rt.profile.agent_frontmatter_hooks:
         return ()
     if rt.profile.agent_hooks_need_trust and not rt.config.trusted:
         return ()
@@ -131,7 +140,7 @@ def subagent(rt: Runtime, parent: Conversation, agent: AgentDef, opening: list[d
              fork: bool = False) -> Conversation:
     """A fresh context one level below ``parent``; ``fork`` marks a forked skill's context."""
     depth = parent.depth + 1
-    tools = resolve_tools(agent, full_pool(rt), depth=depth, cap=rt.depth_cap)
+    tools = context_tools(rt, agent, depth=depth)
     conversation = Conversation(
         kind="fork" if fork else "subagent",
         system=system_text(rt, agent),
@@ -151,7 +160,9 @@ def subagent(rt: Runtime, parent: Conversation, agent: AgentDef, opening: list[d
 
 def skill_listing(rt: Runtime, only: set[str] | None = None) -> str:
     lines = [f"- {s.name}: {s.listing_text}" for s in rt.config.skills.values()
-             if s.listed(activated=rt.session.activated_skills) and (only is None or s.name in only)]
+             if s.listed(activated=rt.session.activated_skills,
+                         without_description=rt.profile.skill_listed_without_description)
+             and (only is None or s.name in only)]
     return f"{messages.SKILL_LISTING_HEADER}\n\n" + "\n".join(lines) if lines else ""
 
 
@@ -170,6 +181,8 @@ def agent_listing(rt: Runtime) -> str:
 
 def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> ToolResult:
     """The Agent tool: run the subagent in the foreground; its final text is the result."""
+    if rt.profile.depth_cap_error and parent.depth >= rt.depth_cap:
+        return ToolResult(content=messages.subagent_nesting_limit(parent.depth), is_error=True)
     wanted = str(tool_input.get("subagent_type") or GENERAL_PURPOSE)
     agents = all_agents(rt)
     agent = agents.get(wanted) or next(
@@ -184,12 +197,24 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
     started = time.monotonic()
     reply = rt.converse(child)
     elapsed = int((time.monotonic() - started) * 1000)
-    content = [{"type": "text", "text": reply},
-               {"type": "text", "text": messages.agent_result_trailer(child.agent_id or "", child.tool_uses, elapsed)}]
+    used = tools_used_summary(rt, parent, child)
+    hint = parent.kind == "main" or not rt.profile.send_message_hint_only_on_main
+    content = [{"type": "text", "text": messages.agent_result_report(
+                   reply, framed=rt.profile.agent_result_hand_back_frame, tools_used=used)},
+               {"type": "text", "text": messages.agent_result_trailer(
+                   child.agent_id or "", child.tool_uses, elapsed, send_message_hint=hint)}]
     response = {"status": "completed", "prompt": tool_input["prompt"], "agentId": child.agent_id,
                 "agentType": agent.name, "content": [{"type": "text", "text": reply}],
                 "totalDurationMs": elapsed, "totalToolUseCount": child.tool_uses}
     return ToolResult(content=content, response=response)
+
+
+def tools_used_summary(rt: Runtime, parent: Conversation, child: Conversation) -> tuple[str, ...] | None:
+    """The tools ``child`` called, refused ones included, for 2.1.332's ``<tools-used-before-summary>``.
+    Measured: it appears only when the call was the parent context's first tool call (why is unknown)."""
+    if not rt.profile.tools_used_summary or parent.tool_uses != 1:
+        return None
+    return tuple(dict.fromkeys(child.tools_called))
 
 
 def _loose(name: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from harness.refengine.hooks import HookRule, InvalidHooks, parse_hook_rules
+from harness.refengine.hooks import HookRule, InvalidHooks, parse_hook_rules, unknown_event_problem, unknown_events
 
 _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.DOTALL)
 
@@ -60,12 +60,21 @@ class SkillDef:
     disable_model_invocation: bool
     paths: tuple[str, ...] = ()
     """Globs: the skill stays hidden until a file tool touches a matching path (E5)."""
+    allowed_tools_camel: tuple[str, ...] = ()
+    """A camelCase ``allowedTools:`` key: not read (measured), read as ``allowed-tools`` by S6's reading."""
 
-    def listed(self, *, activated: set[str]) -> bool:
+    def listed(self, *, activated: set[str], without_description: bool = True) -> bool:
         """Listed to the model: it has something to show, the model may invoke it, and a conditional
-        skill has been activated. (E5 says a description or when_to_use is needed; 2.1.252 lists a
-        skill without either by its body.)"""
-        return bool(self.listing_text) and not self.disable_model_invocation and self.available(activated=activated)
+        skill has been activated. ``without_description`` (the profile's
+        ``skill_listed_without_description``): a skill with neither description nor when_to_use is
+        listed by its body, as 2.1.252 does; E5 says it is not listed."""
+        described = self.description is not None or self.when_to_use is not None
+        return bool(self.listing_text) and (described or without_description) \
+            and not self.disable_model_invocation and self.available(activated=activated)
+
+    def allowed(self, *, camel_case_read: bool) -> tuple[str, ...]:
+        """The tools ``allowed-tools`` names; ``camel_case_read`` adds those of an ``allowedTools:`` key."""
+        return (*self.allowed_tools, *self.allowed_tools_camel) if camel_case_read else self.allowed_tools
 
     def available(self, *, activated: set[str]) -> bool:
         return not self.paths or self.name in activated
@@ -108,6 +117,14 @@ class PermissionLists:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SettingsProblem:
+    """Something wrong in a settings file, in the words 2.1.332 logs it with (``path: problem``)."""
+
+    path: Path
+    problem: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class ProjectConfig:
     workdir: Path
     home: Path
@@ -118,12 +135,15 @@ class ProjectConfig:
     agents: Mapping[str, AgentDef]
     mcp_servers: Mapping[str, McpServerDef]
     warnings: tuple[str, ...] = field(default=())
+    settings_problems: tuple[SettingsProblem, ...] = field(default=())
 
 
 def load_project(*, workdir: Path, home: Path, trusted: bool) -> ProjectConfig:
     warnings: list[str] = []
-    user = _read_settings(home / ".claude" / "settings.json", warnings)
-    project = [_read_settings(workdir / ".claude" / n, warnings) for n in ("settings.json", "settings.local.json")]
+    problems: list[SettingsProblem] = []
+    user = _read_settings(home / ".claude" / "settings.json", warnings, problems)
+    project = [_read_settings(workdir / ".claude" / n, warnings, problems)
+               for n in ("settings.json", "settings.local.json")]
     files = [user, *project]
     allow = [*_rules(user, "allow")]
     if trusted:  # project allow rules apply only after workspace trust (notes §4.3)
@@ -143,6 +163,7 @@ def load_project(*, workdir: Path, home: Path, trusted: bool) -> ProjectConfig:
         agents=_load_agents([home / ".claude" / "agents", workdir / ".claude" / "agents"], warnings),
         mcp_servers=_load_mcp(workdir, files, warnings),
         warnings=tuple(warnings),
+        settings_problems=tuple(problems),
     )
 
 
@@ -157,14 +178,17 @@ def _read_json(path: Path, warnings: list[str]) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _read_settings(path: Path, warnings: list[str]) -> dict[str, Any]:
+def _read_settings(path: Path, warnings: list[str], problems: list[SettingsProblem]) -> dict[str, Any]:
     """A settings file, or nothing when its hooks fail the schema: "files with errors are skipped
-    entirely" (notes §1.11), silently in print mode."""
+    entirely" (notes §1.11), silently in print mode. An unknown event name only loses its own entry."""
     settings = _read_json(path, warnings)
+    problems.extend(SettingsProblem(path=path, problem=f"hooks.{event}: {unknown_event_problem(event)}")
+                    for event in unknown_events(settings.get("hooks")))
     try:
         parse_hook_rules(settings.get("hooks"), origin=str(path))
     except InvalidHooks as exc:
         warnings.append(f"{exc}; the whole file is skipped")
+        problems.append(SettingsProblem(path=path, problem=f"{exc.where}: {exc.problem}"))
         return {}
     return settings
 
@@ -224,8 +248,10 @@ def _skill(path: Path, warnings: list[str]) -> SkillDef:
         description=str(description) if description is not None else None,
         when_to_use=str(when) if when is not None else None,
         body=body,
-        # Only the kebab-case key is read: a camelCase ``allowedTools:`` is ignored (measured on 2.1.252).
+        # Measured (2.1.252 to 2.1.332): only the kebab-case key is read; the camelCase one is kept for S6's
+        # documented reading (SkillDef.allowed).
         allowed_tools=tool_list(meta.get("allowed-tools")),
+        allowed_tools_camel=tool_list(meta.get("allowedTools")),
         disallowed_tools=tool_list(meta.get("disallowed-tools", meta.get("disallowedTools"))),
         fork=meta.get("context") == "fork",
         agent=str(agent) if agent is not None else None,

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from harness.refengine.config import AgentDef
 from harness.refengine.hooks import HookRule
 from harness.refengine.permissions import Mode, Rule
+from harness.refengine.profiles import Profile
 from harness.refengine.tools import SEARCH_TOOLS
 
 ContextKind = Literal["main", "subagent", "fork", "hook_agent"]
@@ -37,17 +38,24 @@ class Conversation:
     mode: Mode | None = None
     """A permission mode of its own; hook agents run in ``dontAsk`` whatever the session's mode."""
     tool_uses: int = 0
+    tools_called: list[str] = field(default_factory=list)
+    """Every tool this context asked for, in order, refused or not (``tool_uses`` counts them)."""
     structured_output: Mapping[str, Any] | None = None
     """A hook agent's verdict, once it called StructuredOutput."""
 
-    def offered(self, *, hide_search_tools_while_bash: bool, agent_tool_name: str) -> tuple[str, ...]:
+    def offered(self, profile: Profile) -> tuple[str, ...]:
         """The names in this request's ``tools``. Where the profile hides Glob and Grep, they appear
         only while a skill withholds Bash (measured on 2.1.252: ``disallowed-tools: Bash`` adds them,
-        while an agent's ``disallowedTools: Bash`` does not)."""
+        while an agent's ``disallowedTools: Bash`` does not). Deferred MCP tools are not named."""
+        return tuple(n for n in self.callable(profile)
+                     if not (profile.mcp_tools_deferred and n.startswith("mcp__")))
+
+    def callable(self, profile: Profile) -> tuple[str, ...]:
+        """The tools a call may name: the offered ones and, where the profile defers them, MCP tools."""
         bash_withheld = "Bash" in self.pool and "Bash" in self.withheld
-        names = [n for n in self.pool
-                 if not (hide_search_tools_while_bash and not bash_withheld and n in SEARCH_TOOLS)]
-        return tuple(agent_tool_name if n == AGENT else n for n in names)
+        hide_search = profile.search_tools_hidden_while_bash_available and not bash_withheld
+        names = [n for n in self.pool if not (hide_search and n in SEARCH_TOOLS)]
+        return tuple(profile.agent_tool_name if n == AGENT else n for n in names)
 
     def start_user_turn(self) -> None:
         """A user message clears what skills granted or withheld during the previous turn."""

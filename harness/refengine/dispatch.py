@@ -50,14 +50,13 @@ def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]
     name = ALIASES.get(called, called)
     raw_input = use.get("input")
     tool_input: dict[str, Any] = dict(raw_input) if isinstance(raw_input, dict) else {}
-    offered = conversation.offered(
-        hide_search_tools_while_bash=rt.profile.search_tools_hidden_while_bash_available,
-        agent_tool_name=rt.profile.agent_tool_name,
-    )
+    available = conversation.callable(rt.profile)
     conversation.tool_uses += 1  # every attempt counts, refused or not (measured ``tool_uses``)
-    if called not in offered and name not in offered:
+    conversation.tools_called.append(called)
+    if called not in available and name not in available:
         return _error(use_id, messages.no_such_tool(
-            called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in offered))
+            called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in available,
+            says_continue=rt.profile.unavailable_tool_says_continue))
     invalid = validation_error(name, tool_input) or (
         skills.validation_error(rt, tool_input) if name == "Skill" else None)
     if invalid is not None:
@@ -76,6 +75,7 @@ def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]
         granted=tuple(conversation.granted), withheld=frozenset(conversation.withheld),
         hook_allowed=pre.permission == "allow",
         skill_needs_approval=name == "Skill" and skills.needs_approval(rt, tool_input),
+        skill_refusal_names_allow_rule=rt.profile.skill_approval_names_allow_rule,
     ))
     if decision.behaviour != "allow":
         # Print mode cannot ask: an ask is a refusal whose message is the tool_result (E2).
@@ -113,7 +113,8 @@ def _execute(rt: Runtime, conversation: Conversation, name: str,
         return ToolResult(content="Structured output provided successfully"), ()
     target = rt.mcp.split(name)
     if target is None:
-        return ToolResult(content=messages.no_such_tool(name, known_builtin=False, bash_offered=False),
+        return ToolResult(content=messages.no_such_tool(name, known_builtin=False, bash_offered=False,
+                                                         says_continue=rt.profile.unavailable_tool_says_continue),
                           is_error=True), ()
     try:
         called = rt.mcp.call(target[0], target[1], tool_input)

@@ -55,11 +55,11 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
         for action in rule.actions:
             if _runs(rt, conversation, event, action):
                 results.append(_run(rt, conversation, action, event=event, data=data))
-    return combine(event, tool, results)
+    return combine(event, tool, results, deny_names_event=rt.profile.hook_deny_reason_names_event)
 
 
 def _runs(rt: Runtime, conversation: Conversation, event: str, action: HookAction) -> bool:
-    if not event_runs(event, action.type):
+    if not event_runs(event, action.type, profile=rt.profile):
         rt.debug.append(f"[reference] {action.type} hook on {event} skipped: the event does not run that type")
         return False
     if (action.type == "http" and not rt.profile.http_hooks) or \

@@ -41,6 +41,9 @@ _EVENTS_WITH_EVERY_TYPE = frozenset({
     "UserPromptSubmit",
 })
 _EVENTS_WITHOUT_HTTP = frozenset({"SessionStart", "Setup"})
+# H13 as seed 001 words it (a documented reading): these types only on these events.
+_RICH_ACTIONS = frozenset({"mcp_tool", "prompt", "agent"})
+_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
 # Payload fields that only some events carry (measured order: see payload()).
 _WITH_PERMISSION_MODE = frozenset({
     "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
@@ -84,7 +87,14 @@ class HookRule:
 
 
 class InvalidHooks(ValueError):
-    """A ``hooks`` value that fails the schema: the caller drops the whole source (notes §1.11)."""
+    """A ``hooks`` value that fails the schema: the caller drops the whole source (notes §1.11).
+
+    ``where`` is the settings path in 2.1.332's debug-log form (``hooks.PreToolUse.0``)."""
+
+    def __init__(self, origin: str, where: str, problem: str) -> None:
+        super().__init__(f"{origin}: {where}: {problem}")
+        self.where = where
+        self.problem = problem
 
 
 def parse_hook_rules(raw: Any, *, origin: str) -> tuple[HookRule, ...]:
@@ -98,29 +108,55 @@ def parse_hook_rules(raw: Any, *, origin: str) -> tuple[HookRule, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, Mapping):
-        raise InvalidHooks(f"{origin}: hooks is not a mapping")
+        raise InvalidHooks(origin, "hooks", f"Invalid input: expected object, received {_js_type(raw)}")
     rules = []
     for event, groups in raw.items():
         if event not in KNOWN_EVENTS:
             continue
         if not isinstance(groups, list):
-            raise InvalidHooks(f"{origin}: hooks.{event} is not a list")
+            raise InvalidHooks(origin, f"hooks.{event}", f"Invalid input: expected array, received {_js_type(groups)}")
         for index, group in enumerate(groups):
-            where = f"{origin}: hooks.{event}[{index}]"
-            if not isinstance(group, Mapping) or not isinstance(group.get("hooks"), list):
-                raise InvalidHooks(f"{where}: no inner hooks list")
+            where = f"hooks.{event}.{index}"
+            inner = group.get("hooks") if isinstance(group, Mapping) else None
+            if not isinstance(inner, list):
+                # Measured text (2.1.332, a flat {type, command} entry).
+                raise InvalidHooks(origin, where, 'Hook matcher "hooks" must be an array of hook entries; '
+                                                  f"received {_js_type(inner)}")
             matcher = group.get("matcher")
             if matcher is not None and not isinstance(matcher, str):
-                raise InvalidHooks(f"{where}: matcher is not a string")
-            actions = tuple(_parse_action(h, where=where) for h in group["hooks"])
+                # Measured text (2.1.332, a list and a number as matcher).
+                raise InvalidHooks(origin, where, "Invalid hook matcher (matcher: Invalid input: expected string, "
+                                                  f"received {_js_type(matcher)})")
+            actions = tuple(_parse_action(h, origin=origin, where=f"{where}.hooks.{i}") for i, h in enumerate(inner))
             rules.append(HookRule(event=event, matcher=matcher, actions=actions, origin=origin))
     return tuple(rules)
 
 
-def _parse_action(raw: Any, *, where: str) -> HookAction:
+def unknown_events(raw: Any) -> tuple[str, ...]:
+    """Event names of a ``hooks`` mapping that name no event (H4: skipped; 2.1.332 logs them)."""
+    return tuple(str(e) for e in raw if e not in KNOWN_EVENTS) if isinstance(raw, Mapping) else ()
+
+
+def unknown_event_problem(event: str) -> str:
+    """2.1.332's words (measured up to ``Valid events:``; the list's form is this engine's own)."""
+    return f'Unknown hook event "{event}" was ignored. Valid events: {", ".join(sorted(KNOWN_EVENTS))}'
+
+
+def _js_type(value: Any) -> str:
+    """The type name a JavaScript schema validator reports for a JSON value."""
+    if value is None:
+        return "undefined"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return "string" if isinstance(value, str) else "array" if isinstance(value, list) else "object"
+
+
+def _parse_action(raw: Any, *, origin: str, where: str) -> HookAction:
     kind = raw.get("type") if isinstance(raw, Mapping) else None
     if kind not in _ACTION_TYPES or not isinstance(raw, Mapping):
-        raise InvalidHooks(f"{where}: an action of no known type")
+        raise InvalidHooks(origin, where, "an action of no known type")
     timeout = raw.get("timeout")
     common: dict[str, Any] = {
         "type": kind,
@@ -134,11 +170,13 @@ def _parse_action(raw: Any, *, where: str) -> HookAction:
         return HookAction(server=raw["server"], tool=raw["tool"], input=dict(raw.get("input") or {}), **common)
     if kind in ("prompt", "agent") and isinstance(raw.get("prompt"), str):
         return HookAction(prompt=raw["prompt"], continue_on_block=raw.get("continueOnBlock") is True, **common)
-    raise InvalidHooks(f"{where}: a {kind} action without its required field")
+    raise InvalidHooks(origin, where, f"a {kind} action without its required field")
 
 
-def event_runs(event: str, action_type: ActionType) -> bool:
+def event_runs(event: str, action_type: ActionType, *, profile: Profile) -> bool:
     """Whether ``event`` runs an action of ``action_type``; other actions are skipped."""
+    if profile.rich_hook_actions_only_on_tool_events and action_type in _RICH_ACTIONS:
+        return event in _TOOL_EVENTS
     if event in _EVENTS_WITH_EVERY_TYPE:
         return True
     if event in _EVENTS_WITHOUT_HTTP:
@@ -190,9 +228,9 @@ class PayloadSource:
     permission_mode: str
     agent_id: str | None = None
     agent_type: str | None = None
-    effort: bool = True
-    """Whether the context's model takes an effort level (measured: a ``model: haiku`` agent's
-    payloads have no ``effort``)."""
+    effort: str | None = "high"
+    """The effort level of the context's model; None for a model without one (measured: a ``model:
+    haiku`` agent's payloads have no ``effort``)."""
 
 
 def payload(event: str, *, source: PayloadSource, fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -210,8 +248,8 @@ def payload(event: str, *, source: PayloadSource, fields: Mapping[str, Any]) -> 
         out["agent_id"] = source.agent_id
     if source.agent_type is not None:
         out["agent_type"] = source.agent_type
-    if event in _WITH_EFFORT and source.effort:
-        out["effort"] = {"level": "high"}
+    if event in _WITH_EFFORT and source.effort is not None:
+        out["effort"] = {"level": source.effort}
     out["hook_event_name"] = event
     out.update(fields)
     return out
@@ -289,8 +327,12 @@ def parse_output(stdout: str) -> Mapping[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def combine(event: str, tool: str | None, results: Iterable[ActionResult]) -> HookOutcome:
-    """Give the results of one event's actions their meaning (notes §1.6-§1.7, measured strings)."""
+def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
+            deny_names_event: bool = False) -> HookOutcome:
+    """Give the results of one event's actions their meaning (notes §1.6-§1.7, measured strings).
+
+    ``deny_names_event``: a PreToolUse deny reason is framed as ``PreToolUse:<tool> hook error:``
+    (the profile's ``hook_deny_reason_names_event``)."""
     permission: Permission | None = None
     message: str | None = None
     blocked = stop = False
@@ -333,7 +375,9 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult]) -> Ho
         decision = specific.get("permissionDecision") or _legacy_decision(r.output.get("decision"), event)
         reason = str(specific.get("permissionDecisionReason") or r.output.get("reason") or "")
         if event == "PreToolUse" and decision in _PRECEDENCE:
-            if decision in ("deny", "ask"):
+            if decision == "deny" and reason and deny_names_event:
+                block(messages.hook_denied(event, subject, reason), decision)
+            elif decision in ("deny", "ask"):
                 block(reason or messages.permission_not_granted(subject), decision)
             elif permission is None or _PRECEDENCE[decision] > _PRECEDENCE[permission]:
                 permission = decision

@@ -114,6 +114,8 @@ class Request:
     """Tools denied by skills invoked this turn (``disallowed-tools``, S3)."""
     hook_allowed: bool = False
     skill_needs_approval: bool = False
+    skill_refusal_names_allow_rule: bool = False
+    """The profile's ``skill_approval_names_allow_rule``: how the Skill tool's ask is worded."""
 
 
 def decide(request: Request) -> Decision:
@@ -159,5 +161,6 @@ def _tool_default(request: Request, allow_rules: tuple[Rule, ...]) -> Decision:
         if not request.skill_needs_approval:
             return ALLOW
         name = str(request.tool_input["skill"]).strip().removeprefix("/")
-        return Decision(behaviour="ask", message=messages.execute_skill(name))
+        return Decision(behaviour="ask", message=messages.execute_skill(
+            name, names_allow_rule=request.skill_refusal_names_allow_rule))
     return Decision(behaviour="ask", message=messages.permission_not_granted(tool))

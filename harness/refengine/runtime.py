@@ -1,8 +1,9 @@
 """The state of one engine run: what the process holds, what the session holds, and services.
 
 Which state is per-process matters for ``session: resume`` (a new process resuming the session):
-- per process (lost on resume and on a new session): hooks registered by invoked skills (S4), MCP
-  connections, turn-scoped skill grants and withholdings;
+- per process (lost on resume and on a new session): hooks registered by invoked skills (S4; how long
+  they last is the profile's ``skill_hook_lifetime``, measured ``process``), MCP connections,
+  turn-scoped skill grants and withholdings;
 - per session (kept on resume, lost on a new session): the session id and the main conversation;
 - per run: the debug log and the reference engine's notes.
 """
@@ -47,6 +48,10 @@ class SessionState:
     denials: list[dict[str, Any]] = field(default_factory=list)
     """Refused tool calls of the current prompt, in every context."""
 
+    def forget_skill_hooks(self) -> None:
+        self.skill_hooks.clear()
+        self.hook_skills.clear()
+
 
 @dataclass(kw_only=True)
 class Runtime:
@@ -80,7 +85,8 @@ class Runtime:
             permission_mode=MODE_NAMES[conversation.mode or self.mode],
             agent_id=conversation.agent_id,
             agent_type=conversation.agent_type if conversation.kind != "hook_agent" else None,
-            effort=conversation.agent is None or "haiku" not in (conversation.agent.model or ""),
+            effort=None if conversation.agent is not None and "haiku" in (conversation.agent.model or "")
+            else self.profile.hook_effort_level,
         )
 
     def note_once(self, text: str) -> None:

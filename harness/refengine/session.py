@@ -23,7 +23,7 @@ from harness.refengine.conversation import Conversation, system_note, text_of, u
 from harness.refengine.dispatch import REPORTED_NAMES, run_tool_use
 from harness.refengine.hook_actions import fire
 from harness.refengine.mcp_client import McpPool
-from harness.refengine.messages import STRUCTURED_OUTPUT_ENFORCE
+from harness.refengine.messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
 from harness.refengine.permissions import RuleSet
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Model, Runtime, new_session
@@ -60,6 +60,9 @@ def run_case(*, case: Case, profile: Profile, workdir: Path, home: Path, model: 
     )
     rt.converse = lambda conversation: run_conversation(rt, conversation)
     rt.notes.extend(config.warnings)
+    if profile.readings:
+        rt.notes.append(f"Documented readings of {'.'.join(map(str, profile.version))} laid over the measured "
+                        f"profile: {', '.join(profile.readings)} (harness/refengine/readings.py).")
     outputs: list[StepOutput] = []
     try:
         for index, step in enumerate(case.steps):
@@ -92,10 +95,13 @@ def _depth_cap(env: Mapping[str, str], profile: Profile) -> int:
 
 
 def _start_process(rt: Runtime, *, source: str) -> None:
-    """A new engine process: MCP servers connect, skill-registered hooks start empty, SessionStart."""
+    """A new engine process: MCP servers connect, skill-registered hooks start empty (unless they live
+    as long as the session, S4), SessionStart."""
     rt.mcp.start()
-    rt.session.skill_hooks.clear()
-    rt.session.hook_skills.clear()
+    if rt.profile.settings_errors_logged:
+        rt.debug.extend(settings_error_debug(str(p.path), p.problem) for p in rt.config.settings_problems)
+    if rt.profile.skill_hook_lifetime != "session":
+        rt.session.forget_skill_hooks()
     rt.session.activated_skills.clear()
     if rt.session.main is not None:
         rt.session.main.start_user_turn()
@@ -117,7 +123,7 @@ def _main(rt: Runtime) -> Conversation:
             kind="main",
             system=agents.system_text(rt, agent) if agent else MAIN_SYSTEM,
             messages=[],
-            pool=agents.resolve_tools(agent, agents.full_pool(rt), depth=0, cap=rt.depth_cap),
+            pool=agents.context_tools(rt, agent, depth=0),
             depth=0,
             agent=agent,
             scoped_hooks=agents.active_agent_hooks(rt, agent, main_thread=True),
@@ -129,6 +135,8 @@ def run_prompt(rt: Runtime, index: int, prompt: str) -> StepOutput:
     conversation = _main(rt)
     rt.session.prompt_id = str(uuid.uuid4())
     conversation.start_user_turn()
+    if rt.profile.skill_hook_lifetime == "turn":
+        rt.session.forget_skill_hooks()  # S4 as seed 001 reads it: the hook belongs to the skill's turn
     rt.session.denials.clear()
     opening = not conversation.messages
     conversation.messages.append(user_text(prompt))
@@ -154,8 +162,7 @@ def _listings(rt: Runtime, conversation: Conversation) -> list[str]:
 
 def _step_output(rt: Runtime, index: int, *, result: str) -> StepOutput:
     main = _main(rt)
-    offered = main.offered(hide_search_tools_while_bash=rt.profile.search_tools_hidden_while_bash_available,
-                           agent_tool_name=rt.profile.agent_tool_name)
+    offered = main.offered(rt.profile)
     return StepOutput(step=index, result=result, is_error=False, permission_denials=tuple(rt.session.denials),
                       init_tools=tuple(REPORTED_NAMES.get(t, t) for t in offered))
 
@@ -203,8 +210,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
 
 
 def _request(rt: Runtime, conversation: Conversation) -> ModelRequest:
-    tools = conversation.offered(hide_search_tools_while_bash=rt.profile.search_tools_hidden_while_bash_available,
-                                 agent_tool_name=rt.profile.agent_tool_name)
+    tools = conversation.offered(rt.profile)
     return ModelRequest(system=conversation.system, messages=tuple(conversation.messages), tools=tools)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.refengine import messages
-from harness.refengine.agents import GENERAL_PURPOSE, all_agents, subagent
+from harness.refengine.agents import GENERAL_PURPOSE, all_agents, subagent, tools_used_summary
 from harness.refengine.config import SkillDef
 from harness.refengine.conversation import Conversation
 from harness.refengine.permissions import Rule
@@ -34,6 +34,8 @@ def validation_error(rt: Runtime, tool_input: Mapping[str, Any]) -> str | None:
     if not name:
         return messages.invalid_skill_format(str(tool_input.get("skill", "")))
     skill = rt.config.skills.get(name)
+    if skill is None and name in messages.UI_COMMANDS:
+        return messages.ui_command_not_skill(name)
     available = [s.name for s in rt.config.skills.values() if s.available(activated=rt.session.activated_skills)]
     if skill is None or skill.name not in available:
         return messages.unknown_skill(name, _suggestion(name, available))
@@ -53,7 +55,11 @@ def needs_approval(rt: Runtime, tool_input: Mapping[str, Any]) -> bool:
         return True
     if not rt.profile.safe_skills_skip_approval:
         return True
-    return bool(skill.allowed_tools or skill.disallowed_tools or skill.hooks)
+    return bool(_allowed_tools(rt, skill) or skill.disallowed_tools or skill.hooks)
+
+
+def _allowed_tools(rt: Runtime, skill: SkillDef) -> tuple[str, ...]:
+    return skill.allowed(camel_case_read=rt.profile.skill_camel_allowed_tools)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,8 +77,8 @@ def invoke(rt: Runtime, conversation: Conversation, tool_input: Mapping[str, Any
         return _fork(rt, conversation, skill, body)
     _apply_layers(rt, conversation, skill)
     response = {"success": True, "commandName": skill.name}
-    if skill.allowed_tools:
-        response["allowedTools"] = list(skill.allowed_tools)
+    if _allowed_tools(rt, skill):
+        response["allowedTools"] = list(_allowed_tools(rt, skill))
     return SkillRun(
         result=ToolResult(content=messages.launching_skill(skill.name), response=response),
         injected=({"type": "text", "text": messages.skill_base_directory(skill.directory, body)},),
@@ -91,8 +97,9 @@ def render(rt: Runtime, skill: SkillDef, args: str) -> str:
 
 
 def _register_hooks(rt: Runtime, skill: SkillDef) -> None:
-    """S4: once invoked, a skill's hooks stay for the rest of the session (in this process), in a
-    trusted folder or not (S8). A second invocation does not register them twice."""
+    """S4: once invoked, a skill's hooks stay registered, in a trusted folder or not (S8), for as long as
+    the profile's ``skill_hook_lifetime`` says (session.py forgets them). A second invocation does not
+    register them twice."""
     if skill.hooks and skill.name not in rt.session.hook_skills:
         rt.session.hook_skills.add(skill.name)
         rt.session.skill_hooks.extend(skill.hooks)
@@ -101,7 +108,7 @@ def _register_hooks(rt: Runtime, skill: SkillDef) -> None:
 def _apply_layers(rt: Runtime, conversation: Conversation, skill: SkillDef) -> None:
     """S1 and S3: both last until the next user message."""
     if rt.profile.skill_allowed_tools_pre_approve:
-        conversation.granted.extend(Rule.parse(t) for t in skill.allowed_tools)
+        conversation.granted.extend(Rule.parse(t) for t in _allowed_tools(rt, skill))
     if rt.profile.skill_disallowed_tools:
         conversation.withheld.update(Rule.parse(t).tool for t in skill.disallowed_tools)
 
@@ -117,7 +124,8 @@ def _fork(rt: Runtime, parent: Conversation, skill: SkillDef, body: str) -> Skil
     reply = rt.converse(child)
     response = {"success": True, "commandName": skill.name, "status": "forked", "agentId": child.agent_id,
                 "result": reply}
-    return SkillRun(result=ToolResult(content=messages.forked_skill_result(skill.name, reply), response=response))
+    content = messages.forked_skill_result(skill.name, reply, tools_used_summary(rt, parent, child))
+    return SkillRun(result=ToolResult(content=content, response=response))
 
 
 def activate_for_path(rt: Runtime, path: Path) -> set[str]:
