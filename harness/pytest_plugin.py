@@ -37,6 +37,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     snapshots.SNAPSHOT_ROOT[:] = [Path(config.rootpath) / "snapshots"]
+    # snapshot files are named by case id, not by test name, on purpose (one file per case and engine)
+    config.addinivalue_line("filterwarnings", "ignore:.*Can not relate snapshot name:UserWarning")
 
 
 def _cases_dir(config: pytest.Config) -> Path:

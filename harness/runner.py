@@ -17,8 +17,6 @@ from harness.scripted import ScriptedModel
 
 Status = Literal["pass", "fail", "known", "error"]
 REPO = Path(__file__).resolve().parent.parent
-#: Engines that write a debug log (the reference engine has none, so ``debug_log`` checks skip it).
-REAL_ENGINES = ("claude@", "sdk@")
 EXPECTATIONS = REPO / "expectations"
 
 
@@ -89,7 +87,7 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: lis
         files=transcript.changed_files(before, after),
         norm=norm,
     )
-    failures = checks.check(case, data, debug_log=run.debug_log if engine.name.startswith(REAL_ENGINES) else None)
+    failures = checks.check(case, data, debug_log=run.debug_log)
     if script_failure is not None:
         # a stable string (no temporary or checkout paths), so that it can be listed as a known difference
         first = norm.text(script_failure.splitlines()[0]).replace(str(case.directory), "<case>")

@@ -18,6 +18,7 @@ from harness.refengine.hook_actions import STRUCTURED_OUTPUT, fire
 from harness.refengine.hooks import HookOutcome
 from harness.refengine.mcp_client import McpUnavailable
 from harness.refengine.permissions import Request, decide
+from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Runtime
 from harness.refengine.tools import (
     ALIASES,
@@ -32,6 +33,11 @@ from harness.refengine.tools import (
 # The SDK-facing name of the Agent tool in init ``tools`` and ``permission_denials`` (notes §3.5;
 # init measured on 2.1.252).
 REPORTED_NAMES = {"Agent": "Task"}
+
+
+def reported_name(name: str, profile: Profile) -> str:
+    """The name the engine prints for a tool in stream-json (init list, permission_denials)."""
+    return REPORTED_NAMES.get(name, name) if profile.init_lists_agent_as_task else name
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -161,4 +167,4 @@ def _error(use_id: str, text: str, *, notes: tuple[str, ...] = (), stop_turn: bo
 def _deny(rt: Runtime, name: str, reported: Mapping[str, Any]) -> None:
     """Refusals in every context count for the prompt's ``permission_denials`` (measured: a
     subagent's hook denial is listed in the main result)."""
-    rt.session.denials.append({"tool_name": REPORTED_NAMES.get(name, name), "tool_input": dict(reported)})
+    rt.session.denials.append({"tool_name": reported_name(name, rt.profile), "tool_input": dict(reported)})

@@ -85,6 +85,8 @@ class Profile:
     """Settings problems (an unknown hook event, a malformed hook entry) are written to the debug log."""
     hook_effort_level: str
     """The ``effort.level`` of hook payloads."""
+    init_lists_agent_as_task: bool
+    """stream-json's ``system/init`` tool list (and ``permission_denials``) names the Agent tool ``Task``."""
     documented: bool = False
     """The articles' readings for this version are laid over the measured profile (readings.py)."""
     readings: tuple[str, ...] = ()
@@ -121,6 +123,7 @@ BASELINE: dict[str, Any] = {
     "mcp_tools_deferred": False,
     "settings_errors_logged": False,
     "hook_effort_level": "high",
+    "init_lists_agent_as_task": True,
 }
 _BETWEEN_278_AND_332 = "measured: 2.1.278 does not, 2.1.332 does (the switch lies between)"
 

@@ -65,6 +65,9 @@ READINGS: tuple[Reading, ...] = (
     Reading(claim="E5", seed="004", version=V2_1_233, behaviour="skill_listed_without_description", value=False,
             says="(translated) A skill must have description or when_to_use in its frontmatter, otherwise it "
                  "is filtered out: (cmd.hasUserSpecifiedDescription || cmd.whenToUse) // must have one!"),
+    Reading(claim="T3", seed="001", version=V2_1_252, behaviour="init_lists_agent_as_task", value=False,
+            says="Agent and Skill are on the same list. Starting a subagent is the model calling a tool named "
+                 "Agent. (The article never shows the tool under another name.)"),
 )
 
 

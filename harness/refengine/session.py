@@ -20,7 +20,7 @@ from harness.errors import EngineError
 from harness.refengine import agents
 from harness.refengine.config import load_project
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
-from harness.refengine.dispatch import REPORTED_NAMES, run_tool_use
+from harness.refengine.dispatch import reported_name, run_tool_use
 from harness.refengine.hook_actions import fire
 from harness.refengine.mcp_client import McpPool
 from harness.refengine.messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
@@ -164,7 +164,7 @@ def _step_output(rt: Runtime, index: int, *, result: str) -> StepOutput:
     main = _main(rt)
     offered = main.offered(rt.profile)
     return StepOutput(step=index, result=result, is_error=False, permission_denials=tuple(rt.session.denials),
-                      init_tools=tuple(REPORTED_NAMES.get(t, t) for t in offered))
+                      init_tools=tuple(reported_name(t, rt.profile) for t in offered))
 
 
 def run_conversation(rt: Runtime, conversation: Conversation) -> str:

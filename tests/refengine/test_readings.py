@@ -56,9 +56,10 @@ def test_measured_profiles_carry_no_reading() -> None:
 
 def test_documented_2_1_252_is_seed_001() -> None:
     p = profile_for("2.1.252", documented=True)
-    assert p.documented and p.readings == ("A5", "A6a", "H13", "S1", "S4")
+    assert p.documented and p.readings == ("A5", "A6a", "H13", "S1", "S4", "T3")
     assert p.depth_cap_error and not p.agent_frontmatter_hooks and p.rich_hook_actions_only_on_tool_events
     assert p.skill_allowed_tools_pre_approve and p.skill_hook_lifetime == "turn"
+    assert not p.init_lists_agent_as_task
     # everything else is the measurement
     measured = profile_for("2.1.252")
     untouched = MEASURED_FIELDS - {r.behaviour for r in readings_for((2, 1, 252))}
