@@ -9,9 +9,11 @@ version, ``expectations/<family>-<version>.yaml``::
         - at: steps[0].turns[1].call.expect.result     # the failing case-file field
           observed: "the exact string the engine returned"
           reason: why this version differs
+          intermittent: true                              # optional: the engine itself is not deterministic here
 
 A listed difference that is observed exactly is a *known difference*; an unlisted difference fails;
-a listed difference that stops happening fails as *stale*.
+a listed difference that stops happening fails as *stale*, unless it is marked ``intermittent`` (the
+engine returns either the documented or the listed value from run to run; wpt's "expected: [PASS, FAIL]").
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ class KnownDifference:
     at: str
     observed: str | None
     reason: str
+    intermittent: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,6 +42,8 @@ class Verdict:
     unexpected: tuple[Failure, ...]
     known: tuple[tuple[Failure, KnownDifference], ...]
     stale: tuple[KnownDifference, ...]
+    intermittent: bool = False
+    """Some listed difference is intermittent: the transcript may differ from run to run."""
 
 
 def file_for(root: Path, engine: str) -> Path:
@@ -62,7 +67,13 @@ def load(root: Path, engine: str) -> dict[str, list[KnownDifference]]:
                         path=str(path), field=f"differences.{case_id}[{i}].{key}", message="is required"
                     )
             out.setdefault(case_id, []).append(
-                KnownDifference(case=case_id, at=e["at"], observed=e["observed"], reason=e["reason"])
+                KnownDifference(
+                    case=case_id,
+                    at=e["at"],
+                    observed=e["observed"],
+                    reason=e["reason"],
+                    intermittent=bool(e.get("intermittent", False)),
+                )
             )
     return out
 
@@ -77,7 +88,12 @@ def judge(failures: list[Failure], listed: list[KnownDifference]) -> Verdict:
         else:
             unused.remove(match)
             known.append((f, match))
-    return Verdict(unexpected=tuple(unexpected), known=tuple(known), stale=tuple(unused))
+    return Verdict(
+        unexpected=tuple(unexpected),
+        known=tuple(known),
+        stale=tuple(k for k in unused if not k.intermittent),
+        intermittent=any(k.intermittent for k in listed),
+    )
 
 
 def draft(engine: str, failures_by_case: dict[str, list[Failure]], *, reasons: dict[str, str] | None = None) -> str:
