@@ -49,9 +49,7 @@ class Record:
     def from_run(cls, run: CaseRun) -> Record:
         v = run.verdict
         failures = [] if v is None else [asdict(f) for f in v.unexpected]
-        failures += (
-            [] if v is None else [{"at": k.at, "expected": STALE, "got": k.observed} for k in v.stale]
-        )
+        failures += [] if v is None else [{"at": k.at, "expected": STALE, "got": k.observed} for k in v.stale]
         known = [] if v is None else [{"at": f.at, "observed": f.got, "reason": k.reason} for f, k in v.known]
         return cls(
             case=run.case.id,
@@ -125,7 +123,7 @@ def totals(records: Iterable[Record]) -> dict[str, int]:
 def write(path: Path, *, head: dict[str, Any], records: list[Record]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as f:
-        f.write(json.dumps(head) + "\n")
+        f.write(json.dumps({"type": "header", **head}) + "\n")  # a header from ``read`` has lost its type
         for r in sorted(records, key=lambda r: (r.engine, r.case)):
             f.write(json.dumps({"type": "case", **asdict(r)}, ensure_ascii=False) + "\n")
         f.write(json.dumps({"type": "footer", "totals": totals(records)}) + "\n")

@@ -174,9 +174,10 @@ def test_refused_skill_message_change_is_listed(saved: dict[str, Path]) -> None:
 
 def test_tool_list_changes_are_reported_once_not_per_claim(saved: dict[str, Path]) -> None:
     changes = list(_changes(saved).values())
-    [common] = compare.widespread(changes)
-    assert set(common.cases) == {"t-hook-deny", "t-skill-refused", "t-bash-plain"}
-    grouped = dict(compare.by_claim(compare.without(c, [common]) for c in changes))
+    common = compare.widespread(changes)
+    assert common, "2.1.332 offers other built-in tools than 2.1.252"
+    assert all(set(w.cases) == {"t-hook-deny", "t-skill-refused", "t-bash-plain"} for w in common)
+    grouped = dict(compare.by_claim(compare.without(c, common) for c in changes))
     # The plain Bash case changed only in the engine's tool list: it is under no claim.
     assert set(grouped) == {"S6", "T2", "H1"}
     assert [c.case for c in grouped["T2"]] == ["t-hook-deny"]
