@@ -42,8 +42,8 @@ class Verdict:
     unexpected: tuple[Failure, ...]
     known: tuple[tuple[Failure, KnownDifference], ...]
     stale: tuple[KnownDifference, ...]
-    intermittent: bool = False
-    """Some listed difference is intermittent: the transcript may differ from run to run."""
+    intermittent: tuple[KnownDifference, ...] = ()
+    """The listed differences marked intermittent: with any, the transcript may differ from run to run."""
 
 
 def file_for(root: Path, engine: str) -> Path:
@@ -92,7 +92,7 @@ def judge(failures: list[Failure], listed: list[KnownDifference]) -> Verdict:
         unexpected=tuple(unexpected),
         known=tuple(known),
         stale=tuple(k for k in unused if not k.intermittent),
-        intermittent=any(k.intermittent for k in listed),
+        intermittent=tuple(k for k in listed if k.intermittent),
     )
 
 

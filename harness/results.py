@@ -19,6 +19,7 @@ from typing import Any
 
 from harness.case import Case
 from harness.errors import HarnessError
+from harness.expectations import KnownDifference
 from harness.runner import REPO, CaseRun
 
 STATUSES = ("pass", "known", "fail", "error", "skipped")
@@ -28,6 +29,13 @@ STALE = "no longer observed"
 
 class ResultsError(HarnessError, ValueError):
     """A results file is malformed: the message names the file and line."""
+
+
+def _known(k: KnownDifference, *, observed: str | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"at": k.at, "observed": observed, "reason": k.reason}
+    if k.intermittent:
+        entry["intermittent"] = True
+    return entry
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,7 +58,12 @@ class Record:
         v = run.verdict
         failures = [] if v is None else [asdict(f) for f in v.unexpected]
         failures += [] if v is None else [{"at": k.at, "expected": STALE, "got": k.observed} for k in v.stale]
-        known = [] if v is None else [{"at": f.at, "observed": f.got, "reason": k.reason} for f, k in v.known]
+        known: list[dict[str, Any]] = [] if v is None else [_known(k, observed=f.got) for f, k in v.known]
+        # An intermittent difference is recorded as listed whether or not this run showed it, so that
+        # results and reports do not change from run to run.
+        if v is not None:
+            shown = {k.at for _, k in v.known}
+            known += [_known(k, observed=k.observed) for k in v.intermittent if k.at not in shown]
         return cls(
             case=run.case.id,
             engine=run.engine,

@@ -95,7 +95,9 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: lis
     if known is None:
         known = expectations.load(EXPECTATIONS, engine.name).get(case.id, [])
     verdict = expectations.judge(failures, known)
-    status: Status = "fail" if verdict.unexpected or verdict.stale else ("known" if verdict.known else "pass")
+    # an intermittent case is "known" whichever way this run went, so reports do not flip between runs
+    settled = verdict.known or verdict.intermittent
+    status: Status = "fail" if verdict.unexpected or verdict.stale else ("known" if settled else "pass")
     return CaseRun(
         case=case,
         engine=engine.name,
