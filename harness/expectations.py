@@ -51,8 +51,14 @@ def file_for(root: Path, engine: str) -> Path:
 
 
 def load(root: Path, engine: str) -> dict[str, list[KnownDifference]]:
-    """The known differences of ``engine`` by case id (empty when it has no file)."""
+    """The known differences of ``engine`` by case id (empty when it has no file).
+
+    ``sdk@V`` drives the binary of ``claude@V`` (E3), so without a file of its own it shares claude@V's.
+    """
     path = file_for(root, engine)
+    if engine.startswith("sdk@") and not path.is_file():
+        engine = "claude@" + engine.removeprefix("sdk@")
+        path = file_for(root, engine)
     if not path.is_file():
         return {}
     raw: Any = yaml.safe_load(path.read_text(encoding="utf-8")) or {}

@@ -15,7 +15,7 @@ import subprocess
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from harness.case import Case, Step
 from harness.engines.base import EngineRun, StepOutput
@@ -68,25 +68,14 @@ class ClaudeEngine:
     def run(self, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> EngineRun:
         """Run every step of ``case`` on the real binary; see Engine.run for the contract."""
         binary = ensure_installed(self.engine_version)
-        seed_home(home, workdir=workdir, trusted=case.run.trusted)
-        outputs: list[StepOutput] = []
-        stderr: list[str] = []
-        debug_logs: list[Path] = []
-        with FakeMessagesAPI(respond=model.respond) as api:
-            session_id: str | None = None
-            for number, group in enumerate(processes(case)):
-                debug_log = home / f"debug-{number + 1}.log"
-                debug_logs.append(debug_log)
-                argv = self._argv(binary, case, group, resume=session_id, debug_log=debug_log)
-                env = engine_env(case, home=home, base_url=api.base_url)
-                out, err = _run_process(argv, env=env, cwd=workdir, steps=group, model=model, timeout=case.run.timeout)
-                stderr.append(err)
-                if api.errors:
-                    raise api.errors[0]
-                session_id = out.session_id or session_id
-                outputs += _step_outputs(group, out)
-        debug = "\n".join(p.read_text(errors="replace") for p in debug_logs if p.is_file())
-        return EngineRun(steps=tuple(outputs), debug_log=debug, stderr="\n".join(e for e in stderr if e))
+
+        def one_process(group: StepGroup, *, resume: str | None, debug_log: Path, base_url: str) -> ProcessResult:
+            argv = self._argv(binary, case, group, resume=resume, debug_log=debug_log)
+            env = engine_env(case, home=home, base_url=base_url)
+            out, err = _run_process(argv, env=env, cwd=workdir, steps=group, model=model, timeout=case.run.timeout)
+            return ProcessResult(session_id=out.session_id, steps=_step_outputs(group, out), stderr=err)
+
+        return run_sessions(case, workdir=workdir, home=home, model=model, one_process=one_process)
 
     def _argv(
         self, binary: Path, case: Case, group: list[tuple[int, Step]], *, resume: str | None, debug_log: Path
@@ -101,9 +90,7 @@ class ClaudeEngine:
             argv.append("--dangerously-skip-permissions")
         if case.run.agent:
             argv += ["--agent", case.run.agent]
-        if group[0][1].session == "resume":
-            if resume is None:
-                raise EngineError(f"{case.case_file}: step {group[0][0] + 1} resumes, but no session was started")
+        if resume is not None:
             argv += ["--resume", resume]
         return argv
 
@@ -117,6 +104,49 @@ def engine_env(case: Case, *, home: Path, base_url: str, drop: tuple[str, ...] =
         env["IS_SANDBOX"] = "1"  # the engine refuses bypass as root outside a sandbox
     env.update({k: v for k, v in case.run.env.items() if k not in drop})
     return env
+
+
+StepGroup = list[tuple[int, Step]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProcessResult:
+    session_id: str | None
+    steps: list[StepOutput]
+    stderr: str
+
+
+class OneProcess(Protocol):
+    def __call__(self, group: StepGroup, *, resume: str | None, debug_log: Path, base_url: str) -> ProcessResult:
+        """Run one engine process for ``group`` (resuming ``resume`` if given), its debug log at ``debug_log``."""
+        ...
+
+
+def run_sessions(case: Case, *, workdir: Path, home: Path, model: ScriptedModel, one_process: OneProcess) -> EngineRun:
+    """What every adapter of the real binary shares: a seeded HOME, one fake API for the whole case, one
+    engine process per group of steps with the session id carried into a resume, a script failure raised
+    once the process has stopped, and the debug logs read back."""
+    seed_home(home, workdir=workdir, trusted=case.run.trusted)
+    outputs: list[StepOutput] = []
+    stderr: list[str] = []
+    debug_logs: list[Path] = []
+    with FakeMessagesAPI(respond=model.respond) as api:
+        session_id: str | None = None
+        for number, group in enumerate(processes(case)):
+            resumes = group[0][1].session == "resume"
+            if resumes and session_id is None:
+                raise EngineError(f"{case.case_file}: step {group[0][0] + 1} resumes, but no session was started")
+            debug_logs.append(home / f"debug-{number + 1}.log")
+            done = one_process(
+                group, resume=session_id if resumes else None, debug_log=debug_logs[-1], base_url=api.base_url
+            )
+            stderr.append(done.stderr)
+            if api.errors:
+                raise api.errors[0]
+            session_id = done.session_id or session_id
+            outputs += done.steps
+    debug = "\n".join(p.read_text(errors="replace") for p in debug_logs if p.is_file())
+    return EngineRun(steps=tuple(outputs), debug_log=debug, stderr="\n".join(e for e in stderr if e))
 
 
 def processes(case: Case) -> list[list[tuple[int, Step]]]:

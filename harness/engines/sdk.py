@@ -33,8 +33,7 @@ from typing import Any, cast
 
 from harness.case import Case, Step
 from harness.engines.base import EngineRun, StepOutput
-from harness.engines.claude import engine_env, processes, seed_home
-from harness.engines.fakeapi import FakeMessagesAPI
+from harness.engines.claude import ProcessResult, StepGroup, engine_env, run_sessions
 from harness.engines.install import ensure_installed
 from harness.errors import EngineError
 from harness.scripted import ScriptedModel
@@ -75,35 +74,25 @@ class SdkEngine:
         import anyio
 
         binary = ensure_installed(self.engine_version)
-        seed_home(home, workdir=workdir, trusted=case.run.trusted)
-        outputs: list[StepOutput] = []
-        stderr: list[str] = []
-        debug_logs: list[Path] = []
-        with FakeMessagesAPI(respond=model.respond) as api:
-            session_id: str | None = None
-            for number, group in enumerate(processes(case)):
-                debug_log = home / f"debug-{number + 1}.log"
-                debug_logs.append(debug_log)
-                if group[0][1].session == "resume" and session_id is None:
-                    raise EngineError(f"{case.case_file}: step {group[0][0] + 1} resumes, but no session was started")
-                resume = session_id if group[0][1].session == "resume" else None
-                options = self._options(
-                    case,
-                    binary=binary,
-                    workdir=workdir,
-                    home=home,
-                    base_url=api.base_url,
-                    resume=resume,
-                    debug_log=debug_log,
-                    stderr=stderr,
-                )
-                collected = anyio.run(_run_group, options, group, model, case.run.timeout)
-                if api.errors:
-                    raise api.errors[0]
-                session_id = collected.session_id or session_id
-                outputs += _step_outputs(group, collected)
-        debug = "\n".join(p.read_text(errors="replace") for p in debug_logs if p.is_file())
-        return EngineRun(steps=tuple(outputs), debug_log=debug, stderr="".join(stderr))
+
+        def one_process(group: StepGroup, *, resume: str | None, debug_log: Path, base_url: str) -> ProcessResult:
+            stderr: list[str] = []
+            options = self._options(
+                case,
+                binary=binary,
+                workdir=workdir,
+                home=home,
+                base_url=base_url,
+                resume=resume,
+                debug_log=debug_log,
+                stderr=stderr,
+            )
+            collected = anyio.run(_run_group, options, group, model, case.run.timeout)
+            return ProcessResult(
+                session_id=collected.session_id, steps=_step_outputs(group, collected), stderr="".join(stderr)
+            )
+
+        return run_sessions(case, workdir=workdir, home=home, model=model, one_process=one_process)
 
     def sources_for(self, case: Case) -> tuple[str, ...] | None:
         """The setting sources this run passes to the SDK (None: the option is left unset)."""
