@@ -14,8 +14,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from harness import grid, results
-from harness.case import Case
+from harness import grid, results, trace
+from harness.case import Case, discover_cases
 from harness.engines import expand, make_engine
 from harness.engines.install import ensure_installed
 from harness.errors import HarnessError
@@ -269,6 +269,19 @@ def _add_compare_dirs(p: argparse.ArgumentParser) -> None:
     p.add_argument("--expectations-dir", type=Path, default=EXPECTATIONS, help="per-version known differences")
 
 
+def cmd_trace(args: argparse.Namespace) -> int:
+    """Claim -> cases -> status per engine; exit 1 when a claim has no case."""
+    cases = list(discover_cases(args.cases_dir))
+    records: list[results.Record] = []
+    if args.results:
+        records = results.merge(list(args.results))[1]
+    Console().print(trace.render_text(trace.traces(cases, records)), markup=False, highlight=False)
+    missing = trace.uncovered(cases)
+    if missing:
+        console.print(f"[red]uncovered claims:[/red] {', '.join(missing)}")
+    return 1 if missing else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cc-harness", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -319,6 +332,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="exit 1 when the Markdown report is stale; write nothing")
     p.add_argument("--cases-dir", type=Path, default=REPO / "cases", help="where the HTML report reads fixtures")
     p.set_defaults(func=cmd_report)
+    p = sub.add_parser("trace", help="traceability: each claim, its cases, their status per engine")
+    p.add_argument("--results", type=Path, nargs="*", default=[], help="results files for the statuses")
+    p.add_argument("--cases-dir", type=Path, default=REPO / "cases")
+    p.set_defaults(func=cmd_trace)
     return parser
 
 
