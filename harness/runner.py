@@ -86,6 +86,7 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: lis
         run=run,
         files=transcript.changed_files(before, after),
         norm=norm,
+        unordered_files=case.unordered_files,
     )
     failures = checks.check(case, data, debug_log=run.debug_log)
     if script_failure is not None:

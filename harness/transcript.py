@@ -66,13 +66,15 @@ def changed_files(before: dict[str, bytes], after: dict[str, bytes]) -> dict[str
     return dict(sorted(out.items()))
 
 
-def _file_value(name: str, data: bytes | None, norm: Normaliser) -> Any:
+def _file_value(name: str, data: bytes | None, norm: Normaliser, *, unordered: bool) -> Any:
     if data is None:
         return {"removed": True}
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return f"<binary, {len(data)} bytes>"
+    if unordered:  # written by parallel hook actions: the order of the lines is the engine's race
+        text = "\n".join(sorted(text.splitlines())) + ("\n" if text.endswith("\n") else "")
     if name.endswith(".jsonl"):
         lines = []
         for line in text.splitlines():
@@ -115,6 +117,7 @@ def build(
     files: dict[str, bytes | None],
     norm: Normaliser,
     ignore_files: tuple[str, ...] = (),
+    unordered_files: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """The normalised transcript as plain JSON data (what snapshots store)."""
     offers: dict[int, tuple[str, ...]] = {}
@@ -137,7 +140,7 @@ def build(
             for s in run.steps
         ],
         "files": {
-            name: _file_value(name, data, norm)
+            name: _file_value(name, data, norm, unordered=name in unordered_files)
             for name, data in files.items()
             if not any(name.startswith(p) for p in ignore_files)
         },

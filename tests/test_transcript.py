@@ -30,3 +30,12 @@ def test_changed_files_reports_new_changed_and_removed() -> None:
     before = {"a": b"1", "b": b"2", "c": b"3"}
     after = {"a": b"1", "b": b"22", "d": b"4"}
     assert changed_files(before, after) == {"b": b"22", "c": None, "d": b"4"}
+
+
+def test_unordered_files_are_sorted_line_by_line() -> None:
+    from harness.transcript import _file_value
+
+    norm = Normaliser(workdir=Path("/w"), home=Path("/h"))
+    assert _file_value("ran.txt", b"b\na\n", norm, unordered=True) == "a\nb\n"
+    assert _file_value("ran.txt", b"b\na", norm, unordered=True) == "a\nb"
+    assert _file_value("ran.txt", b"b\na\n", norm, unordered=False) == "b\na\n"

@@ -166,6 +166,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
         contexts=contexts,
         effects=effects,
         debug_log=_text_checks(raw.get("debug_log")),
+        unordered_files=tuple(raw.get("unordered_files", ())),
         directory=directory,
         case_file=directory / CASE_FILE,
     )

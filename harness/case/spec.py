@@ -141,6 +141,7 @@ class Case:
     contexts: tuple[Context, ...]
     effects: tuple[Effect, ...]
     debug_log: TextChecks | None
+    unordered_files: tuple[str, ...]
     directory: Path
     case_file: Path
 
