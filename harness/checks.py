@@ -44,6 +44,8 @@ def _match(expected: TextMatch, got: str | None) -> bool:
 def check(case: Case, transcript: dict[str, Any], *, debug_log: str | None) -> list[Failure]:
     """Every way ``transcript`` departs from what ``case`` documents (empty when it conforms)."""
     failures: list[Failure] = []
+    if script_error := transcript.get("script_error"):
+        failures.append(Failure(at="script", expected="every scripted turn asked for", got=script_error))
     for ex in transcript["exchanges"]:
         where = _turn_field(ex)
         for problem in ex.get("offer_problems", ()):

@@ -88,11 +88,10 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: lis
         norm=norm,
         unordered_files=case.unordered_files,
     )
-    failures = checks.check(case, data, debug_log=run.debug_log)
     if script_failure is not None:
         # a stable string (no temporary or checkout paths), so that it can be listed as a known difference
-        first = norm.text(script_failure.splitlines()[0]).replace(str(case.directory), "<case>")
-        failures.insert(0, checks.Failure(at="script", expected="every scripted turn asked for", got=first))
+        data["script_error"] = norm.text(script_failure.splitlines()[0]).replace(str(case.directory), "<case>")
+    failures = checks.check(case, data, debug_log=run.debug_log)
     if known is None:
         known = expectations.load(EXPECTATIONS, engine.name).get(case.id, [])
     verdict = expectations.judge(failures, known)
