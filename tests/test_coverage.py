@@ -35,3 +35,12 @@ def test_trace_lists_cases_per_claim() -> None:
     for case in cases:
         for cid in case.claims:
             assert case.id in rows[cid.rstrip("abcdefgh")].cases
+
+
+def test_every_snapshot_belongs_to_a_case() -> None:
+    """A run selects engines and cases, so syrupy only warns about unused snapshots; orphans fail here."""
+    ids = {c.id for c in discover_cases(REPO / "cases")}
+    orphans = [str(p.relative_to(REPO)) for p in (REPO / "snapshots").glob("*/*.json") if p.stem not in ids]
+    assert not orphans, f"snapshots of no case: {orphans}"
+    engines = {p.name for p in (REPO / "snapshots").iterdir() if p.is_dir()}
+    assert {"reference", "claude-2.1.252", "claude-2.1.332"} <= engines
