@@ -116,7 +116,6 @@ def build(
     run: EngineRun,
     files: dict[str, bytes | None],
     norm: Normaliser,
-    ignore_files: tuple[str, ...] = (),
     unordered_files: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """The normalised transcript as plain JSON data (what snapshots store)."""
@@ -142,6 +141,5 @@ def build(
         "files": {
             name: _file_value(name, data, norm, unordered=name in unordered_files)
             for name, data in files.items()
-            if not any(name.startswith(p) for p in ignore_files)
         },
     }

@@ -16,7 +16,6 @@ class ProcessOutput:
     session_id: str | None = None
     init_tools: tuple[str, ...] = ()
     results: list[dict[str, Any]] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
 
 
 def parse_line(line: str, out: ProcessOutput, *, source: str) -> dict[str, Any] | None:
@@ -28,7 +27,6 @@ def parse_line(line: str, out: ProcessOutput, *, source: str) -> dict[str, Any] 
         event: dict[str, Any] = json.loads(line)
     except json.JSONDecodeError:
         raise EngineError(f"{source}: stdout line is not JSON: {line[:200]!r}") from None
-    out.events.append(event)
     kind = event.get("type")
     if kind == "system" and event.get("subtype") == "init":
         out.session_id = event.get("session_id") or out.session_id
