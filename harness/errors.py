@@ -26,3 +26,7 @@ class EngineError(HarnessError):
 
 class InstallError(HarnessError):
     """An engine version could not be installed."""
+
+
+class ServerError(HarnessError):
+    """A server the case declares did not start, or did not say which port it listens on."""

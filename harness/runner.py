@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from harness import checks, expectations, transcript
+from harness import checks, expectations, servers, transcript
 from harness.case import CASE_FILE, Case
 from harness.engines.base import Engine, EngineRun
-from harness.errors import EngineError, InstallError, ScriptError
+from harness.errors import EngineError, InstallError, ScriptError, ServerError
 from harness.scripted import ScriptedModel
 
 Status = Literal["pass", "fail", "known", "error"]
@@ -53,17 +53,21 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: lis
     workdir, home = tmp / "work", tmp / "home"
     shutil.copytree(case.directory, workdir, ignore=shutil.ignore_patterns(CASE_FILE), symlinks=True)
     home.mkdir()
-    before = transcript.snapshot_files(workdir)
+    (tmp / "servers").mkdir()
     model = ScriptedModel(case=case)
     run = EngineRun(steps=())
     script_failure: str | None = None
+    ports: dict[str, int] = {}
     try:
         try:
-            run = engine.run(case, workdir=workdir, home=home, model=model)
-            model.finish()
-        except ScriptError as exc:
-            script_failure = str(exc)
-        except (EngineError, InstallError) as exc:
+            with servers.running(case, workdir=workdir, logs=tmp / "servers") as ports:
+                before = transcript.snapshot_files(workdir)
+                try:
+                    run = engine.run(case, workdir=workdir, home=home, model=model)
+                    model.finish()
+                except ScriptError as exc:
+                    script_failure = str(exc)
+        except (EngineError, InstallError, ServerError) as exc:
             return CaseRun(
                 case=case,
                 engine=engine.name,
@@ -78,7 +82,7 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: lis
         if keep is not None:
             shutil.copytree(tmp, keep / case.id, dirs_exist_ok=True)
         shutil.rmtree(tmp, ignore_errors=True)
-    norm = transcript.Normaliser(workdir=workdir, home=home)
+    norm = transcript.Normaliser(workdir=workdir, home=home, ports=ports)
     data = transcript.build(
         case_id=case.id,
         engine=engine.name,

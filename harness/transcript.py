@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,13 @@ MAX_FILE_CHARS = 8000
 class Normaliser:
     workdir: Path
     home: Path
+    ports: Mapping[str, int] = field(default_factory=dict)
     _uuids: dict[str, str] = field(default_factory=dict)
 
     def text(self, value: str) -> str:
+        for name, port in self.ports.items():
+            # the port a case's server picked differs per run; the placeholder the fixture wrote does not
+            value = re.sub(rf"(?<=127\.0\.0\.1:|localhost:){port}\b", f"{{{{port:{name}}}}}", value)
         for path, label in ((self.workdir, "<workdir>"), (self.home, "<home>")):
             for form in sorted({str(path.resolve()), str(path)}, key=len, reverse=True):
                 value = value.replace(form, label)

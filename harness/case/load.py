@@ -12,6 +12,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+from harness.case.placeholders import port_placeholders
 from harness.case.spec import (
     Call,
     Case,
@@ -22,6 +23,7 @@ from harness.case.spec import (
     NameChecks,
     Offered,
     RunOptions,
+    Server,
     Step,
     TextChecks,
     TextMatch,
@@ -151,6 +153,8 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
         Effect(path=e["path"], exists=e.get("exists"), content=_text_match(e.get("content")))
         for e in raw.get("effects", ())
     )
+    servers = tuple(Server(name=n, command=tuple(v["command"])) for n, v in (raw.get("servers") or {}).items())
+    _check_placeholders(directory, {s.name for s in servers})
     return Case(
         id=raw["id"],
         title=raw["title"],
@@ -167,9 +171,23 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
         effects=effects,
         debug_log=_text_checks(raw.get("debug_log")),
         unordered_files=tuple(raw.get("unordered_files", ())),
+        servers=servers,
         directory=directory,
         case_file=directory / CASE_FILE,
     )
+
+
+def _check_placeholders(directory: Path, servers: set[str]) -> None:
+    """Every ``{{port:NAME}}`` in a fixture file names a server of the case file."""
+    for path in sorted(directory.rglob("*")):
+        if path.name == CASE_FILE or not path.is_file() or path.is_symlink():
+            continue
+        for name in port_placeholders(path.read_bytes()):
+            if name not in servers:
+                raise CaseFormatError(
+                    path=str(path), field=f"{{{{port:{name}}}}}",
+                    message=f"names no server of {directory / CASE_FILE} (servers: {sorted(servers) or 'none'})",
+                )
 
 
 def discover_cases(root: Path) -> Iterator[Case]:

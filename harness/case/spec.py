@@ -117,6 +117,14 @@ class Effect:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Server:
+    """A process the harness starts in the working copy for the whole run; it prints its port first."""
+
+    name: str
+    command: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunOptions:
     permission_mode: Literal["default", "bypass"] = "default"
     trusted: bool = True
@@ -142,6 +150,7 @@ class Case:
     effects: tuple[Effect, ...]
     debug_log: TextChecks | None
     unordered_files: tuple[str, ...]
+    servers: tuple[Server, ...]
     directory: Path
     case_file: Path
 

@@ -9,6 +9,7 @@ run one after the other in definition order; the real engine runs them in parall
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import urllib.error
 import urllib.request
@@ -60,7 +61,10 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
 
 def _runs(rt: Runtime, conversation: Conversation, event: str, action: HookAction) -> bool:
     if not event_runs(event, action.type, profile=rt.profile):
-        rt.debug.append(f"[reference] {action.type} hook on {event} skipped: the event does not run that type")
+        rt.debug.append(
+            messages.http_hook_skipped_debug(action.url, event) if action.type == "http"
+            else f"[reference] {action.type} hook on {event} skipped: the event does not run that type"
+        )
         return False
     if (action.type == "http" and not rt.profile.http_hooks) or \
             (action.type == "mcp_tool" and not rt.profile.mcp_tool_hooks):
@@ -101,18 +105,37 @@ def _command(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> Action
                         output=parse_output(proc.stdout))
 
 
+_ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def header_value(value: str, *, allowed: tuple[str, ...], env: Mapping[str, str]) -> str:
+    """``$VAR`` / ``${VAR}`` resolved for the variables in ``allowedEnvVars``; any other becomes ''."""
+    def resolve(m: re.Match[str]) -> str:
+        name = m.group(1) or m.group(2)
+        return env.get(name, "") if name in allowed else ""
+
+    return _ENV_REFERENCE.sub(resolve, value)
+
+
 def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
-    """POST the payload; only a 2xx body's JSON counts, failures never block (notes §1.2)."""
+    """POST the payload; only a 2xx body's JSON counts, failures never block (notes §1.2). The URL is
+    taken as written; only header values see environment variables."""
+    headers = {k: header_value(v, allowed=action.allowed_env_vars, env=rt.env) for k, v in action.headers.items()}
     request = urllib.request.Request(
         action.url, data=json.dumps(data).encode(), method="POST",
-        headers={"Content-Type": "application/json", **action.headers},
+        headers={"Content-Type": "application/json", **headers},
     )
     try:
         with urllib.request.urlopen(request, timeout=_timeout(rt, action)) as response:
-            body = response.read().decode("utf-8", "replace")
+            status, body = response.status, response.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as exc:  # a non-2xx answer: its body is not read as a decision
+        answer = exc.read().decode("utf-8", "replace")
+        rt.debug.append(messages.http_hook_debug(action.url, status=exc.code, body=answer))
+        return ActionResult(action=action, exit_code=1)
     except (urllib.error.URLError, TimeoutError, ValueError) as exc:
         rt.debug.append(f"[reference] http hook {action.url} failed: {exc}")
         return ActionResult(action=action, exit_code=1)
+    rt.debug.append(messages.http_hook_debug(action.url, status=status, body=body))
     return ActionResult(action=action, stdout=body, output=parse_output(body))
 
 

@@ -65,6 +65,7 @@ class HookAction:
     timeout: float | None = None
     url: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
+    allowed_env_vars: tuple[str, ...] = ()
     server: str = ""
     tool: str = ""
     input: Mapping[str, Any] = field(default_factory=dict)
@@ -165,7 +166,8 @@ def _parse_action(raw: Any, *, origin: str, where: str) -> HookAction:
     if kind == "command" and isinstance(raw.get("command"), str):
         return HookAction(command=raw["command"], **common)
     if kind == "http" and isinstance(raw.get("url"), str):
-        return HookAction(url=raw["url"], headers=dict(raw.get("headers") or {}), **common)
+        allowed = tuple(v for v in raw.get("allowedEnvVars") or () if isinstance(v, str))
+        return HookAction(url=raw["url"], headers=dict(raw.get("headers") or {}), allowed_env_vars=allowed, **common)
     if kind == "mcp_tool" and isinstance(raw.get("server"), str) and isinstance(raw.get("tool"), str):
         return HookAction(server=raw["server"], tool=raw["tool"], input=dict(raw.get("input") or {}), **common)
     if kind in ("prompt", "agent") and isinstance(raw.get("prompt"), str):

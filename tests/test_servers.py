@@ -1,0 +1,120 @@
+"""A case's servers: started with the run, their port written into the working copy, stopped after."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from harness.case import load_case
+from harness.engines import make_engine
+from harness.errors import CaseFormatError
+from harness.runner import run_case
+from harness.transcript import Normaliser
+from tests.conftest import CaseWriter
+
+CASE = """\
+id: {id}
+title: t
+claims: [H12]
+source: seed 000
+documented_for: 2.1.252
+servers:
+  sink:
+    command: {command}
+steps:
+  - prompt: Say hello.
+    turns:
+      - say: Hello.
+effects:
+  - {{path: requests.txt, content: "POST /prompt UserPromptSubmit\\n"}}
+"""
+
+SINK = """\
+import json, os
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+class Sink(BaseHTTPRequestHandler):
+    def do_POST(self):
+        event = json.loads(self.rfile.read(int(self.headers["Content-Length"])))["hook_event_name"]
+        with open("requests.txt", "a") as f:
+            f.write(f"POST {self.path} {event}\\n")
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+with open(os.path.join(os.environ["PID_DIR"], "sink.pid"), "w") as f:
+    f.write(str(os.getpid()))
+server = HTTPServer(("127.0.0.1", 0), Sink)
+print(server.server_port, flush=True)
+server.serve_forever()
+"""
+
+SETTINGS = """\
+{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "http", "url": "http://127.0.0.1:{{port:sink}}/prompt"}]}]}}
+"""
+
+
+def test_the_server_gets_the_request_and_is_stopped_after_the_run(
+    write_case: CaseWriter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PID_DIR", str(tmp_path))
+    directory = write_case(
+        "served", CASE.format(id="served", command="[python3, sink.py]"),
+        {"sink.py": SINK, ".claude/settings.json": SETTINGS},
+    )
+    before = {p: p.read_bytes() for p in directory.rglob("*") if p.is_file()}
+    result = run_case(load_case(directory), make_engine("reference"))
+    assert result.status == "pass", result.explain()
+    pid = int((tmp_path / "sink.pid").read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    # the port is written into the private copy only
+    assert {p: p.read_bytes() for p in directory.rglob("*") if p.is_file()} == before
+
+
+def test_a_server_that_prints_no_port_is_an_error_naming_the_field(write_case: CaseWriter) -> None:
+    command = '[python3, -c, "import sys; sys.stderr.write(\'cannot bind\'); sys.exit(3)"]'
+    directory = write_case("silent", CASE.format(id="silent", command=command))
+    result = run_case(load_case(directory), make_engine("reference"))
+    assert result.status == "error"
+    assert result.error is not None
+    assert f"{directory / 'case.yaml'}: servers.sink: printed no port" in result.error
+    assert "cannot bind" in result.error
+
+
+def test_a_command_that_cannot_start_is_an_error_naming_the_field(write_case: CaseWriter) -> None:
+    directory = write_case("missing", CASE.format(id="missing", command="[./no-such-server]"))
+    result = run_case(load_case(directory), make_engine("reference"))
+    assert result.status == "error"
+    assert result.error is not None
+    assert "servers.sink.command: cannot start" in result.error
+
+
+def test_a_placeholder_must_name_a_declared_server(write_case: CaseWriter) -> None:
+    directory = write_case(
+        "typo", CASE.format(id="typo", command="[python3, sink.py]"),
+        {".claude/settings.json": SETTINGS.replace("port:sink", "port:snik")},
+    )
+    with pytest.raises(CaseFormatError) as err:
+        load_case(directory)
+    assert err.value.path == str(directory / ".claude" / "settings.json")
+    assert err.value.field == "{{port:snik}}"
+    assert "names no server" in str(err.value)
+
+
+def test_an_empty_command_is_a_format_error(write_case: CaseWriter) -> None:
+    directory = write_case("empty", CASE.format(id="empty", command="[]"))
+    with pytest.raises(CaseFormatError) as err:
+        load_case(directory)
+    assert err.value.field == "servers.sink.command"
+
+
+def test_the_picked_port_reads_as_its_placeholder(tmp_path: Path) -> None:
+    norm = Normaliser(workdir=tmp_path / "w", home=tmp_path / "h", ports={"sink": 43803})
+    text = "POST to http://127.0.0.1:43803/prompt and localhost:43803; not 127.0.0.1:438031 or :43803"
+    assert norm.text(text) == (
+        "POST to http://127.0.0.1:{{port:sink}}/prompt and localhost:{{port:sink}}; not 127.0.0.1:438031 or :43803"
+    )
