@@ -78,10 +78,10 @@ def check(case: Case, transcript: dict[str, Any], *, debug_log: str | None) -> l
 def _check_effect(case: Case, index: int, files: dict[str, Any]) -> list[Failure]:
     effect = case.effects[index]
     at = f"effects[{index}]"
-    path = case.directory / effect.path
     value = files.get(effect.path)
     if value is None:  # unchanged by the run: it is what the fixture holds (or absent)
-        text = path.read_text(errors="replace") if path.is_file() else None
+        path = case.fixture_file(effect.path)
+        text = path.read_text(errors="replace") if path is not None else None
     elif isinstance(value, dict):
         text = None  # removed by the run
     elif isinstance(value, list):

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from harness import checks, expectations, servers, transcript
-from harness.case import CASE_FILE, Case
+from harness.case import Case, copy_fixture
 from harness.engines.base import Engine, EngineRun
 from harness.errors import EngineError, InstallError, ScriptError, ServerError
 from harness.scripted import ScriptedModel
@@ -51,7 +51,7 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: lis
     started = time.monotonic()
     tmp = Path(tempfile.mkdtemp(prefix=f"cch-{case.id}-"))
     workdir, home = tmp / "work", tmp / "home"
-    shutil.copytree(case.directory, workdir, ignore=shutil.ignore_patterns(CASE_FILE), symlinks=True)
+    copy_fixture(case, workdir)
     home.mkdir()
     (tmp / "servers").mkdir()
     model = ScriptedModel(case=case)

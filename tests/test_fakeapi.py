@@ -12,7 +12,9 @@ import pytest
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.scripted import ModelRequest
 
-TOOL: anthropic.types.ToolParam = {"name": "Bash", "description": "run", "input_schema": {"type": "object", "properties": {}}}
+TOOL: anthropic.types.ToolParam = {
+    "name": "Bash", "description": "run", "input_schema": {"type": "object", "properties": {}}
+}
 
 
 def _reply(request: ModelRequest) -> list[dict[str, Any]]:

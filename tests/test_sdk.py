@@ -14,13 +14,12 @@ Needs the ``claude-agent-sdk`` package (PyPI); skipped without it. Runs on the o
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness.case import load_case
+from harness.case import copy_fixture, load_case
 from harness.engines import PINNED, Engine
 from harness.engines.claude import ClaudeEngine
 from harness.engines.install import ensure_installed
@@ -156,7 +155,7 @@ def test_without_setting_sources_the_project_hook_does_not_fire(write_case: Any,
 def _init_tools(engine: Engine, case_id: str, tmp_path: Path) -> tuple[str, ...]:
     case = load_case(REPO / "cases" / case_id)
     workdir, home = tmp_path / engine.name / "work", tmp_path / engine.name / "home"
-    shutil.copytree(case.directory, workdir, ignore=shutil.ignore_patterns("case.yaml"))
+    copy_fixture(case, workdir)
     home.mkdir()
     run = engine.run(case, workdir=workdir, home=home, model=ScriptedModel(case=case))
     return run.steps[0].init_tools

@@ -1,5 +1,6 @@
 """The case format: a directory with a ``.claude/`` fixture and one ``case.yaml``."""
 
+from harness.case.fixture import copy_fixture
 from harness.case.load import CASE_FILE, discover_cases, load_case
 from harness.case.spec import (
     Call,
@@ -34,6 +35,7 @@ __all__ = [
     "TextChecks",
     "TextMatch",
     "Turn",
+    "copy_fixture",
     "discover_cases",
     "load_case",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -147,14 +147,17 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
         agent=r.get("agent"),
         timeout=float(r.get("timeout", 60)),
     )
-    if run.agent and not (directory / ".claude" / "agents" / f"{run.agent}.md").is_file():
+    fixture_from = _fixture_base(directory, raw.get("fixture_from"), fail)
+    roots = (directory,) if fixture_from is None else (fixture_from, directory)
+    if run.agent and not any((root / ".claude" / "agents" / f"{run.agent}.md").is_file() for root in roots):
         raise fail("run.agent", f"no .claude/agents/{run.agent}.md in the fixture")
     effects = tuple(
         Effect(path=e["path"], exists=e.get("exists"), content=_text_match(e.get("content")))
         for e in raw.get("effects", ())
     )
     servers = tuple(Server(name=n, command=tuple(v["command"])) for n, v in (raw.get("servers") or {}).items())
-    _check_placeholders(directory, {s.name for s in servers})
+    for root in roots:
+        _check_placeholders(root, {s.name for s in servers}, case_file=directory / CASE_FILE)
     return Case(
         id=raw["id"],
         title=raw["title"],
@@ -174,19 +177,36 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
         servers=servers,
         directory=directory,
         case_file=directory / CASE_FILE,
+        fixture_from=fixture_from,
     )
 
 
-def _check_placeholders(directory: Path, servers: set[str]) -> None:
+def _fixture_base(directory: Path, name: str | None, fail: Callable[[str, str], CaseFormatError]) -> Path | None:
+    """The sibling case whose fixture this case's files are laid over; it must have no base of its own."""
+    if name is None:
+        return None
+    base = directory.parent / name
+    if name == directory.name or not (base / CASE_FILE).is_file():
+        raise fail("fixture_from", f"no other case {name!r} beside this one")
+    try:
+        chained = "fixture_from" in (yaml.safe_load((base / CASE_FILE).read_text("utf-8")) or {})
+    except yaml.YAMLError:
+        chained = False  # that case's own load reports it
+    if chained:
+        raise fail("fixture_from", f"{name!r} borrows its fixture too; name the case that holds it")
+    return base
+
+
+def _check_placeholders(root: Path, servers: set[str], *, case_file: Path) -> None:
     """Every ``{{port:NAME}}`` in a fixture file names a server of the case file."""
-    for path in sorted(directory.rglob("*")):
+    for path in sorted(root.rglob("*")):
         if path.name == CASE_FILE or not path.is_file() or path.is_symlink():
             continue
         for name in port_placeholders(path.read_bytes()):
             if name not in servers:
                 raise CaseFormatError(
                     path=str(path), field=f"{{{{port:{name}}}}}",
-                    message=f"names no server of {directory / CASE_FILE} (servers: {sorted(servers) or 'none'})",
+                    message=f"names no server of {case_file} (servers: {sorted(servers) or 'none'})",
                 )
 
 

@@ -153,6 +153,19 @@ class Case:
     servers: tuple[Server, ...]
     directory: Path
     case_file: Path
+    fixture_from: Path | None = None
 
     def context(self, name: str) -> Context:
         return next(c for c in self.contexts if c.name == name)
+
+    @property
+    def fixture_dirs(self) -> tuple[Path, ...]:
+        """Where the working copy's files come from, each laid over the one before."""
+        return (self.directory,) if self.fixture_from is None else (self.fixture_from, self.directory)
+
+    def fixture_file(self, relative: str) -> Path | None:
+        """The fixture file at ``relative`` in the working copy before the run, if there is one."""
+        for root in reversed(self.fixture_dirs):
+            if relative != self.case_file.name and (root / relative).is_file():
+                return root / relative
+        return None
