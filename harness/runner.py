@@ -53,14 +53,13 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: lis
     workdir, home = tmp / "work", tmp / "home"
     copy_fixture(case, workdir)
     home.mkdir()
-    (tmp / "servers").mkdir()
     model = ScriptedModel(case=case)
     run = EngineRun(steps=())
     script_failure: str | None = None
     ports: dict[str, int] = {}
     try:
         try:
-            with servers.running(case, workdir=workdir, logs=tmp / "servers") as ports:
+            with servers.running(case, workdir=workdir, logs=tmp) as ports:
                 before = transcript.snapshot_files(workdir)
                 try:
                     run = engine.run(case, workdir=workdir, home=home, model=model)

@@ -29,17 +29,18 @@ START_TIMEOUT = 10.0
 def running(case: Case, *, workdir: Path, logs: Path) -> Iterator[dict[str, int]]:
     """Start every server of ``case`` in ``workdir`` and fill in their ports; yield name → port.
 
-    Each server's stderr goes to ``logs/<name>.stderr``, outside the working copy; every server is
+    Each server's stderr goes to ``logs/server-<name>.stderr``, outside the working copy; every server is
     stopped (its whole process group) on exit, also when the run fails."""
     started: list[subprocess.Popen[bytes]] = []
     ports: dict[str, int] = {}
     try:
         for server in case.servers:
-            stderr = logs / f"{server.name}.stderr"
+            stderr = logs / f"server-{server.name}.stderr"
             process = _spawn(case, server, workdir=workdir, stderr=stderr)
             started.append(process)
             ports[server.name] = _read_port(case, server, process, stderr)
-        fill_ports(workdir, ports)
+        if ports:  # most cases have no server: spare them a pass over every file
+            fill_ports(workdir, ports)
         yield ports
     finally:
         for process in started:

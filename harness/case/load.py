@@ -147,18 +147,12 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
         agent=r.get("agent"),
         timeout=float(r.get("timeout", 60)),
     )
-    fixture_from = _fixture_base(directory, raw.get("fixture_from"), fail)
-    roots = (directory,) if fixture_from is None else (fixture_from, directory)
-    if run.agent and not any((root / ".claude" / "agents" / f"{run.agent}.md").is_file() for root in roots):
-        raise fail("run.agent", f"no .claude/agents/{run.agent}.md in the fixture")
     effects = tuple(
         Effect(path=e["path"], exists=e.get("exists"), content=_text_match(e.get("content")))
         for e in raw.get("effects", ())
     )
     servers = tuple(Server(name=n, command=tuple(v["command"])) for n, v in (raw.get("servers") or {}).items())
-    for root in roots:
-        _check_placeholders(root, {s.name for s in servers}, case_file=directory / CASE_FILE)
-    return Case(
+    case = Case(
         id=raw["id"],
         title=raw["title"],
         combination=combination,
@@ -177,8 +171,13 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
         servers=servers,
         directory=directory,
         case_file=directory / CASE_FILE,
-        fixture_from=fixture_from,
+        fixture_from=_fixture_base(directory, raw.get("fixture_from"), fail),
     )
+    if run.agent and case.fixture_file(f".claude/agents/{run.agent}.md") is None:
+        raise fail("run.agent", f"no .claude/agents/{run.agent}.md in the fixture")
+    for root in case.fixture_dirs:
+        _check_placeholders(root, {s.name for s in servers}, case_file=case.case_file)
+    return case
 
 
 def _fixture_base(directory: Path, name: str | None, fail: Callable[[str, str], CaseFormatError]) -> Path | None:
