@@ -14,10 +14,6 @@ _CLAIM_LINE = re.compile(r"^- \*\*([A-Z][0-9]+)\*\* (.*)$")
 class Claim:
     id: str
     text: str
-    area: str
-
-
-_AREAS = {"S": "skills", "A": "subagents", "T": "tools", "H": "hooks", "E": "engine and modes"}
 
 
 @cache
@@ -28,7 +24,7 @@ def catalogue() -> dict[str, Claim]:
     for line in text.splitlines():
         if m := _CLAIM_LINE.match(line):
             cid = m.group(1)
-            claims[cid] = Claim(id=cid, text=m.group(2), area=_AREAS.get(cid[0], "other"))
+            claims[cid] = Claim(id=cid, text=m.group(2))
     return claims
 
 

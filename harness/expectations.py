@@ -20,12 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import Any, Literal
 
 from harness.checks import Failure
 from harness.errors import CaseFormatError
+from harness.yamlfile import read_yaml
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,6 +44,13 @@ class Verdict:
     intermittent: tuple[KnownDifference, ...] = ()
     """The listed differences marked intermittent: with any, the transcript may differ from run to run."""
 
+    def status(self, *, intermittent_settles: bool) -> Literal["pass", "fail", "known"]:
+        """fail on an unexpected or stale difference; known when listed ones were seen (or, if
+        ``intermittent_settles``, when the case has intermittent ones at all); else pass."""
+        if self.unexpected or self.stale:
+            return "fail"
+        return "known" if self.known or (intermittent_settles and self.intermittent) else "pass"
+
 
 def file_for(root: Path, engine: str) -> Path:
     return root / f"{engine.replace('@', '-')}.yaml"
@@ -61,7 +67,7 @@ def load(root: Path, engine: str) -> dict[str, list[KnownDifference]]:
         path = file_for(root, engine)
     if not path.is_file():
         return {}
-    raw: Any = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    raw: Any = read_yaml(path) or {}
     if not isinstance(raw, dict) or raw.get("engine") != engine:
         raise CaseFormatError(path=str(path), field="engine", message=f"must be {engine!r}")
     out: dict[str, list[KnownDifference]] = {}
@@ -101,18 +107,3 @@ def judge(failures: list[Failure], listed: list[KnownDifference]) -> Verdict:
         intermittent=tuple(k for k in listed if k.intermittent),
     )
 
-
-def draft(engine: str, failures_by_case: dict[str, list[Failure]], *, reasons: dict[str, str] | None = None) -> str:
-    """A starting point for an expectations file: every observed difference, each to be given a reason.
-
-    ``reasons`` maps ``case id`` or ``case id:field`` to a reason; entries without one say ``unexplained``
-    so that a reviewer sees what is left to explain.
-    """
-    reasons = reasons or {}
-    differences: dict[str, list[dict[str, Any]]] = {}
-    for case_id, failures in sorted(failures_by_case.items()):
-        for f in failures:
-            reason = reasons.get(f"{case_id}:{f.at}") or reasons.get(case_id) or "unexplained"
-            differences.setdefault(case_id, []).append({"at": f.at, "observed": f.got, "reason": reason})
-    doc = {"engine": engine, "differences": differences}
-    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=110)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import shutil
 import tempfile
 import time
@@ -46,7 +47,13 @@ class CaseRun:
         return f"{self.case.case_file} on {self.engine}:\n" + "\n".join(lines) if lines else ""
 
 
-def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: list[Any] | None = None) -> CaseRun:
+@functools.cache
+def _known(engine: str) -> dict[str, list[expectations.KnownDifference]]:
+    """An engine's expectations file, read once per process (``judge`` does not change the lists)."""
+    return expectations.load(EXPECTATIONS, engine)
+
+
+def run_case(case: Case, engine: Engine, *, keep: Path | None = None) -> CaseRun:
     """Run ``case`` on ``engine`` in a temporary copy; ``cases/`` is never written."""
     started = time.monotonic()
     tmp = Path(tempfile.mkdtemp(prefix=f"cch-{case.id}-"))
@@ -95,12 +102,9 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None, known: lis
         # a stable string (no temporary or checkout paths), so that it can be listed as a known difference
         data["script_error"] = norm.text(script_failure.splitlines()[0]).replace(str(case.directory), "<case>")
     failures = checks.check(case, data, debug_log=run.debug_log)
-    if known is None:
-        known = expectations.load(EXPECTATIONS, engine.name).get(case.id, [])
-    verdict = expectations.judge(failures, known)
+    verdict = expectations.judge(failures, _known(engine.name).get(case.id, []))
     # an intermittent case is "known" whichever way this run went, so reports do not flip between runs
-    settled = verdict.known or verdict.intermittent
-    status: Status = "fail" if verdict.unexpected or verdict.stale else ("known" if settled else "pass")
+    status: Status = verdict.status(intermittent_settles=True)
     return CaseRun(
         case=case,
         engine=engine.name,

@@ -114,7 +114,6 @@ class Exchange:
     offered: tuple[str, ...]
     problems: list[str]
     reply: Turn
-    tool_use_id: str | None
     result: str | None = None
     is_error: bool | None = None
 
@@ -124,7 +123,6 @@ class _Thread:
     index: int
     context: str
     opening: str
-    step: int | None
     next_turn: int = 0
 
 
@@ -132,7 +130,6 @@ class _Thread:
 class ScriptedModel:
     case: Case
     exchanges: list[Exchange] = field(default_factory=list)
-    side_calls: int = 0
     _threads: list[_Thread] = field(default_factory=list)
     _by_id: dict[str, Exchange] = field(default_factory=dict)
     _step: int = 0
@@ -153,7 +150,6 @@ class ScriptedModel:
             self._record_results(request)
             thread = self._thread_for(request)
             if thread is None:
-                self.side_calls += 1
                 return [{"type": "text", "text": SIDE_REPLY}]
             return self._serve(thread, request)
 
@@ -165,9 +161,11 @@ class ScriptedModel:
             if used < len(step.turns):
                 unused.append(f"step {i + 1} (main): turns {used + 1}..{len(step.turns)} unused")
         for ctx in self.case.contexts:
-            used = max((t.next_turn for t in self._threads if t.context == ctx.name), default=0)
+            # one thread per context at most: a second opening is refused in _open_context
+            thread = next((t for t in self._threads if t.context == ctx.name), None)
+            used = thread.next_turn if thread else 0
             if used < len(ctx.turns):
-                what = "never opened" if not any(t.context == ctx.name for t in self._threads) else "unused"
+                what = "never opened" if thread is None else "unused"
                 unused.append(f"context {ctx.name}: turns {used + 1}..{len(ctx.turns)} {what}")
         if unused:
             raise ScriptError(
@@ -214,7 +212,7 @@ class ScriptedModel:
         step = self.case.steps[self._step]
         if not self._main_open and request.opens_with_prompt(step.prompt):
             self._main_open = True
-            return self._open(MAIN, opening, step=self._step)
+            return self._open(MAIN, opening)
         for ctx in self.case.contexts:
             if ctx.opens_with in opening:
                 return self._open_context(ctx, opening, request)
@@ -231,10 +229,10 @@ class ScriptedModel:
                 f"{self.case.case_file}: contexts.{ctx.name}: a second conversation opened with "
                 f"{ctx.opens_with!r}; script it as a context of its own\n" + self.conversation()
             )
-        return self._open(ctx.name, opening, step=None)
+        return self._open(ctx.name, opening)
 
-    def _open(self, context: str, opening: str, *, step: int | None) -> _Thread:
-        thread = _Thread(index=len(self._threads), context=context, opening=opening, step=step)
+    def _open(self, context: str, opening: str) -> _Thread:
+        thread = _Thread(index=len(self._threads), context=context, opening=opening)
         self._threads.append(thread)
         return thread
 
@@ -275,7 +273,6 @@ class ScriptedModel:
             offered=request.tools,
             problems=problems,
             reply=turn,
-            tool_use_id=tool_use_id,
         )
         self.exchanges.append(ex)
         if tool_use_id:

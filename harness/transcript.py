@@ -31,16 +31,22 @@ class Normaliser:
     home: Path
     ports: Mapping[str, int] = field(default_factory=dict)
     _uuids: dict[str, str] = field(default_factory=dict)
+    _paths: list[tuple[str, str]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        # worked out once: text() runs for every string of a transcript
+        self._paths = []
+        for path, label in ((self.workdir, "<workdir>"), (self.home, "<home>")):
+            for form in sorted({str(path.resolve()), str(path)}, key=len, reverse=True):
+                # the engine names per-project folders after the path with every other character as '-'
+                self._paths += [(form, label), (re.sub(r"[^A-Za-z0-9]", "-", form), f"-{label}")]
 
     def text(self, value: str) -> str:
         for name, port in self.ports.items():
             # the port a case's server picked differs per run; the placeholder the fixture wrote does not
             value = re.sub(rf"(?<=127\.0\.0\.1:|localhost:){port}\b", f"{{{{port:{name}}}}}", value)
-        for path, label in ((self.workdir, "<workdir>"), (self.home, "<home>")):
-            for form in sorted({str(path.resolve()), str(path)}, key=len, reverse=True):
-                value = value.replace(form, label)
-                # the engine names per-project folders after the path with every other character as '-'
-                value = value.replace(re.sub(r"[^A-Za-z0-9]", "-", form), f"-{label}")
+        for form, label in self._paths:
+            value = value.replace(form, label)
         value = _UUID.sub(lambda m: self._label(m, "uuid"), value)
         value = _HEX_ID.sub(lambda m: self._label(m, "id"), value)
         value = _DURATION.sub(r"\1\2<n>", value)

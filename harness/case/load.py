@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ from harness.case.spec import (
 )
 from harness.claims import base_id, catalogue
 from harness.errors import CaseFormatError
+from harness.yamlfile import read_yaml
 
 CASE_FILE = "case.yaml"
 
@@ -60,12 +61,18 @@ def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     return best
 
 
+@lru_cache(maxsize=1024)
+def _parsed(path: Path, mtime_ns: int) -> Any:
+    """A case file's YAML, parsed once while it is unchanged (a base case is read by its borrowers too)."""
+    return read_yaml(path)
+
+
 def load_case(directory: Path) -> Case:
     """Read ``directory/case.yaml``; raise CaseFormatError naming the file and field on any fault."""
     path = directory / CASE_FILE
     shown = str(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = _parsed(path, path.stat().st_mtime_ns)
     except FileNotFoundError:
         raise CaseFormatError(path=shown, field="(file)", message="no case file in this directory") from None
     except yaml.YAMLError as exc:
@@ -188,7 +195,8 @@ def _fixture_base(directory: Path, name: str | None, fail: Callable[[str, str], 
     if name == directory.name or not (base / CASE_FILE).is_file():
         raise fail("fixture_from", f"no other case {name!r} beside this one")
     try:
-        chained = "fixture_from" in (yaml.safe_load((base / CASE_FILE).read_text("utf-8")) or {})
+        raw = _parsed(base / CASE_FILE, (base / CASE_FILE).stat().st_mtime_ns)
+        chained = isinstance(raw, dict) and "fixture_from" in raw
     except yaml.YAMLError:
         chained = False  # that case's own load reports it
     if chained:

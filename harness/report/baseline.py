@@ -54,7 +54,7 @@ def from_snapshots(cases: Iterable[Case], *, engine: str, snapshot_root: Path, e
             checks.Failure(at=k.at, expected="as the case states", got=k.observed) for k in listed if k.at == _DEBUG_LOG
         ]
         verdict = expectations.judge(failures, listed)
-        status: Status = "fail" if verdict.unexpected or verdict.stale else ("known" if verdict.known else "pass")
+        status: Status = verdict.status(intermittent_settles=False)
         run = CaseRun(
             case=case, engine=engine, status=status, transcript=transcript, verdict=verdict, error=None, duration=0.0
         )
@@ -86,8 +86,7 @@ def rejudge(record: Record, known: list[KnownDifference]) -> str:
     if record.status in ("error", "skipped"):
         return record.status
     failures = [checks.Failure(at=at, expected="", got=got) for at, got in record.observed()]
-    verdict = expectations.judge(failures, known)
-    return "fail" if verdict.unexpected or verdict.stale else ("known" if verdict.known else "pass")
+    return expectations.judge(failures, known).status(intermittent_settles=False)
 
 
 def changes(base: Baseline, new: Iterable[Record], *, case_ids: Iterable[str]) -> list[CaseChange]:
