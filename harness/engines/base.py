@@ -27,7 +27,6 @@ class EngineRun:
 
     steps: tuple[StepOutput, ...]
     debug_log: str = ""
-    stderr: str = ""
     notes: tuple[str, ...] = field(default=())
 
 

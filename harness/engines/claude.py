@@ -21,7 +21,7 @@ from harness.case import Case, Step
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
-from harness.engines.streamjson import ProcessOutput, parse_line
+from harness.engines.streamjson import ProcessOutput, parse_line, step_outputs
 from harness.errors import EngineError
 from harness.scripted import ScriptedModel
 
@@ -72,8 +72,8 @@ class ClaudeEngine:
         def one_process(group: StepGroup, *, resume: str | None, debug_log: Path, base_url: str) -> ProcessResult:
             argv = self._argv(binary, case, group, resume=resume, debug_log=debug_log)
             env = engine_env(case, home=home, base_url=base_url)
-            out, err = _run_process(argv, env=env, cwd=workdir, steps=group, model=model, timeout=case.run.timeout)
-            return ProcessResult(session_id=out.session_id, steps=_step_outputs(group, out), stderr=err)
+            out = _run_process(argv, env=env, cwd=workdir, steps=group, model=model, timeout=case.run.timeout)
+            return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out))
 
         return run_sessions(case, workdir=workdir, home=home, model=model, one_process=one_process)
 
@@ -113,7 +113,6 @@ StepGroup = list[tuple[int, Step]]
 class ProcessResult:
     session_id: str | None
     steps: list[StepOutput]
-    stderr: str
 
 
 class OneProcess(Protocol):
@@ -128,7 +127,6 @@ def run_sessions(case: Case, *, workdir: Path, home: Path, model: ScriptedModel,
     once the process has stopped, and the debug logs read back."""
     seed_home(home, workdir=workdir, trusted=case.run.trusted)
     outputs: list[StepOutput] = []
-    stderr: list[str] = []
     debug_logs: list[Path] = []
     with FakeMessagesAPI(respond=model.respond) as api:
         session_id: str | None = None
@@ -140,13 +138,12 @@ def run_sessions(case: Case, *, workdir: Path, home: Path, model: ScriptedModel,
             done = one_process(
                 group, resume=session_id if resumes else None, debug_log=debug_logs[-1], base_url=api.base_url
             )
-            stderr.append(done.stderr)
             if api.errors:
                 raise api.errors[0]
             session_id = done.session_id or session_id
             outputs += done.steps
     debug = "\n".join(p.read_text(errors="replace") for p in debug_logs if p.is_file())
-    return EngineRun(steps=tuple(outputs), debug_log=debug, stderr="\n".join(e for e in stderr if e))
+    return EngineRun(steps=tuple(outputs), debug_log=debug)
 
 
 def processes(case: Case) -> list[list[tuple[int, Step]]]:
@@ -171,7 +168,7 @@ def _run_process(
     steps: list[tuple[int, Step]],
     model: ScriptedModel,
     timeout: float,
-) -> tuple[ProcessOutput, str]:
+) -> ProcessOutput:
     """Run one engine process to its end, feeding later prompts after each ``result`` event."""
     multi = len(steps) > 1
     model.begin_step(steps[0][0])
@@ -201,14 +198,14 @@ def _run_process(
     try:
         if multi:
             _send(proc.stdin, steps[0][1].prompt)
-        pending = [i for i, _ in steps[1:]]
+        pending = steps[1:]
         for line in proc.stdout:
             event = parse_line(line, out, source=argv[0])
             if event and event.get("type") == "result" and multi:
                 if pending:
-                    index = pending.pop(0)
+                    index, step = pending.pop(0)
                     model.begin_step(index)
-                    _send(proc.stdin, case_prompt(steps, index))
+                    _send(proc.stdin, step.prompt)
                 else:
                     assert proc.stdin is not None
                     proc.stdin.close()
@@ -226,11 +223,7 @@ def _run_process(
         raise EngineError(f"{argv[0]}: killed after the {timeout:.0f}s timeout\nstderr: {stderr[-2000:]}")
     if not out.results and proc.returncode != 0:
         raise EngineError(f"{argv[0]}: exited {proc.returncode} without a result\nstderr: {stderr[-2000:]}")
-    return out, stderr
-
-
-def case_prompt(steps: list[tuple[int, Step]], index: int) -> str:
-    return next(step.prompt for i, step in steps if i == index)
+    return out
 
 
 def _send(stdin: IO[str] | None, prompt: str) -> None:
@@ -244,21 +237,3 @@ def _kill_group(proc: subprocess.Popen[Any]) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
         return
-
-
-def _step_outputs(group: list[tuple[int, Step]], out: ProcessOutput) -> list[StepOutput]:
-    outputs = []
-    for (index, _), result in zip(group, out.results, strict=False):
-        outputs.append(
-            StepOutput(
-                step=index,
-                result=result.get("result"),
-                is_error=bool(result.get("is_error")),
-                permission_denials=tuple(
-                    {"tool_name": d.get("tool_name"), "tool_input": d.get("tool_input")}
-                    for d in result.get("permission_denials", ())
-                ),
-                init_tools=out.init_tools,
-            )
-        )
-    return outputs

@@ -76,10 +76,8 @@ def sse_events(blocks: list[dict[str, Any]], *, model: str, message_id: str) -> 
         ),
     )
     yield "message_start", start.model_dump_json(exclude_none=True)
-    stop_reason = "end_turn"
     for index, block in enumerate(blocks):
         if block["type"] == "tool_use":
-            stop_reason = "tool_use"
             opening: TextBlock | ToolUseBlock = ToolUseBlock(
                 type="tool_use", id=block["id"], name=block["name"], input={}
             )
@@ -98,7 +96,7 @@ def sse_events(blocks: list[dict[str, Any]], *, model: str, message_id: str) -> 
             yield ev.type, ev.model_dump_json(exclude_none=True)
     end = RawMessageDeltaEvent(
         type="message_delta",
-        delta=Delta(stop_reason=stop_reason, stop_sequence=None),  # type: ignore[arg-type]
+        delta=Delta(stop_reason=_stop_reason(blocks), stop_sequence=None),  # type: ignore[arg-type]
         usage=MessageDeltaUsage(output_tokens=max(1, len(blocks))),
     )
     yield "message_delta", end.model_dump_json(exclude_none=True)
@@ -212,8 +210,12 @@ class _QuietServer(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+def _stop_reason(blocks: list[dict[str, Any]]) -> str:
+    """``tool_use`` if the reply calls a tool, else ``end_turn``."""
+    return "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
+
+
 def _whole_message(blocks: list[dict[str, Any]], *, model: str, mid: str) -> dict[str, Any]:
-    stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
     msg = Message.model_validate(
         {
             "id": mid,
@@ -221,7 +223,7 @@ def _whole_message(blocks: list[dict[str, Any]], *, model: str, mid: str) -> dic
             "role": "assistant",
             "model": model,
             "content": blocks,
-            "stop_reason": stop,
+            "stop_reason": _stop_reason(blocks),
             "stop_sequence": None,
             "usage": {"input_tokens": 1, "output_tokens": 1},
         }

@@ -36,15 +36,23 @@ def _platform_package() -> str:
     return f"claude-code-linux-{machine}"
 
 
-def binary_path(version: str, *, root: Path | None = None) -> Path:
-    directory = (root or cache_root()) / "engines" / f"claude-{version}"
+def is_version(v: str) -> bool:
+    """Whether ``v`` is a version number claude is published under, e.g. ``2.1.252``."""
+    return _VERSION.fullmatch(v) is not None
+
+
+def _engine_dir(version: str, *, root: Path | None = None) -> Path:
+    """The cache directory that holds the install of ``version``."""
+    return (root or cache_root()) / "engines" / f"claude-{version}"
+
+
+def _binary_in(directory: Path) -> Path:
+    """The claude binary inside an install directory (the cached one or a staging one)."""
     return directory / "node_modules" / "@anthropic-ai" / _platform_package() / "claude"
 
 
-def installed_versions(*, root: Path | None = None) -> list[str]:
-    engines = (root or cache_root()) / "engines"
-    found = [p.name.removeprefix("claude-") for p in engines.glob("claude-*") if p.is_dir()]
-    return sorted((v for v in found if _VERSION.match(v)), key=version_key)
+def binary_path(version: str, *, root: Path | None = None) -> Path:
+    return _binary_in(_engine_dir(version, root=root))
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -53,12 +61,12 @@ def version_key(version: str) -> tuple[int, ...]:
 
 def ensure_installed(version: str, *, root: Path | None = None, timeout: float = 900) -> Path:
     """The path of the claude binary for ``version``, installing it first if needed."""
-    if not _VERSION.match(version):
+    if not is_version(version):
         raise InstallError(f"not a version number: {version!r} (expected e.g. 2.1.252)")
-    binary = binary_path(version, root=root)
+    final = _engine_dir(version, root=root)
+    binary = _binary_in(final)
     if binary.is_file():
         return binary
-    final = binary.parents[3]
     final.parent.mkdir(parents=True, exist_ok=True)
     with open(final.parent / f"claude-{version}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be installing the same version
@@ -68,8 +76,7 @@ def ensure_installed(version: str, *, root: Path | None = None, timeout: float =
         shutil.rmtree(staging, ignore_errors=True)
         try:
             _npm_install(version, staging, timeout=timeout)
-            staged = binary_path(version, root=root).relative_to(final)
-            _check_binary(staging / staged, version)
+            _check_binary(_binary_in(staging), version)
             staging.rename(final)
         finally:
             shutil.rmtree(staging, ignore_errors=True)

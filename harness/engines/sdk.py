@@ -27,14 +27,15 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from harness.case import Case, Step
-from harness.engines.base import EngineRun, StepOutput
+from harness.case import Case
+from harness.engines.base import EngineRun
 from harness.engines.claude import ProcessResult, StepGroup, engine_env, run_sessions
 from harness.engines.install import ensure_installed
+from harness.engines.streamjson import ProcessOutput, step_outputs
 from harness.errors import EngineError
 from harness.scripted import ScriptedModel
 
@@ -44,13 +45,6 @@ DEFAULT_SETTING_SOURCES: tuple[str, ...] = ("project",)
 _UNSET = "default"
 _SOURCES = ("user", "project", "local")
 _ENVIRON_LOCK = threading.Lock()
-
-
-@dataclass(kw_only=True)
-class _Collected:
-    session_id: str | None = None
-    init_tools: tuple[str, ...] = ()
-    results: list[Any] = field(default_factory=list)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,7 +70,6 @@ class SdkEngine:
         binary = ensure_installed(self.engine_version)
 
         def one_process(group: StepGroup, *, resume: str | None, debug_log: Path, base_url: str) -> ProcessResult:
-            stderr: list[str] = []
             options = self._options(
                 case,
                 binary=binary,
@@ -85,12 +78,9 @@ class SdkEngine:
                 base_url=base_url,
                 resume=resume,
                 debug_log=debug_log,
-                stderr=stderr,
             )
             collected = anyio.run(_run_group, options, group, model, case.run.timeout)
-            return ProcessResult(
-                session_id=collected.session_id, steps=_step_outputs(group, collected), stderr="".join(stderr)
-            )
+            return ProcessResult(session_id=collected.session_id, steps=step_outputs(group, collected))
 
         return run_sessions(case, workdir=workdir, home=home, model=model, one_process=one_process)
 
@@ -124,7 +114,6 @@ class SdkEngine:
         base_url: str,
         resume: str | None,
         debug_log: Path,
-        stderr: list[str],
     ) -> Any:
         from claude_agent_sdk import ClaudeAgentOptions
         from claude_agent_sdk.types import SettingSource
@@ -143,16 +132,19 @@ class SdkEngine:
             setting_sources=cast("list[SettingSource]", list(sources)) if sources is not None else None,
             resume=resume,
             extra_args=extra,
-            stderr=stderr.append,
+            stderr=lambda _line: None,  # with a callback the SDK pipes the binary's stderr, not passes it through
         )
 
 
-async def _run_group(options: Any, group: list[tuple[int, Step]], model: ScriptedModel, timeout: float) -> _Collected:
-    """One engine process: connect, send each prompt after the previous ``result``, disconnect."""
+async def _run_group(options: Any, group: StepGroup, model: ScriptedModel, timeout: float) -> ProcessOutput:
+    """One engine process: connect, send each prompt after the previous ``result``, disconnect.
+
+    Each ``ResultMessage`` is kept as the dict the stream-json parser would hold for its ``result`` event
+    (the fields ``step_outputs`` reads)."""
     import anyio
     from claude_agent_sdk import ClaudeSDKClient, ResultMessage, SystemMessage
 
-    out = _Collected()
+    out = ProcessOutput()
     client = ClaudeSDKClient(options=options)
     try:
         with anyio.fail_after(timeout):
@@ -167,11 +159,17 @@ async def _run_group(options: Any, group: list[tuple[int, Step]], model: Scripte
                         out.init_tools = tuple(message.data.get("tools", ()))
                     elif isinstance(message, ResultMessage):
                         out.session_id = message.session_id or out.session_id
-                        out.results.append(message)
+                        out.results.append(
+                            {
+                                "result": message.result,
+                                "is_error": message.is_error,
+                                "permission_denials": [
+                                    d for d in (message.permission_denials or ()) if isinstance(d, dict)
+                                ],
+                            }
+                        )
     except TimeoutError:
         raise EngineError(f"{options.cli_path}: SDK run killed after the {timeout:.0f}s timeout") from None
-    except EngineError:
-        raise
     except Exception as exc:  # the SDK's own errors: the process exited, a line was not JSON, ...
         if len(out.results) < len(group):
             raise EngineError(
@@ -198,22 +196,3 @@ def _only_env(env: dict[str, str]) -> Iterator[None]:
         finally:
             os.environ.clear()
             os.environ.update(saved)
-
-
-def _step_outputs(group: list[tuple[int, Step]], out: _Collected) -> list[StepOutput]:
-    outputs = []
-    for (index, _), result in zip(group, out.results, strict=False):
-        outputs.append(
-            StepOutput(
-                step=index,
-                result=result.result,
-                is_error=bool(result.is_error),
-                permission_denials=tuple(
-                    {"tool_name": d.get("tool_name"), "tool_input": d.get("tool_input")}
-                    for d in (result.permission_denials or ())
-                    if isinstance(d, dict)
-                ),
-                init_tools=out.init_tools,
-            )
-        )
-    return outputs

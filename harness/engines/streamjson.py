@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.case import Step
+from harness.engines.base import StepOutput
 from harness.errors import EngineError
 
 
@@ -34,3 +36,22 @@ def parse_line(line: str, out: ProcessOutput, *, source: str) -> dict[str, Any] 
     elif kind == "result":
         out.results.append(event)
     return event
+
+
+def step_outputs(group: list[tuple[int, Step]], out: ProcessOutput) -> list[StepOutput]:
+    """One StepOutput per ``result`` event, paired with the steps of the process in order."""
+    outputs = []
+    for (index, _), result in zip(group, out.results, strict=False):
+        outputs.append(
+            StepOutput(
+                step=index,
+                result=result.get("result"),
+                is_error=bool(result.get("is_error")),
+                permission_denials=tuple(
+                    {"tool_name": d.get("tool_name"), "tool_input": d.get("tool_input")}
+                    for d in result.get("permission_denials", ())
+                ),
+                init_tools=out.init_tools,
+            )
+        )
+    return outputs
