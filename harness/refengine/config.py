@@ -127,7 +127,6 @@ class SettingsProblem:
 @dataclass(frozen=True, kw_only=True)
 class ProjectConfig:
     workdir: Path
-    home: Path
     trusted: bool
     hooks: tuple[HookRule, ...]
     permissions: PermissionLists
@@ -141,10 +140,13 @@ class ProjectConfig:
 def load_project(*, workdir: Path, home: Path, trusted: bool) -> ProjectConfig:
     warnings: list[str] = []
     problems: list[SettingsProblem] = []
-    user = _read_settings(home / ".claude" / "settings.json", warnings, problems)
-    project = [_read_settings(workdir / ".claude" / n, warnings, problems)
-               for n in ("settings.json", "settings.local.json")]
-    files = [user, *project]
+    read = [_read_settings(path, warnings, problems) for path in (
+        home / ".claude" / "settings.json",
+        workdir / ".claude" / "settings.json",
+        workdir / ".claude" / "settings.local.json",
+    )]
+    files = [settings for settings, _ in read]
+    user, project = files[0], files[1:]
     allow = [*_rules(user, "allow")]
     if trusted:  # project allow rules apply only after workspace trust (notes §4.3)
         allow += [r for f in project for r in _rules(f, "allow")]
@@ -155,9 +157,8 @@ def load_project(*, workdir: Path, home: Path, trusted: bool) -> ProjectConfig:
     )
     return ProjectConfig(
         workdir=workdir,
-        home=home,
         trusted=trusted,
-        hooks=_settings_hooks(files),
+        hooks=_settings_hooks(read),
         permissions=permissions,
         skills=_load_skills([home / ".claude" / "skills", workdir / ".claude" / "skills"], warnings),
         agents=_load_agents([home / ".claude" / "agents", workdir / ".claude" / "agents"], warnings),
@@ -178,19 +179,22 @@ def _read_json(path: Path, warnings: list[str]) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _read_settings(path: Path, warnings: list[str], problems: list[SettingsProblem]) -> dict[str, Any]:
-    """A settings file, or nothing when its hooks fail the schema: "files with errors are skipped
-    entirely" (notes §1.11), silently in print mode. An unknown event name only loses its own entry."""
+def _read_settings(
+    path: Path, warnings: list[str], problems: list[SettingsProblem]
+) -> tuple[dict[str, Any], tuple[HookRule, ...]]:
+    """A settings file and its hook rules, or nothing when its hooks fail the schema: "files with errors
+    are skipped entirely" (notes §1.11), silently in print mode. An unknown event name only loses its
+    own entry."""
     settings = _read_json(path, warnings)
     problems.extend(SettingsProblem(path=path, problem=f"hooks.{event}: {unknown_event_problem(event)}")
                     for event in unknown_events(settings.get("hooks")))
     try:
-        parse_hook_rules(settings.get("hooks"), origin=str(path))
+        rules = parse_hook_rules(settings.get("hooks"), origin=str(path))
     except InvalidHooks as exc:
         warnings.append(f"{exc}; the whole file is skipped")
         problems.append(SettingsProblem(path=path, problem=f"{exc.where}: {exc.problem}"))
-        return {}
-    return settings
+        return {}, ()
+    return settings, rules
 
 
 def _hooks_or_none(raw: Any, *, origin: str, warnings: list[str]) -> tuple[HookRule, ...]:
@@ -208,14 +212,14 @@ def _rules(settings: Mapping[str, Any], kind: str) -> list[str]:
     return [v for v in values if isinstance(v, str)] if isinstance(values, list) else []
 
 
-def _settings_hooks(files: list[dict[str, Any]]) -> tuple[HookRule, ...]:
+def _settings_hooks(files: list[tuple[dict[str, Any], tuple[HookRule, ...]]]) -> tuple[HookRule, ...]:
     """Settings hooks merge across files; a handler repeated in several files runs once (notes §1.8)."""
     seen: set[tuple[str, str | None, str]] = set()
     out: list[HookRule] = []
-    for settings in files:
+    for settings, rules in files:
         if settings.get("disableAllHooks") is True:
             continue
-        for rule in parse_hook_rules(settings.get("hooks"), origin="settings"):
+        for rule in rules:
             # repr() as the identity: actions hold dicts (headers, input) and are not hashable.
             fresh = tuple(a for a in rule.actions if (rule.event, rule.matcher, repr(a)) not in seen)
             seen.update((rule.event, rule.matcher, repr(a)) for a in fresh)

@@ -37,11 +37,14 @@ class Conversation:
     withheld: set[str] = field(default_factory=set)
     mode: Mode | None = None
     """A permission mode of its own; hook agents run in ``dontAsk`` whatever the session's mode."""
-    tool_uses: int = 0
     tools_called: list[str] = field(default_factory=list)
     """Every tool this context asked for, in order, refused or not (``tool_uses`` counts them)."""
     structured_output: Mapping[str, Any] | None = None
     """A hook agent's verdict, once it called StructuredOutput."""
+
+    @property
+    def tool_uses(self) -> int:
+        return len(self.tools_called)
 
     def offered(self, profile: Profile) -> tuple[str, ...]:
         """The names in this request's ``tools``. Where the profile hides Glob and Grep, they appear

@@ -57,8 +57,7 @@ def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]
     raw_input = use.get("input")
     tool_input: dict[str, Any] = dict(raw_input) if isinstance(raw_input, dict) else {}
     available = conversation.callable(rt.profile)
-    conversation.tool_uses += 1  # every attempt counts, refused or not (measured ``tool_uses``)
-    conversation.tools_called.append(called)
+    conversation.tools_called.append(called)  # every attempt counts, refused or not (measured ``tool_uses``)
     if called not in available and name not in available:
         return _error(use_id, messages.no_such_tool(
             called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in available,

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness.refengine import messages
-from harness.refengine.agents import full_pool, resolve_tools
+from harness.refengine.agents import full_pool
 from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
 from harness.refengine.hooks import (
     EVENTS_WITHOUT_MATCHER,
@@ -28,6 +28,7 @@ from harness.refengine.hooks import (
     combine,
     encode_payload,
     event_runs,
+    js_json,
     matcher_hits,
     parse_output,
     payload,
@@ -154,7 +155,7 @@ def _mcp_tool(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> Actio
 
 def hook_prompt_text(prompt: str, data: Mapping[str, Any]) -> str:
     """``$ARGUMENTS`` becomes the payload JSON; without it the JSON is appended (measured)."""
-    arguments = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    arguments = js_json(data)
     if "$ARGUMENTS" in prompt:
         return prompt.replace("$ARGUMENTS", arguments)
     return f"{prompt}\n\nARGUMENTS: {arguments}"
@@ -171,12 +172,11 @@ def _prompt(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionR
 def _agent(rt: Runtime, conversation: Conversation, action: HookAction, *, event: str,
            data: Mapping[str, Any]) -> ActionResult:
     """A subagent context with the subagent tools (no Agent) plus StructuredOutput (measured)."""
-    tools = resolve_tools(None, full_pool(rt), depth=conversation.depth + 1, cap=rt.depth_cap)
     checker = Conversation(
         kind="hook_agent",
         system=messages.agent_hook_system(event, rt.session.transcript_path),
         messages=[user_text(hook_prompt_text(action.prompt, data))],
-        pool=(*(t for t in tools if t != AGENT), STRUCTURED_OUTPUT),
+        pool=(*(t for t in full_pool(rt) if t != AGENT), STRUCTURED_OUTPUT),
         depth=conversation.depth + 1,
         agent_id=f"hook-agent-{uuid.uuid4()}",
         mode="dontAsk",

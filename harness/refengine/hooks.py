@@ -257,10 +257,14 @@ def payload(event: str, *, source: PayloadSource, fields: Mapping[str, Any]) -> 
     return out
 
 
+def js_json(value: Any) -> str:
+    """JSON as JavaScript's JSON.stringify writes it: compact, non-ASCII kept."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 def encode_payload(data: Mapping[str, Any]) -> str:
-    """JSON as JavaScript's JSON.stringify writes it (compact, non-ASCII kept), plus the newline
-    the real engine sends after it."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n"
+    """A hook's payload, plus the newline the real engine sends after it."""
+    return js_json(data) + "\n"
 
 
 def substitute(template: Any, data: Mapping[str, Any]) -> Any:

@@ -8,7 +8,6 @@ lives on a private event loop in its own thread, and the synchronous engine subm
 from __future__ import annotations
 
 import asyncio
-import json
 import tempfile
 import threading
 from collections.abc import Mapping
@@ -20,6 +19,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from harness.refengine.config import McpServerDef
+from harness.refengine.hooks import js_json
 
 
 class McpUnavailable(Exception):
@@ -76,7 +76,7 @@ class McpConnection:
         is_error = bool(getattr(result, "is_error", getattr(result, "isError", False)))
         if structured is not None:
             # Measured on 2.1.252: structured content, when a tool returns it, is what the model gets.
-            text = json.dumps(structured, separators=(",", ":"), ensure_ascii=False)
+            text = js_json(structured)
             return McpCallResult(content=[{"type": "text", "text": text}], is_error=is_error)
         content = [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in getattr(result, "content", [])]
         return McpCallResult(content=content, is_error=is_error)

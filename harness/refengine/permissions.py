@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from harness.refengine import messages
 from harness.refengine.bash_safety import approval_message
-from harness.refengine.tools import ALIASES, READ_ONLY_TOOLS, resolve
+from harness.refengine.tools import ALIASES, READ_ONLY_TOOLS, resolve, skill_name
 
 Mode = Literal["default", "bypass", "dontAsk"]
 # The hook payload's name for each mode. ``dontAsk`` (hook agents) refuses what would ask, which in
@@ -56,7 +56,7 @@ class Rule:
         if tool == "Bash":
             return bash_pattern_matches(self.specifier, str(tool_input.get("command", "")))
         if tool == "Skill":
-            name = str(tool_input.get("skill", "")).strip().removeprefix("/")
+            name = skill_name(tool_input)
             return name == self.specifier or (self.specifier.endswith(":*") and name == self.specifier[:-2])
         if "file_path" in tool_input:
             path = resolve(str(tool_input["file_path"]), workdir=workdir)
@@ -160,7 +160,7 @@ def _tool_default(request: Request, allow_rules: tuple[Rule, ...]) -> Decision:
     if tool == "Skill":
         if not request.skill_needs_approval:
             return ALLOW
-        name = str(request.tool_input["skill"]).strip().removeprefix("/")
+        name = skill_name(request.tool_input)
         return Decision(behaviour="ask", message=messages.execute_skill(
             name, names_allow_rule=request.skill_refusal_names_allow_rule))
     return Decision(behaviour="ask", message=messages.permission_not_granted(tool))

@@ -41,8 +41,6 @@ class SessionState:
     skill_hooks: list[HookRule] = field(default_factory=list)
     activated_skills: set[str] = field(default_factory=set)
     """Conditional (``paths:``) skills a file tool has exposed in this process."""
-    hook_skills: set[str] = field(default_factory=set)
-    """Skills whose hooks are registered, so a second invocation does not register them twice."""
     pending_context: list[str] = field(default_factory=list)
     """SessionStart context waiting for the first prompt of the session."""
     denials: list[dict[str, Any]] = field(default_factory=list)
@@ -50,7 +48,6 @@ class SessionState:
 
     def forget_skill_hooks(self) -> None:
         self.skill_hooks.clear()
-        self.hook_skills.clear()
 
 
 @dataclass(kw_only=True)
@@ -84,7 +81,7 @@ class Runtime:
             prompt_id=self.session.prompt_id,
             permission_mode=MODE_NAMES[conversation.mode or self.mode],
             agent_id=conversation.agent_id,
-            agent_type=conversation.agent_type if conversation.kind != "hook_agent" else None,
+            agent_type=conversation.agent_type,
             effort=None if conversation.agent is not None and "haiku" in (conversation.agent.model or "")
             else self.profile.hook_effort_level,
         )

@@ -19,13 +19,9 @@ from harness.refengine.config import SkillDef
 from harness.refengine.conversation import Conversation
 from harness.refengine.permissions import Rule
 from harness.refengine.runtime import Runtime
-from harness.refengine.tools import ToolResult
+from harness.refengine.tools import ToolResult, skill_name
 
 MAX_SUGGESTION_DISTANCE = 2
-
-
-def skill_name(tool_input: Mapping[str, Any]) -> str:
-    return str(tool_input.get("skill", "")).strip().removeprefix("/")
 
 
 def validation_error(rt: Runtime, tool_input: Mapping[str, Any]) -> str | None:
@@ -100,8 +96,8 @@ def _register_hooks(rt: Runtime, skill: SkillDef) -> None:
     """S4: once invoked, a skill's hooks stay registered, in a trusted folder or not (S8), for as long as
     the profile's ``skill_hook_lifetime`` says (session.py forgets them). A second invocation does not
     register them twice."""
-    if skill.hooks and skill.name not in rt.session.hook_skills:
-        rt.session.hook_skills.add(skill.name)
+    registered = {rule.origin for rule in rt.session.skill_hooks}
+    if skill.hooks and skill.hooks[0].origin not in registered:
         rt.session.skill_hooks.extend(skill.hooks)
 
 

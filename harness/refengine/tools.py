@@ -95,6 +95,11 @@ def normalized_input(tool: str, tool_input: Mapping[str, Any], *, workdir: Path)
     return {**ordered, **{k: v for k, v in out.items() if k not in ordered}}
 
 
+def skill_name(tool_input: Mapping[str, Any]) -> str:
+    """The skill a Skill call names: trimmed, a leading slash dropped."""
+    return str(tool_input.get("skill", "")).strip().removeprefix("/")
+
+
 def resolve(path: str, *, workdir: Path) -> Path:
     return Path(os.path.normpath(workdir / Path(path).expanduser()))
 
