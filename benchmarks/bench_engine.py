@@ -24,7 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from harness.case import CASE_FILE, discover_cases, load_case  # noqa: E402
+from harness.case import CASE_FILE, Case, discover_cases, load_case  # noqa: E402
 from harness.engines import PINNED, make_engine  # noqa: E402
 from harness.engines.claude import ClaudeEngine, seed_home  # noqa: E402
 from harness.engines.fakeapi import FakeMessagesAPI  # noqa: E402
@@ -33,9 +33,8 @@ from harness.runner import run_case  # noqa: E402
 from harness.scripted import ScriptedModel  # noqa: E402
 
 
-def bare_run(case_dir: Path, version: str) -> float:
+def bare_run(case: Case, case_dir: Path, version: str) -> float:
     """Wall time of ``claude -p PROMPT`` alone on a copy of the fixture (setup not timed)."""
-    case = load_case(case_dir)
     binary = ensure_installed(version)
     with tempfile.TemporaryDirectory() as tmp:
         work, home = Path(tmp) / "work", Path(tmp) / "home"
@@ -55,9 +54,10 @@ def bare_run(case_dir: Path, version: str) -> float:
             return time.perf_counter() - started
 
 
-def harness_run(case_dir: Path, version: str) -> float:
+def harness_run(case: Case, version: str) -> float:
+    """Wall time of ``run_case`` (the case is loaded beforehand, as ``bare_run``'s is)."""
     started = time.perf_counter()
-    result = run_case(load_case(case_dir), ClaudeEngine(engine_version=version))
+    result = run_case(case, ClaudeEngine(engine_version=version))
     elapsed = time.perf_counter() - started
     if result.status == "error":
         raise SystemExit(result.explain())
@@ -81,12 +81,13 @@ def main() -> None:
     args = parser.parse_args()
     versions = [v for v in args.versions.split(",") if v]
     case_dir = REPO / "cases" / args.case
+    case = load_case(case_dir)  # once: neither timing includes loading it
 
     print(f"1. one case ({args.case}) on claude@{versions[0]}, {args.repeat} runs each, interleaved")
     bare, full = [], []
     for _ in range(args.repeat):
-        bare.append(bare_run(case_dir, versions[0]))
-        full.append(harness_run(case_dir, versions[0]))
+        bare.append(bare_run(case, case_dir, versions[0]))
+        full.append(harness_run(case, versions[0]))
     b, h = statistics.median(bare), statistics.median(full)
     print(f"   bare claude -p : median {b:.3f}s  (min {min(bare):.3f}s)")
     print(f"   through harness: median {h:.3f}s  (min {min(full):.3f}s)")

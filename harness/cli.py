@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
-import re
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
@@ -17,11 +16,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from harness import grid, results, trace
 from harness.case import Case, discover_cases
 from harness.engines import expand, make_engine
-from harness.engines.install import ensure_installed
+from harness.engines.install import ensure_installed, is_version
 from harness.errors import HarnessError
 from harness.report import baseline, compare, html, junit, markdown, terminal
 from harness.runner import EXPECTATIONS, REPO, run_case
-from harness.selection import Selection, Shard
+from harness.selection import Selection
+from harness.snapshots import engine_dir
 
 console = Console(stderr=True)
 
@@ -37,12 +37,15 @@ def _add_selection(p: argparse.ArgumentParser) -> None:
 
 
 def _selection(args: argparse.Namespace) -> Selection:
-    return Selection(
-        ids=tuple(args.case),
-        claims=tuple(args.claim),
-        cells=tuple(args.combination),
-        shard=Shard.parse(args.shard) if args.shard else None,
-    )
+    return Selection.from_options(case=args.case, claim=args.claim, combination=args.combination, shard=args.shard)
+
+
+def _selected_cases(args: argparse.Namespace) -> list[Case]:
+    """The cases the selection options take; when none, says so (the caller then exits 2)."""
+    cases = _selection(args)(args.cases_dir)
+    if not cases:
+        console.print("no case matches the selection")
+    return cases
 
 
 def run_all(engines: list[str], cases: list[Case], *, jobs: int, keep: Path | None) -> list[results.Record]:
@@ -80,6 +83,18 @@ def run_all(engines: list[str], cases: list[Case], *, jobs: int, keep: Path | No
     return records
 
 
+def _run_and_save(
+    args: argparse.Namespace, engines: list[str], cases: list[Case], *, command: str
+) -> tuple[list[results.Record], Path]:
+    """Run the cases on the engines and write the records to --results (default results/COMMAND-ENGINES.jsonl)."""
+    records = run_all(engines, cases, jobs=args.jobs, keep=args.keep_workdirs)
+    path = args.results or Path("results") / f"{command}-{'+'.join(engine_dir(e) for e in engines)}.jsonl"
+    options: dict[str, object] = {} if command == "run" else {"command": command}  # a run header names none
+    options |= {"shard": args.shard, "cases": len(cases)}
+    results.write(path, head=results.header(engines=engines, options=options), records=records)
+    return records, path
+
+
 def print_summary(records: list[results.Record], engines: list[str]) -> None:
     out = Console()
     for engine in engines:
@@ -98,14 +113,10 @@ def print_summary(records: list[results.Record], engines: list[str]) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     engines = expand(args.engine)
-    cases = _selection(args)(args.cases_dir)
+    cases = _selected_cases(args)
     if not cases:
-        console.print("no case matches the selection")
         return 2
-    records = run_all(engines, cases, jobs=args.jobs, keep=args.keep_workdirs)
-    head = results.header(engines=engines, options={"shard": args.shard, "cases": len(cases)})
-    path = args.results or Path("results") / f"run-{'+'.join(e.replace('@', '-') for e in engines)}.jsonl"
-    results.write(path, head=head, records=records)
+    records, path = _run_and_save(args, engines, cases, command="run")
     print_summary(records, engines)
     t = results.totals(records)
     Console().print(f"\nresults: {path}  ({sum(t.values())} runs: " + ", ".join(f"{n} {s}" for s, n in t.items()) + ")")
@@ -133,9 +144,10 @@ def _engine_records(path: Path, engine: str | None, *, option: str) -> tuple[str
 
 def _selected_ids(args: argparse.Namespace) -> set[str] | None:
     """Case ids the selection options name, or None when none was given (saved results: keep all)."""
-    if not (args.case or args.claim or args.combination or args.shard):
+    select = _selection(args)
+    if not select.narrows:
         return None
-    return {c.id for c in _selection(args)(args.cases_dir)}
+    return {c.id for c in select(args.cases_dir)}
 
 
 def _check_baseline(args: argparse.Namespace, cases: list[Case]) -> baseline.Baseline:
@@ -161,20 +173,16 @@ def _check_new_records(args: argparse.Namespace, cases: list[Case], engine: str)
     if args.from_results:
         return _engine_records(args.from_results, engine, option="--from-results")[1], str(args.from_results)
     ensure_installed(args.version)  # before the run: a failed install is exit 2, not one error per case
-    records = run_all([engine], cases, jobs=args.jobs, keep=args.keep_workdirs)
-    path = args.results or Path("results") / f"check-claude-{args.version}.jsonl"
-    head = results.header(engines=[engine], options={"command": "check", "shard": args.shard, "cases": len(cases)})
-    results.write(path, head=head, records=records)
+    records, path = _run_and_save(args, [engine], cases, command="check")
     return records, f"a fresh run, results in {path}"
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    if not re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", args.version):  # the form npm publishes claude under
+    if not is_version(args.version):  # the form npm publishes claude under
         raise HarnessError(f"not a version number: {args.version!r} (expected e.g. 2.1.332)")
     engine = f"claude@{args.version}"
-    cases = _selection(args)(args.cases_dir)
+    cases = _selected_cases(args)
     if not cases:
-        console.print("no case matches the selection")
         return 2
     ids = {c.id for c in cases}
     # The baseline first: a missing one is a usage error, better found before the run than after it.
@@ -210,14 +218,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
         a, b = args.a, args.b
         if a == b:
             raise HarnessError(f"diff {a} {a}: name two different engines (or compare saved runs of one)")
-        cases = _selection(args)(args.cases_dir)
+        cases = _selected_cases(args)
         if not cases:
-            console.print("no case matches the selection")
             return 2
-        records = run_all([a, b], cases, jobs=args.jobs, keep=args.keep_workdirs)
-        path = args.results or Path("results") / f"diff-{a.replace('@', '-')}+{b.replace('@', '-')}.jsonl"
-        head = results.header(engines=[a, b], options={"command": "diff", "shard": args.shard, "cases": len(cases)})
-        results.write(path, head=head, records=records)
+        records, path = _run_and_save(args, [a, b], cases, command="diff")
         console.print(f"results: {path}")
         records_a = [r for r in records if r.engine == a]
         records_b = [r for r in records if r.engine == b]
@@ -275,8 +279,9 @@ def cmd_trace(args: argparse.Namespace) -> int:
     records: list[results.Record] = []
     if args.results:
         records = results.merge(list(args.results))[1]
-    Console().print(trace.render_text(trace.traces(cases, records)), markup=False, highlight=False)
-    missing = trace.uncovered(cases)
+    rows = trace.traces(cases, records)
+    Console().print(trace.render_text(rows), markup=False, highlight=False)
+    missing = trace.uncovered_in(rows)
     if missing:
         console.print(f"[red]uncovered claims:[/red] {', '.join(missing)}")
     return 1 if missing else 0

@@ -19,7 +19,6 @@ class Cell:
     callee: str
     status: str  # one of _ORDER, or "none" when no case covers the cell
     cases: tuple[str, ...]
-    flags: frozenset[str]
 
 
 def cells(records: Iterable[Record], *, engine: str) -> list[Cell]:
@@ -29,8 +28,7 @@ def cells(records: Iterable[Record], *, engine: str) -> list[Cell]:
         for callee in PARTS:
             rs = [r for r in mine if r.combination == f"{caller} -> {callee}"]
             status = min((r.status for r in rs), key=_ORDER.index, default="none")
-            flags = frozenset(f for r in rs for f in r.flags if f != "contrast")
-            out.append(Cell(caller=caller, callee=callee, status=status, cases=tuple(r.case for r in rs), flags=flags))
+            out.append(Cell(caller=caller, callee=callee, status=status, cases=tuple(r.case for r in rs)))
     return out
 
 

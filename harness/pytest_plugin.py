@@ -17,7 +17,7 @@ from harness import snapshots
 from harness.case import Case
 from harness.engines import expand, make_engine
 from harness.runner import run_case
-from harness.selection import Selection, Shard
+from harness.selection import Selection
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -47,12 +47,11 @@ def _cases_dir(config: pytest.Config) -> Path:
 
 
 def selected_cases(config: pytest.Config) -> list[Case]:
-    shard = config.getoption("--shard")
-    select = Selection(
-        ids=tuple(config.getoption("--case")),
-        claims=tuple(config.getoption("--claim")),
-        cells=tuple(config.getoption("--combination")),
-        shard=Shard.parse(shard) if shard else None,
+    select = Selection.from_options(
+        case=config.getoption("--case"),
+        claim=config.getoption("--claim"),
+        combination=config.getoption("--combination"),
+        shard=config.getoption("--shard"),
     )
     return select(_cases_dir(config))
 
@@ -62,8 +61,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     config = metafunc.config
     params = []
+    cases = selected_cases(config)  # once: the same cases run on every engine
     for engine in expand(config.getoption("--engine")):
-        for case in selected_cases(config):
+        for case in cases:
             marks = [pytest.mark.claim(*case.claims), pytest.mark.engine(engine)]
             if case.combination:
                 marks.append(pytest.mark.combination(case.combination.caller, case.combination.callee))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +40,23 @@ class Selection:
     claims: tuple[str, ...] = ()
     cells: tuple[str, ...] = ()
     shard: Shard | None = None
+
+    @classmethod
+    def from_options(
+        cls, *, case: Sequence[str], claim: Sequence[str], combination: Sequence[str], shard: str | None
+    ) -> Selection:
+        """From the ``--case``, ``--claim``, ``--combination`` and ``--shard`` options (CLI and pytest alike)."""
+        return cls(
+            ids=tuple(case),
+            claims=tuple(claim),
+            cells=tuple(combination),
+            shard=Shard.parse(shard) if shard else None,
+        )
+
+    @property
+    def narrows(self) -> bool:
+        """Whether any filter was given (an empty selection takes every case)."""
+        return bool(self.ids or self.claims or self.cells or self.shard)
 
     def __call__(self, cases_dir: Path) -> list[Case]:
         wanted_cells = {c.replace(" ", "") for c in self.cells}

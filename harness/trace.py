@@ -18,12 +18,6 @@ class Trace:
     status: dict[str, dict[str, str]]  # engine -> case id -> status
 
 
-def uncovered(cases: Iterable[Case]) -> list[str]:
-    """Claim ids no case names (a case naming ``A6a`` covers ``A6``)."""
-    named = {base_id(c) for case in cases for c in case.claims}
-    return [cid for cid in catalogue() if cid not in named]
-
-
 def traces(cases: list[Case], records: Iterable[Record] = ()) -> list[Trace]:
     recs = list(records)
     out = []
@@ -35,6 +29,16 @@ def traces(cases: list[Case], records: Iterable[Record] = ()) -> list[Trace]:
                 status.setdefault(r.engine, {})[r.case] = r.status
         out.append(Trace(claim=cid, text=claim.text, cases=ids, status=status))
     return out
+
+
+def uncovered_in(rows: Iterable[Trace]) -> list[str]:
+    """Claim ids of the traces that have no case."""
+    return [t.claim for t in rows if not t.cases]
+
+
+def uncovered(cases: Iterable[Case]) -> list[str]:
+    """Claim ids no case names (a case naming ``A6a`` covers ``A6``)."""
+    return uncovered_in(traces(list(cases)))
 
 
 def render_text(rows: list[Trace]) -> str:

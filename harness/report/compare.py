@@ -8,6 +8,7 @@ gains one key shows as that key, not as two screens of JSON.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -267,14 +268,7 @@ def without(change: CaseChange, common: Iterable[Widespread]) -> CaseChange:
     """``change`` minus the fields already reported as widespread."""
     signatures = {(w.change.old, w.change.new) for w in common}
     rest = tuple(f for f in change.fields if f.kind != "offered" or (f.old, f.new) not in signatures)
-    return CaseChange(
-        case=change.case,
-        claims=change.claims,
-        old_status=change.old_status,
-        new_status=change.new_status,
-        fields=rest,
-        note=change.note,
-    )
+    return dataclasses.replace(change, fields=rest)
 
 
 def claim_order(claim_ids: Iterable[str]) -> list[str]:

@@ -99,8 +99,7 @@ def _claims(rows: Sequence[ClaimRow], engines: Sequence[str]) -> str:
             if cell.verdict == "none":
                 tds.append('<td class="none">·</td>')
                 continue
-            unexpected = any(not o.known for o in cell.observations)
-            css = "unexpected" if unexpected else cell.verdict
+            css = "unexpected" if cell.unexpected else cell.verdict
             body = cell.verdict
             for o in cell.observations:
                 why = f"known: {o.reason}" if o.known else "unexpected"

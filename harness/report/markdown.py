@@ -63,9 +63,8 @@ def _claim_cell(cell: ClaimCell) -> str:
     if cell.verdict != "differs":
         return f"{symbol} {cell.verdict}" + (" (stale expectation)" if cell.stale else "")
     first = cell.observations[0]
-    unexpected = any(not o.known for o in cell.observations)
     more = f" (+{len(cell.observations) - 1})" if len(cell.observations) > 1 else ""
-    return f"{'❌' if unexpected else symbol} differs: {_code(first.observed, limit=CELL_CHARS)}{more}"
+    return f"{'❌' if cell.unexpected else symbol} differs: {_code(first.observed, limit=CELL_CHARS)}{more}"
 
 
 def _claims_table(rows: Sequence[ClaimRow], engines: Sequence[str]) -> list[str]:

@@ -66,12 +66,11 @@ class EngineGrid:
 def engine_grid(records: Sequence[Record], *, engine: str) -> EngineGrid:
     mine = sorted((r for r in records if r.engine == engine), key=lambda r: r.case)
     cells = tuple(grid.cells(mine, engine=engine))
+    flags = {r.case: r.flags for r in mine}
     notes: list[Footnote] = []
     for cell in cells:
         for flag in FOOTNOTE_FLAGS:
-            flagged = tuple(
-                r.case for r in mine if r.combination == f"{cell.caller} -> {cell.callee}" and flag in r.flags
-            )
+            flagged = tuple(c for c in cell.cases if flag in flags[c])
             if flagged:
                 notes.append(
                     Footnote(number=len(notes) + 1, caller=cell.caller, callee=cell.callee, flag=flag, cases=flagged)
@@ -95,8 +94,12 @@ class Observation:
 class ClaimCell:
     verdict: str  # holds | differs | error | skipped | none
     observations: tuple[Observation, ...] = ()
-    cases: tuple[str, ...] = ()
     stale: tuple[str, ...] = ()  # cases whose expectations list a difference no longer observed
+
+    @property
+    def unexpected(self) -> bool:
+        """Whether an observed difference is missing from the engine's expectations file."""
+        return any(not o.known for o in self.observations)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,11 +112,10 @@ class ClaimRow:
 def _claim_cell(records: Sequence[Record]) -> ClaimCell:
     if not records:
         return ClaimCell(verdict="none")
-    cases = tuple(r.case for r in records)
     if any(r.status == "error" for r in records):
-        return ClaimCell(verdict="error", cases=cases)
+        return ClaimCell(verdict="error")
     if all(r.status == "skipped" for r in records):
-        return ClaimCell(verdict="skipped", cases=cases)
+        return ClaimCell(verdict="skipped")
     seen: list[Observation] = []
     stale: list[str] = []
     for r in records:
@@ -129,7 +131,7 @@ def _claim_cell(records: Sequence[Record]) -> ClaimCell:
     ordered = tuple(sorted(seen, key=lambda o: (o.case, o.at, o.observed or "")))
     # A claim holds when no case observed a difference; a stale expectation is bookkeeping, not behaviour.
     verdict = "differs" if ordered else "holds"
-    return ClaimCell(verdict=verdict, observations=ordered, cases=cases, stale=tuple(sorted(set(stale))))
+    return ClaimCell(verdict=verdict, observations=ordered, stale=tuple(sorted(set(stale))))
 
 
 def claim_rows(records: Sequence[Record], *, engines: Sequence[str]) -> list[ClaimRow]:
