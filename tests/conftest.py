@@ -1,17 +1,49 @@
-"""Shared fixtures for the harness's own tests."""
+"""Shared fixtures and helpers for the harness's own tests."""
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
-from harness.engines import PINNED
+from harness.case import Case, copy_fixture, discover_cases, load_case
+from harness.engines import PINNED, Engine, EngineRun
 from harness.engines.install import ensure_installed
+from harness.scripted import ScriptedModel
+
+#: The repository root (where ``cases/``, ``snapshots/`` and ``docs/`` live).
+REPO = Path(__file__).resolve().parent.parent
 
 CaseWriter = Callable[..., Path]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """``-n`` without ``--dist`` schedules by ``xdist_group``, as ``--dist loadgroup`` would.
+
+    The modules whose module-scoped fixtures run real engines mark themselves with one group each, so
+    that fixture is built on one worker instead of on every worker. This is a hook, not ``--dist`` in
+    addopts, because without pytest-xdist (``-p no:xdist``) ``--dist`` is an unrecognised argument.
+    Runs before xdist's own hook, which turns ``-n`` with ``--dist no`` into ``--dist load``.
+    """
+    if getattr(config.option, "numprocesses", None) and config.option.dist == "no":
+        config.option.dist = "loadgroup"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # registered by xdist too; registered here so that ``-p no:xdist`` does not warn about the mark
+    config.addinivalue_line("markers", "xdist_group(name): run every test of the group on the same xdist worker")
+
+
+def write_files(root: Path, files: dict[str, str]) -> None:
+    """Write each ``relative path: text`` of ``files`` under ``root``, the text dedented."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
 
 
 @pytest.fixture
@@ -22,13 +54,38 @@ def write_case(tmp_path: Path) -> CaseWriter:
         directory = tmp_path / "cases" / case_id
         directory.mkdir(parents=True)
         (directory / "case.yaml").write_text(textwrap.dedent(case_yaml), encoding="utf-8")
-        for name, text in (files or {}).items():
-            path = directory / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(textwrap.dedent(text), encoding="utf-8")
+        write_files(directory, files or {})
         return directory
 
     return write
+
+
+class CopiedRun(NamedTuple):
+    model: ScriptedModel
+    result: EngineRun
+    workdir: Path
+
+
+def run_in_copy(directory: Path, engine: Engine, root: Path) -> CopiedRun:
+    """Run the case at ``directory`` on ``engine`` in a private copy, as the runner does.
+
+    The fixture is copied to ``<root>/work`` and the engine gets ``<root>/home``; afterwards every
+    scripted turn must have been used (``ScriptedModel.finish``).
+    """
+    case = load_case(directory)
+    workdir, home = root / "work", root / "home"
+    copy_fixture(case, workdir)
+    home.mkdir(parents=True)
+    model = ScriptedModel(case=case)
+    result = engine.run(case, workdir=workdir, home=home, model=model)
+    model.finish()
+    return CopiedRun(model, result, workdir)
+
+
+@pytest.fixture(scope="session")
+def committed_cases() -> list[Case]:
+    """Every case committed under ``cases/``."""
+    return list(discover_cases(REPO / "cases"))
 
 
 @pytest.fixture(scope="session")

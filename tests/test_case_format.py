@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from harness.case import discover_cases, load_case
+from harness.case import Case, discover_cases, load_case
 from harness.errors import CaseFormatError
-from tests.conftest import CaseWriter
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.conftest import REPO, CaseWriter
 
 GOOD = """\
 id: {id}
@@ -27,10 +23,9 @@ steps:
 """
 
 
-def test_every_committed_case_loads() -> None:
-    cases = list(discover_cases(REPO / "cases"))
-    assert cases, "no cases found"
-    assert len({c.id for c in cases}) == len(cases)
+def test_every_committed_case_loads(committed_cases: list[Case]) -> None:
+    assert committed_cases, "no cases found"
+    assert len({c.id for c in committed_cases}) == len(committed_cases)
 
 
 def test_a_good_case_loads(write_case: CaseWriter) -> None:

@@ -7,7 +7,6 @@ two versions word a hook denial and a refused skill) do not move when someone ed
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,10 @@ import pytest
 from harness import results
 from harness.cli import main
 from harness.report import baseline, compare
+from tests.conftest import write_files
+
+#: one worker builds ``saved`` (two real engines) for the whole module under ``pytest -n``
+pytestmark = pytest.mark.xdist_group("test_cli_compare")
 
 OLD, NEW = "2.1.252", "2.1.332"
 
@@ -93,19 +96,12 @@ def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "400")
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text), encoding="utf-8")
-
-
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Three cases run on both versions by ``cc-harness run``; one results file per version."""
     root = tmp_path_factory.mktemp("check")
     cases = root / "cases"
-    _write(
+    write_files(
         cases,
         {
             "t-hook-deny/case.yaml": HOOK_CASE,

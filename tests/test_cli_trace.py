@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.conftest import REPO
 
 
 def test_trace_lists_claims_and_passes_when_all_are_covered(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,8 +9,7 @@ import pytest
 from harness.checks import Failure
 from harness.errors import CaseFormatError
 from harness.expectations import KnownDifference, judge, load
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.conftest import REPO
 
 
 def _known(at: str, observed: str | None, *, intermittent: bool = False) -> KnownDifference:

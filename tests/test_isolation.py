@@ -14,8 +14,8 @@ from harness.case import discover_cases, load_case
 from harness.engines import make_engine
 from harness.engines.claude import ClaudeEngine
 from harness.runner import run_case
+from tests.conftest import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 _INET = re.compile(r'connect\(\d+, \{sa_family=AF_INET6?, sin6?_port=htons\((\d+)\),[^"]*"([0-9a-fA-F.:]+)"')
 
 
@@ -54,5 +54,6 @@ def test_a_run_never_writes_into_cases(engine: str, request: pytest.FixtureReque
     chosen = [c for c in discover_cases(cases_dir) if c.effects][:6]
     assert chosen, "no case with effects to exercise"
     for case in chosen:
-        run_case(case, make_engine(spec))
+        run = run_case(case, make_engine(spec))
+        assert run.status != "error", run.explain()
     assert _tree_digest(cases_dir) == before

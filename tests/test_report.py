@@ -15,6 +15,9 @@ from harness.cli import main
 from harness.grid import SYMBOL
 from harness.report import junit, markdown
 
+#: one worker builds ``saved`` (two real engines) for the whole module under ``pytest -n``
+pytestmark = pytest.mark.xdist_group("test_report")
+
 ENGINES = ("claude@2.1.252", "claude@2.1.332")
 #: Cases from the suite covering an impossible cell, a hook cell and a status that differs by version.
 CASES = ("tool-*", "skill-tool-allowed-tools-approval")
@@ -80,6 +83,7 @@ def test_claims_table_says_holds_or_differs_with_the_observed_string(records: li
     text = markdown.render(records)
     table = text[text.index("## Claims by engine") :]
     rows = {line.split("|")[1].strip(" *"): line for line in table.splitlines() if line.startswith("| **")}
+    assert rows, "no claim rows parsed"
     for claim, line in rows.items():
         cells = [c.strip() for c in line.split("|")[2:-1]]
         for engine, cell in zip(ENGINES, cells, strict=True):
@@ -152,6 +156,6 @@ def test_malformed_results_are_named_by_file_and_line(
     assert not (tmp_path / "x.md").exists()
 
 
-def test_the_same_record_in_two_files_is_an_error(saved: Path, tmp_path: Path) -> None:
+def test_the_same_record_in_two_files_is_an_error(saved: Path) -> None:
     with pytest.raises(results.ResultsError, match=re.escape(str(saved))):
         results.merge([saved, saved])

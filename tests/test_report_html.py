@@ -14,7 +14,10 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.runner import REPO
+from tests.conftest import REPO
+
+#: one worker builds ``report_html`` (two real engines) for the whole module under ``pytest -n``
+pytestmark = pytest.mark.xdist_group("test_report_html")
 
 ARTEFACTS = REPO / "test-artefacts"
 ENGINES = "claude@2.1.252,claude@2.1.332"

@@ -25,12 +25,11 @@ from harness.engines.claude import ClaudeEngine
 from harness.engines.install import ensure_installed
 from harness.runner import run_case
 from harness.scripted import ScriptedModel
+from tests.conftest import REPO
 
 pytest.importorskip("claude_agent_sdk")
 
 from harness.engines.sdk import SdkEngine
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def _versions() -> list[str] | None:

@@ -10,12 +10,15 @@ import pytest
 from harness import results
 from harness.cli import main
 from harness.report import html, junit, markdown
-from harness.runner import REPO
+from tests.conftest import REPO
 
 #: The whole suite on the reference engine: deterministic (the real claude binaries are not: some cases
 #: flip between runs, which would make the two reports differ for a reason that has nothing to do with
 #: sharding) and fast enough to run three times.
 ENGINE = "reference"
+
+#: one worker builds ``runs`` (the suite run three times) for the whole module under ``pytest -n``
+pytestmark = pytest.mark.xdist_group("test_shard")
 
 
 @pytest.fixture(scope="module")

@@ -6,13 +6,7 @@ import json
 from pathlib import Path
 
 from harness.refengine.config import load_project, split_frontmatter, tool_list
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+from tests.conftest import write_files
 
 
 def test_frontmatter_and_body() -> None:
@@ -33,7 +27,7 @@ def test_tool_lists_accept_yaml_lists_commas_spaces_and_rules() -> None:
 
 
 def test_skill_fields(tmp_path: Path) -> None:
-    write(tmp_path, {
+    write_files(tmp_path, {
         ".claude/skills/forktest/SKILL.md": "---\nname: Fancy\ndescription: d\ncontext: fork\nagent: Explore\n"
                                             "allowed-tools: Read\ndisallowedTools: Bash\n---\nReply FORKED\n",
         ".claude/skills/camel/SKILL.md": "---\ndescription: d\nallowedTools: Read\n---\nx\n",
@@ -49,14 +43,15 @@ def test_skill_fields(tmp_path: Path) -> None:
 
 
 def test_paths_make_a_skill_conditional(tmp_path: Path) -> None:
-    write(tmp_path, {".claude/skills/pathtest/SKILL.md": "---\ndescription: d\npaths: notes/**, src/*.py\n---\nx\n"})
+    skill_md = "---\ndescription: d\npaths: notes/**, src/*.py\n---\nx\n"
+    write_files(tmp_path, {".claude/skills/pathtest/SKILL.md": skill_md})
     skill = load_project(workdir=tmp_path, home=tmp_path / "home", trusted=True).skills["pathtest"]
     assert skill.paths == ("notes", "src/*.py")
     assert not skill.listed(activated=set()) and skill.listed(activated={"pathtest"})
 
 
 def test_agents_without_name_or_description_are_skipped(tmp_path: Path) -> None:
-    write(tmp_path, {
+    write_files(tmp_path, {
         ".claude/agents/probe.md": "---\nname: probe\ndescription: p\ntools: [Read, Task]\nskills: [inner]\n"
                                    "---\nBody\n",
         ".claude/agents/doc.md": "---\ndescription: no name\n---\nBody\n",
@@ -69,7 +64,7 @@ def test_agents_without_name_or_description_are_skipped(tmp_path: Path) -> None:
 
 def test_project_allow_rules_need_trust_but_deny_rules_do_not(tmp_path: Path) -> None:
     settings = {"permissions": {"allow": ["Bash(touch:*)"], "deny": ["Write"]}}
-    write(tmp_path, {".claude/settings.json": json.dumps(settings)})
+    write_files(tmp_path, {".claude/settings.json": json.dumps(settings)})
     trusted = load_project(workdir=tmp_path, home=tmp_path / "home", trusted=True).permissions
     untrusted = load_project(workdir=tmp_path, home=tmp_path / "home", trusted=False).permissions
     assert trusted.allow == ("Bash(touch:*)",) and untrusted.allow == ()
@@ -80,7 +75,7 @@ def test_one_malformed_hook_entry_skips_the_whole_settings_file(tmp_path: Path) 
     good = {"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}
     flat = {"type": "command", "command": "bad"}
     settings = {"hooks": {"PreToolUse": [flat, good]}, "permissions": {"deny": ["Write"]}}
-    write(tmp_path, {".claude/settings.json": json.dumps(settings)})
+    write_files(tmp_path, {".claude/settings.json": json.dumps(settings)})
     project = load_project(workdir=tmp_path, home=tmp_path / "home", trusted=True)
     assert project.hooks == () and project.permissions.deny == ()
     assert any("skipped" in w for w in project.warnings)
@@ -88,14 +83,14 @@ def test_one_malformed_hook_entry_skips_the_whole_settings_file(tmp_path: Path) 
 
 def test_unknown_hook_events_are_dropped_silently(tmp_path: Path) -> None:
     hook = [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]
-    write(tmp_path, {".claude/settings.json": json.dumps({"hooks": {"PreToolUsee": hook, "PreToolUse": hook}})})
+    write_files(tmp_path, {".claude/settings.json": json.dumps({"hooks": {"PreToolUsee": hook, "PreToolUse": hook}})})
     rules = load_project(workdir=tmp_path, home=tmp_path / "home", trusted=True).hooks
     assert [r.event for r in rules] == ["PreToolUse"]
 
 
 def test_settings_problems_are_kept_in_2_1_332_words(tmp_path: Path) -> None:
     hook = [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]
-    write(tmp_path, {
+    write_files(tmp_path, {
         ".claude/settings.json": json.dumps({"hooks": {"PreToolUsee": hook}}),
         ".claude/settings.local.json": json.dumps({"hooks": {"PreToolUse": [{**hook[0], "matcher": ["Bash"]}]}}),
     })

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 import textwrap
 from pathlib import Path
 
-from harness.case import CASE_FILE, load_case
-from harness.engines.base import EngineRun
 from harness.engines.reference import ReferenceEngine
-from harness.scripted import ScriptedModel
-from tests.conftest import CaseWriter
+from tests.conftest import CaseWriter, run_in_copy
 
 HEAD = """\
 id: {id}
@@ -24,18 +20,6 @@ documented_for: 2.1.252
 
 def case_yaml(case_id: str, combination: str, claim: str, body: str) -> str:
     return HEAD.format(id=case_id, combination=combination, claim=claim) + textwrap.dedent(body)
-
-
-def run(directory: Path, tmp_path: Path) -> tuple[ScriptedModel, EngineRun, Path]:
-    """Run the case in a private copy, as the runner does, and check every scripted turn was used."""
-    case = load_case(directory)
-    workdir, home = tmp_path / "work", tmp_path / "home"
-    shutil.copytree(directory, workdir, ignore=shutil.ignore_patterns(CASE_FILE))
-    home.mkdir()
-    model = ScriptedModel(case=case)
-    result = ReferenceEngine(version="2.1.252").run(case, workdir=workdir, home=home, model=model)
-    model.finish()
-    return model, result, workdir
 
 
 def test_forked_skill_returns_the_subagents_reply(write_case: CaseWriter, tmp_path: Path) -> None:
@@ -60,7 +44,7 @@ def test_forked_skill_returns_the_subagents_reply(write_case: CaseWriter, tmp_pa
 
         Reply with exactly one word: FORKED
         """})
-    model, result, _ = run(directory, tmp_path)
+    model, result, _ = run_in_copy(directory, ReferenceEngine(version="2.1.252"), tmp_path)
     skill_call = model.exchanges[0]
     assert skill_call.result == 'Skill "forktest" completed (forked execution).\n\nResult:\nFORKED'
     assert not skill_call.is_error
@@ -100,7 +84,7 @@ def test_skill_hooks_block_for_the_rest_of_the_session_only(write_case: CaseWrit
             ---
             Call the Bash tool with command: echo HELLO
             """})
-    model, result, _ = run(directory, tmp_path)
+    model, result, _ = run_in_copy(directory, ReferenceEngine(version="2.1.252"), tmp_path)
     bash = [e for e in model.exchanges if e.reply.call and e.reply.call.name == "Bash"]
     assert [b.result for b in bash] == ["BEFORE", "BLOCKED-BY-SKILL-HOOK", "AFTER"]
     assert result.steps[0].permission_denials == ({"tool_name": "Bash", "tool_input": {"command": "echo AFTER"}},)
@@ -136,7 +120,7 @@ def test_subagent_allowlist_and_untrusted_agent_hooks(write_case: CaseWriter, tm
         ---
         You are a probe.
         """})
-    model, _, workdir = run(directory, tmp_path)
+    model, _, workdir = run_in_copy(directory, ReferenceEngine(version="2.1.252"), tmp_path)
     sub_bash = next(e for e in model.exchanges if e.context == "probe" and e.reply.call)
     assert sub_bash.result == "SUB" and sub_bash.problems == []
     assert not (workdir / "marker.txt").exists()  # untrusted folder: the agent's hooks are dropped (A6)

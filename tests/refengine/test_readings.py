@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
-import shutil
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from harness.case import CASE_FILE, load_case
+from harness.case import load_case
 from harness.engines.reference import ReferenceEngine
 from harness.refengine.hooks import event_runs
 from harness.refengine.profiles import BASELINE, Profile, profile_for
 from harness.refengine.readings import READINGS, readings_for
-from harness.scripted import ScriptedModel
-from tests.conftest import CaseWriter
+from tests.conftest import CaseWriter, run_in_copy
 
 DOCUMENTED_VERSIONS = {(2, 1, 233), (2, 1, 252), (2, 1, 257), (2, 1, 278)}
 MEASURED_FIELDS = {f.name for f in dataclasses.fields(Profile)} - {"version", "documented", "readings"}
@@ -151,19 +149,8 @@ steps:
 
 
 def bash_results(directory: Path, tmp_path: Path, engine: ReferenceEngine) -> list[str | None]:
-    model = run(directory, tmp_path, engine)
+    model = run_in_copy(directory, engine, tmp_path / engine.name).model
     return [e.result for e in model.exchanges if e.reply.call and e.reply.call.name == "Bash"]
-
-
-def run(directory: Path, tmp_path: Path, engine: ReferenceEngine) -> ScriptedModel:
-    case = load_case(directory)
-    workdir, home = tmp_path / engine.name / "work", tmp_path / engine.name / "home"
-    shutil.copytree(directory, workdir, ignore=shutil.ignore_patterns(CASE_FILE))
-    home.mkdir(parents=True)
-    model = ScriptedModel(case=case)
-    engine.run(case, workdir=workdir, home=home, model=model)
-    model.finish()
-    return model
 
 
 @pytest.mark.parametrize(("version", "documented", "expected"), [
@@ -198,7 +185,8 @@ def test_a5_reading_refuses_the_call_at_the_cap(write_case: CaseWriter, tmp_path
               - say: refused
         """
     directory = write_case("cap", HEAD.format(id="cap", version="2.1.252") + textwrap.dedent(body))
-    model = run(directory, tmp_path, ReferenceEngine())
+    engine = ReferenceEngine()
+    model = run_in_copy(directory, engine, tmp_path / engine.name).model
     nested = next(e for e in model.exchanges if e.context == "a" and e.reply.call)
     assert nested.result == "Subagent nesting limit reached (depth 1)" and nested.is_error
     assert nested.problems == []
@@ -246,7 +234,7 @@ def test_e5_reading_leaves_an_undescribed_skill_out_of_the_listing(
         """ % ("include" if listed else "exclude")
     directory = write_case("e5", HEAD.format(id="e5", version="2.1.233") + textwrap.dedent(body),
                            files={".claude/skills/listtest/SKILL.md": "---\nname: listtest\n---\nLISTTEST BODY\n"})
-    model = run(directory, tmp_path, engine)
+    model = run_in_copy(directory, engine, tmp_path / engine.name).model
     assert model.exchanges[0].problems == []
 
 
@@ -264,4 +252,4 @@ def test_s6_reading_reads_camel_case_allowed_tools(write_case: CaseWriter, tmp_p
         """
     directory = write_case("s6", HEAD.format(id="s6", version="2.1.257") + textwrap.dedent(body),
                            files={".claude/skills/camel/SKILL.md": "---\ndescription: d\nallowedTools: Read\n---\nx\n"})
-    assert run(directory, tmp_path, engine).exchanges[0].result == result
+    assert run_in_copy(directory, engine, tmp_path / engine.name).model.exchanges[0].result == result
