@@ -57,9 +57,10 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None) -> CaseRun
     """Run ``case`` on ``engine`` in a temporary copy; ``cases/`` is never written."""
     started = time.monotonic()
     tmp = Path(tempfile.mkdtemp(prefix=f"cch-{case.id}-"))
-    workdir, home = tmp / "work", tmp / "home"
+    workdir, home, scratch = tmp / "work", tmp / "home", tmp / "tmp"
     copy_fixture(case, workdir)
     home.mkdir()
+    scratch.mkdir()
     model = ScriptedModel(case=case)
     run = EngineRun(steps=())
     script_failure: str | None = None
@@ -69,7 +70,7 @@ def run_case(case: Case, engine: Engine, *, keep: Path | None = None) -> CaseRun
             with servers.running(case, workdir=workdir, logs=tmp) as ports:
                 before = transcript.snapshot_files(workdir)
                 try:
-                    run = engine.run(case, workdir=workdir, home=home, model=model)
+                    run = engine.run(case, workdir=workdir, home=home, tmp=scratch, model=model)
                     model.finish()
                 except ScriptError as exc:
                     script_failure = str(exc)

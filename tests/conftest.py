@@ -73,11 +73,12 @@ def run_in_copy(directory: Path, engine: Engine, root: Path) -> CopiedRun:
     scripted turn must have been used (``ScriptedModel.finish``).
     """
     case = load_case(directory)
-    workdir, home = root / "work", root / "home"
+    workdir, home, tmp = root / "work", root / "home", root / "tmp"
     copy_fixture(case, workdir)
     home.mkdir(parents=True)
+    tmp.mkdir()
     model = ScriptedModel(case=case)
-    result = engine.run(case, workdir=workdir, home=home, model=model)
+    result = engine.run(case, workdir=workdir, home=home, tmp=tmp, model=model)
     model.finish()
     return CopiedRun(model, result, workdir)
 

@@ -153,10 +153,12 @@ def test_without_setting_sources_the_project_hook_does_not_fire(write_case: Any,
 
 def _init_tools(engine: Engine, case_id: str, tmp_path: Path) -> tuple[str, ...]:
     case = load_case(REPO / "cases" / case_id)
-    workdir, home = tmp_path / engine.name / "work", tmp_path / engine.name / "home"
+    root = tmp_path / engine.name
+    workdir, home, tmp = root / "work", root / "home", root / "tmp"
     copy_fixture(case, workdir)
     home.mkdir()
-    run = engine.run(case, workdir=workdir, home=home, model=ScriptedModel(case=case))
+    tmp.mkdir()
+    run = engine.run(case, workdir=workdir, home=home, tmp=tmp, model=ScriptedModel(case=case))
     return run.steps[0].init_tools
 
 

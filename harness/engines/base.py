@@ -42,12 +42,14 @@ class Engine(Protocol):
     @property
     def version(self) -> str: ...
 
-    def run(self, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> EngineRun:
+    def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
         """Run every step of ``case`` and return what the engine printed.
 
-        ``workdir`` is a private copy of the case directory (the engine's working directory) and ``home``
-        a fresh, empty home directory; the engine writes nowhere else. Every model turn is asked of
-        ``model``. Raises EngineError if the engine crashes or times out; a script failure surfaces as
-        ScriptError from ``model`` (the adapter re-raises it after the engine has stopped).
+        ``workdir`` is a private copy of the case's fixture (the engine's working directory), ``home`` the
+        run's HOME (seeded with the case's user-level files) and ``tmp`` its TMPDIR; the engine writes
+        nowhere else. Every model turn is asked of ``model``. Raises an EngineError subclass when the
+        engine crashes (EngineCrash), times out (EngineTimeout) or its API fails (ApiFault), NotModelled
+        when the reference engine abstains; a script failure surfaces as ScriptError from ``model`` (the
+        adapter re-raises it after the engine has stopped).
         """
         ...

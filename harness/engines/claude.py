@@ -19,10 +19,11 @@ from typing import IO, Any, Protocol
 
 from harness.case import Case, Step
 from harness.engines.base import EngineRun, StepOutput
+from harness.engines.environment import base_env
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
 from harness.engines.streamjson import ProcessOutput, parse_line, step_outputs
-from harness.errors import EngineError
+from harness.errors import EngineCrash, EngineError, EngineTimeout
 from harness.scripted import ScriptedModel
 
 _QUIET_ENV = {
@@ -37,7 +38,6 @@ _QUIET_ENV = {
     "MCP_CONNECTION_NONBLOCKING": "false",
     "MCP_CONNECT_TIMEOUT_MS": "30000",
 }
-_PASS_ENV = ("PATH", "LANG", "LC_ALL", "TZ", "TMPDIR")
 
 
 def seed_home(home: Path, *, workdir: Path, trusted: bool) -> None:
@@ -65,13 +65,13 @@ class ClaudeEngine:
     def version(self) -> str:
         return self.engine_version
 
-    def run(self, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> EngineRun:
+    def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
         """Run every step of ``case`` on the real binary; see Engine.run for the contract."""
         binary = ensure_installed(self.engine_version)
 
         def one_process(group: StepGroup, *, resume: str | None, debug_log: Path, base_url: str) -> ProcessResult:
             argv = self._argv(binary, case, group, resume=resume, debug_log=debug_log)
-            env = engine_env(case, home=home, base_url=base_url)
+            env = engine_env(case, home=home, tmp=tmp, base_url=base_url)
             out = _run_process(argv, env=env, cwd=workdir, steps=group, model=model, timeout=case.run.timeout)
             return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out))
 
@@ -95,11 +95,11 @@ class ClaudeEngine:
         return argv
 
 
-def engine_env(case: Case, *, home: Path, base_url: str, drop: tuple[str, ...] = ()) -> dict[str, str]:
+def engine_env(case: Case, *, home: Path, tmp: Path, base_url: str, drop: tuple[str, ...] = ()) -> dict[str, str]:
     """The engine's whole environment: an allowlist of the caller's, quiet switches, the case's own."""
-    env = {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
+    env = base_env(home=home, tmp=tmp, case_env={})
     env.update(_QUIET_ENV)
-    env.update(HOME=str(home), ANTHROPIC_BASE_URL=base_url, ANTHROPIC_API_KEY="sk-cc-harness-offline")
+    env.update(ANTHROPIC_BASE_URL=base_url, ANTHROPIC_API_KEY="sk-cc-harness-offline")
     if case.run.permission_mode == "bypass" and os.geteuid() == 0:
         env["IS_SANDBOX"] = "1"  # the engine refuses bypass as root outside a sandbox
     env.update({k: v for k, v in case.run.env.items() if k not in drop})
@@ -220,9 +220,9 @@ def _run_process(
                 pipe.close()
     stderr = "".join(err_chunks)
     if timed_out.is_set():
-        raise EngineError(f"{argv[0]}: killed after the {timeout:.0f}s timeout\nstderr: {stderr[-2000:]}")
+        raise EngineTimeout(f"{argv[0]}: killed after the {timeout:.0f}s timeout\nstderr: {stderr[-2000:]}")
     if not out.results and proc.returncode != 0:
-        raise EngineError(f"{argv[0]}: exited {proc.returncode} without a result\nstderr: {stderr[-2000:]}")
+        raise EngineCrash(f"{argv[0]}: exited {proc.returncode} without a result\nstderr: {stderr[-2000:]}")
     return out
 
 

@@ -36,7 +36,7 @@ from harness.engines.base import EngineRun
 from harness.engines.claude import ProcessResult, StepGroup, engine_env, run_sessions
 from harness.engines.install import ensure_installed
 from harness.engines.streamjson import ProcessOutput, step_outputs
-from harness.errors import EngineError
+from harness.errors import EngineError, EngineTimeout
 from harness.scripted import ScriptedModel
 
 #: run.env key a case may use to choose the SDK's setting sources (not passed on to the engine).
@@ -63,7 +63,7 @@ class SdkEngine:
     def version(self) -> str:
         return self.engine_version
 
-    def run(self, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> EngineRun:
+    def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
         """Run every step of ``case`` through the Agent SDK; see Engine.run for the contract."""
         import anyio
 
@@ -75,6 +75,7 @@ class SdkEngine:
                 binary=binary,
                 workdir=workdir,
                 home=home,
+                tmp=tmp,
                 base_url=base_url,
                 resume=resume,
                 debug_log=debug_log,
@@ -111,6 +112,7 @@ class SdkEngine:
         binary: Path,
         workdir: Path,
         home: Path,
+        tmp: Path,
         base_url: str,
         resume: str | None,
         debug_log: Path,
@@ -118,7 +120,7 @@ class SdkEngine:
         from claude_agent_sdk import ClaudeAgentOptions
         from claude_agent_sdk.types import SettingSource
 
-        env = engine_env(case, home=home, base_url=base_url, drop=(SETTING_SOURCES_ENV,))
+        env = engine_env(case, home=home, tmp=tmp, base_url=base_url, drop=(SETTING_SOURCES_ENV,))
         extra: dict[str, str | None] = {"debug-file": str(debug_log)}
         if case.run.agent:
             extra["agent"] = case.run.agent
@@ -169,7 +171,7 @@ async def _run_group(options: Any, group: StepGroup, model: ScriptedModel, timeo
                             }
                         )
     except TimeoutError:
-        raise EngineError(f"{options.cli_path}: SDK run killed after the {timeout:.0f}s timeout") from None
+        raise EngineTimeout(f"{options.cli_path}: SDK run killed after the {timeout:.0f}s timeout") from None
     except Exception as exc:  # the SDK's own errors: the process exited, a line was not JSON, ...
         if len(out.results) < len(group):
             raise EngineError(

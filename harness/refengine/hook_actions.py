@@ -35,8 +35,7 @@ from harness.refengine.hooks import (
     substitute,
 )
 from harness.refengine.mcp_client import McpUnavailable
-from harness.refengine.runtime import Runtime
-from harness.scripted import ModelRequest
+from harness.refengine.runtime import Request, Runtime
 
 DEFAULT_ACTION_TIMEOUT = 600.0  # seconds, command/http/mcp_tool (notes §1.8)
 STRUCTURED_OUTPUT = "StructuredOutput"
@@ -163,8 +162,8 @@ def hook_prompt_text(prompt: str, data: Mapping[str, Any]) -> str:
 
 def _prompt(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
     """One tool-less request; the reply must be ``{"ok": ..., "reason": ...}``."""
-    request = ModelRequest(system=messages.PROMPT_HOOK_SYSTEM,
-                           messages=(user_text(hook_prompt_text(action.prompt, data)),), tools=())
+    request = Request(system=messages.PROMPT_HOOK_SYSTEM,
+                      messages=(user_text(hook_prompt_text(action.prompt, data)),), tools=())
     verdict = _verdict(_json_object(text_of(rt.model.respond(request))))
     return ActionResult(action=action, verdict_ok=verdict[0], verdict_reason=verdict[1])
 

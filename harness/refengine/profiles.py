@@ -17,7 +17,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from harness.errors import EngineError
+from harness.refengine.errors import EngineFailure
 from harness.refengine.readings import readings_for
 
 Version = tuple[int, int, int]
@@ -187,7 +187,7 @@ CHANGES: tuple[Change, ...] = (
 def parse_version(text: str) -> Version:
     parts = text.strip().split(".")
     if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise EngineError(f"reference engine: version {text!r} is not MAJOR.MINOR.PATCH")
+        raise EngineFailure(f"reference engine: version {text!r} is not MAJOR.MINOR.PATCH")
     return int(parts[0]), int(parts[1]), int(parts[2])
 
 

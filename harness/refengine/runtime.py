@@ -23,13 +23,21 @@ from harness.refengine.hooks import HookRule, PayloadSource
 from harness.refengine.mcp_client import McpPool
 from harness.refengine.permissions import MODE_NAMES, Mode, RuleSet
 from harness.refengine.profiles import Profile
-from harness.scripted import ModelRequest
+
+
+@dataclass(frozen=True, kw_only=True)
+class Request:
+    """One model request, as the Messages API carries it: the system text, the messages, the offered tool names."""
+
+    system: str
+    messages: tuple[dict[str, Any], ...]
+    tools: tuple[str, ...]
 
 
 class Model(Protocol):
-    """What the engine asks for every turn of every context (the scripted model in the harness)."""
+    """What the engine asks for every turn of every context: the content blocks of the assistant's reply."""
 
-    def respond(self, request: ModelRequest) -> list[dict[str, Any]]: ...
+    def respond(self, request: Request) -> list[dict[str, Any]]: ...
 
 
 @dataclass(kw_only=True)

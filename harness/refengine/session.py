@@ -1,33 +1,31 @@
 """Sessions, prompts, and the loop every context runs.
 
-``run_case`` plays a case's steps: ``new`` starts a session (and a process) in the same folder,
-``same`` sends the next prompt to the running one, ``resume`` starts a new process that continues
-the conversation (runtime.py lists what a new process loses). Each prompt fires UserPromptSubmit,
-then the main context's loop runs until a reply holds no tool_use and the Stop hooks let it end.
+``Engine`` is one run of the engine in a folder, driven the way a command line drives ``claude -p``:
+``start_process()`` (fresh, or resuming the session), ``prompt(text)`` any number of times,
+``end_process()``, and ``new_session()`` between processes. runtime.py lists what a new process loses.
+Each prompt fires UserPromptSubmit, then the main context's loop runs until a reply holds no tool_use
+and the Stop hooks let it end. The engine knows nothing of cases or of the harness that drives it.
 """
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Literal
 
-from harness.case import Case
-from harness.engines.base import EngineRun, StepOutput
-from harness.errors import EngineError
 from harness.refengine import agents
 from harness.refengine.config import load_project
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
 from harness.refengine.dispatch import reported_name, run_tool_use
+from harness.refengine.errors import EngineFailure
 from harness.refengine.hook_actions import fire
 from harness.refengine.mcp_client import McpPool
 from harness.refengine.messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
 from harness.refengine.permissions import RuleSet
 from harness.refengine.profiles import Profile
-from harness.refengine.runtime import Model, Runtime, new_session
-from harness.scripted import ModelRequest
+from harness.refengine.runtime import Model, Request, Runtime, new_session
 
 MAX_TURNS = 100
 STOP_BLOCK_CAP = 8  # consecutive Stop-hook blocks before the turn ends anyway (notes §1.7)
@@ -36,57 +34,92 @@ DEPTH_VARIABLE = "CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH"
 MAIN_SYSTEM = "You are Claude Code, Anthropic's official CLI for Claude (reference engine)."
 
 
-class CaseModel(Model, Protocol):
-    """The scripted model as the case driver uses it: told when each step's prompt goes out."""
+@dataclass(frozen=True, kw_only=True)
+class Invocation:
+    """What the command line and the environment give the engine."""
 
-    def begin_step(self, index: int) -> None: ...
-
-
-def run_case(*, case: Case, profile: Profile, workdir: Path, home: Path, model: CaseModel) -> EngineRun:
-    config = load_project(workdir=workdir, home=home, trusted=case.run.trusted)
-    env = process_env(workdir=workdir, home=home, extra=case.run.env)
-    main_agent = config.agents.get(case.run.agent) if case.run.agent else None
-    if case.run.agent and main_agent is None:
-        raise EngineError(f"reference engine: --agent {case.run.agent}: no such agent in the fixture")
-    rt = Runtime(
-        profile=profile, config=config,
-        rules=RuleSet.from_lists(allow=config.permissions.allow, deny=config.permissions.deny,
-                                 ask=config.permissions.ask),
-        mode=case.run.permission_mode, env=env, model=model,
-        mcp=McpPool(servers=config.mcp_servers, cwd=workdir, env=env, timeout=case.run.timeout),
-        timeout=case.run.timeout, depth_cap=_depth_cap(case.run.env, profile), main_agent=main_agent,
-        session=new_session(home=home, workdir=workdir),
-        converse=lambda conversation: "",  # replaced next: the loop needs the runtime it runs in
-    )
-    rt.converse = lambda conversation: run_conversation(rt, conversation)
-    rt.notes.extend(config.warnings)
-    if profile.readings:
-        rt.notes.append(f"Documented readings of {'.'.join(map(str, profile.version))} laid over the measured "
-                        f"profile: {', '.join(profile.readings)} (harness/refengine/readings.py).")
-    outputs: list[StepOutput] = []
-    try:
-        for index, step in enumerate(case.steps):
-            model.begin_step(index)
-            if index == 0:
-                _start_process(rt, source="startup")
-            elif step.session == "new":
-                _end_process(rt)
-                rt.session = new_session(home=home, workdir=workdir)
-                _start_process(rt, source="startup")
-            elif step.session == "resume":
-                _end_process(rt)
-                _start_process(rt, source="resume")
-            outputs.append(run_prompt(rt, index, step.prompt))
-    finally:
-        _end_process(rt)
-    debug = "\n".join([*rt.debug, *rt.mcp.failures])
-    return EngineRun(steps=tuple(outputs), debug_log=debug, notes=tuple(rt.notes))
+    workdir: Path
+    home: Path
+    trusted: bool
+    """The folder's trust dialog was accepted (``hasTrustDialogAccepted``)."""
+    permission_mode: Literal["default", "bypass"]
+    env: Mapping[str, str]
+    """The engine process's environment; Bash, hooks and MCP servers get it with HOME and CLAUDE_PROJECT_DIR set."""
+    agent: str | None = None
+    """``--agent NAME``: the main thread runs as this agent."""
+    timeout: float = 60.0
+    """Seconds a hook command, MCP call or tool process may take."""
 
 
-def process_env(*, workdir: Path, home: Path, extra: Mapping[str, str]) -> dict[str, str]:
-    """What Bash, hooks and MCP servers see: the harness's environment with the engine's home and
-    project directory, plus the case's ``run.env``."""
-    return {**os.environ, "HOME": str(home), "CLAUDE_PROJECT_DIR": str(workdir), **extra}
+@dataclass(frozen=True, kw_only=True)
+class PromptOutput:
+    """What the engine prints for one prompt (stream-json ``result`` and the init event's tool list)."""
+
+    result: str
+    is_error: bool
+    permission_denials: tuple[dict[str, Any], ...]
+    init_tools: tuple[str, ...]
+
+
+class Engine:
+    """One engine run in ``invocation.workdir`` with ``profile``'s behaviour, asking ``model`` every turn."""
+
+    def __init__(self, invocation: Invocation, *, profile: Profile, model: Model) -> None:
+        config = load_project(workdir=invocation.workdir, home=invocation.home, trusted=invocation.trusted)
+        env = process_env(workdir=invocation.workdir, home=invocation.home, base=invocation.env)
+        main_agent = config.agents.get(invocation.agent) if invocation.agent else None
+        if invocation.agent and main_agent is None:
+            raise EngineFailure(f"reference engine: --agent {invocation.agent}: no such agent")
+        rt = Runtime(
+            profile=profile, config=config,
+            rules=RuleSet.from_lists(allow=config.permissions.allow, deny=config.permissions.deny,
+                                     ask=config.permissions.ask),
+            mode=invocation.permission_mode, env=env, model=model,
+            mcp=McpPool(servers=config.mcp_servers, cwd=invocation.workdir, env=env, timeout=invocation.timeout),
+            timeout=invocation.timeout, depth_cap=_depth_cap(env, profile), main_agent=main_agent,
+            session=new_session(home=invocation.home, workdir=invocation.workdir),
+            converse=lambda conversation: "",  # replaced next: the loop needs the runtime it runs in
+        )
+        rt.converse = lambda conversation: run_conversation(rt, conversation)
+        rt.notes.extend(config.warnings)
+        if profile.readings:
+            rt.notes.append(f"Documented readings of {'.'.join(map(str, profile.version))} laid over the measured "
+                            f"profile: {', '.join(profile.readings)} (harness/refengine/readings.py).")
+        self._rt = rt
+        self._home = invocation.home
+        self._running = False
+
+    def start_process(self, *, resume: bool = False) -> None:
+        """A new engine process: a fresh one, or one resuming the current session (``--resume``)."""
+        _start_process(self._rt, source="resume" if resume else "startup")
+        self._running = True
+
+    def new_session(self) -> None:
+        """The next process starts a new session in the same folder (call between processes)."""
+        self._rt.session = new_session(home=self._home, workdir=self._rt.workdir)
+
+    def prompt(self, text: str) -> PromptOutput:
+        return run_prompt(self._rt, text)
+
+    def end_process(self) -> None:
+        """SessionEnd and MCP shutdown; safe to call when no process runs."""
+        if self._running:
+            self._running = False
+            _end_process(self._rt)
+
+    @property
+    def debug_log(self) -> str:
+        return "\n".join([*self._rt.debug, *self._rt.mcp.failures])
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Where this run knowingly departs from the real engine (configuration warnings, readings)."""
+        return tuple(self._rt.notes)
+
+
+def process_env(*, workdir: Path, home: Path, base: Mapping[str, str]) -> dict[str, str]:
+    """What Bash, hooks and MCP servers see: the engine's own environment with its home and project directory."""
+    return {**base, "HOME": str(home), "CLAUDE_PROJECT_DIR": str(workdir)}
 
 
 def _depth_cap(env: Mapping[str, str], profile: Profile) -> int:
@@ -131,7 +164,7 @@ def _main(rt: Runtime) -> Conversation:
     return rt.session.main
 
 
-def run_prompt(rt: Runtime, index: int, prompt: str) -> StepOutput:
+def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
     conversation = _main(rt)
     rt.session.prompt_id = str(uuid.uuid4())
     conversation.start_user_turn()
@@ -147,11 +180,11 @@ def run_prompt(rt: Runtime, index: int, prompt: str) -> StepOutput:
     if submitted.blocked:
         # Exit 2 / decision block erases the prompt; the model never sees it (notes §1.6).
         conversation.messages.pop()
-        return _step_output(rt, index, result="")
+        return _prompt_output(rt, result="")
     notes += submitted.contexts
     if notes:
         conversation.messages.append(system_note("\n\n".join(notes)))
-    return _step_output(rt, index, result=run_conversation(rt, conversation))
+    return _prompt_output(rt, result=run_conversation(rt, conversation))
 
 
 def _listings(rt: Runtime, conversation: Conversation) -> list[str]:
@@ -160,11 +193,10 @@ def _listings(rt: Runtime, conversation: Conversation) -> list[str]:
                                        (agents.skill_listing(rt), "Skill" in tools)) if present and text]
 
 
-def _step_output(rt: Runtime, index: int, *, result: str) -> StepOutput:
-    main = _main(rt)
-    offered = main.offered(rt.profile)
-    return StepOutput(step=index, result=result, is_error=False, permission_denials=tuple(rt.session.denials),
-                      init_tools=tuple(reported_name(t, rt.profile) for t in offered))
+def _prompt_output(rt: Runtime, *, result: str) -> PromptOutput:
+    offered = _main(rt).offered(rt.profile)
+    return PromptOutput(result=result, is_error=False, permission_denials=tuple(rt.session.denials),
+                        init_tools=tuple(reported_name(t, rt.profile) for t in offered))
 
 
 def run_conversation(rt: Runtime, conversation: Conversation) -> str:
@@ -206,12 +238,12 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
             return text
         stop_blocks += 1
         conversation.messages.append(user_text(feedback))
-    raise EngineError(f"reference engine: a {conversation.kind} context made {limit} model calls without ending")
+    raise EngineFailure(f"reference engine: a {conversation.kind} context made {limit} model calls without ending")
 
 
-def _request(rt: Runtime, conversation: Conversation) -> ModelRequest:
+def _request(rt: Runtime, conversation: Conversation) -> Request:
     tools = conversation.offered(rt.profile)
-    return ModelRequest(system=conversation.system, messages=tuple(conversation.messages), tools=tools)
+    return Request(system=conversation.system, messages=tuple(conversation.messages), tools=tools)
 
 
 def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *, active: bool) -> str | None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.errors import EngineError
 from harness.refengine.conversation import Conversation
+from harness.refengine.errors import EngineFailure
 from harness.refengine.profiles import CHANGES, profile_for
 
 
@@ -35,8 +35,8 @@ def test_every_change_names_a_profile_field() -> None:
     assert {c.behaviour for c in CHANGES} <= fields
 
 
-def test_bad_version_is_an_engine_error() -> None:
-    with pytest.raises(EngineError):
+def test_bad_version_is_an_engine_failure() -> None:
+    with pytest.raises(EngineFailure):
         profile_for("latest")
 
 
