@@ -1,3 +1,1 @@
-"""Loads the cc-harness pytest plugin for this repository's own test run."""
-
-pytest_plugins = ["harness.pytest_plugin"]
+"""The repository's own tests (tests/) and its conformance cases (cases/, collected by the cc-harness plugin)."""

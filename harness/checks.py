@@ -14,13 +14,13 @@ from harness.case import Case, TextMatch, Turn
 
 
 @dataclass(frozen=True, kw_only=True)
-class Failure:
+class Difference:
+    """Where a transcript departs from the case, before it is judged against the expectations file."""
+
     at: str
     expected: str
-    got: str | None
-
-    def render(self) -> str:
-        return f"{self.at}\n    expected: {self.expected}\n    got:      {show(self.got)}"
+    observed: str | None
+    detail: str = ""
 
 
 def _turn_field(ex: dict[str, Any]) -> str:
@@ -41,41 +41,55 @@ def _match(expected: TextMatch, got: str | None) -> bool:
     return got is not None and expected.matches(got)
 
 
-def check(case: Case, transcript: dict[str, Any], *, debug_log: str | None) -> list[Failure]:
-    """Every way ``transcript`` departs from what ``case`` documents (empty when it conforms)."""
-    failures: list[Failure] = []
+def check(
+    case: Case, transcript: dict[str, Any], *, debug_log: str | None, script_detail: str = ""
+) -> list[Difference]:
+    """Every way ``transcript`` departs from what ``case`` documents (empty when it conforms).
+
+    ``script_detail``: the scripted model's whole account of a script failure, for the reader."""
+    failures: list[Difference] = []
     if script_error := transcript.get("script_error"):
-        failures.append(Failure(at="script", expected="every scripted turn asked for", got=script_error))
+        failures.append(
+            Difference(
+                at="script", expected="every scripted turn asked for", observed=script_error, detail=script_detail
+            )
+        )
     for ex in transcript["exchanges"]:
         where = _turn_field(ex)
         for problem in ex.get("offer_problems", ()):
-            failures.append(Failure(at=f"{where}.offered", expected="as the case states", got=problem))
+            failures.append(Difference(at=f"{where}.offered", expected="as the case states", observed=problem))
         turn = _turn_of(case, ex)
         expect = turn.call.expect if turn.call else None
         if expect is None:
             continue
         got = ex.get("result")
         if expect.result is not None and not _match(expect.result, got):
-            failures.append(Failure(at=f"{where}.call.expect.result", expected=expect.result.describe(), got=got))
+            failures.append(
+                Difference(at=f"{where}.call.expect.result", expected=expect.result.describe(), observed=got)
+            )
         if expect.is_error is not None and got is not None and ex.get("is_error") != expect.is_error:
             failures.append(
-                Failure(at=f"{where}.call.expect.is_error", expected=str(expect.is_error), got=str(ex.get("is_error")))
+                Difference(
+                    at=f"{where}.call.expect.is_error", expected=str(expect.is_error), observed=str(ex.get("is_error"))
+                )
             )
     prompts = {p["step"]: p for p in transcript["prompts"]}
     for i, step in enumerate(case.steps):
         if step.init_tools is not None and (printed := prompts.get(i + 1)) is not None:
             for problem in step.init_tools.problems(printed.get("init_tools", []), verb="listed in system/init"):
-                failures.append(Failure(at=f"steps[{i}].init_tools", expected="as the case states", got=problem))
+                failures.append(
+                    Difference(at=f"steps[{i}].init_tools", expected="as the case states", observed=problem)
+                )
     files = transcript["files"]
     for i in range(len(case.effects)):
         failures += _check_effect(case, i, files)
     if case.debug_log is not None and debug_log is not None:
         for problem in case.debug_log.problems(debug_log, what="debug log"):
-            failures.append(Failure(at="debug_log", expected="as the case states", got=problem))
+            failures.append(Difference(at="debug_log", expected="as the case states", observed=problem))
     return failures
 
 
-def _check_effect(case: Case, index: int, files: dict[str, Any]) -> list[Failure]:
+def _check_effect(case: Case, index: int, files: dict[str, Any]) -> list[Difference]:
     effect = case.effects[index]
     at = f"effects[{index}]"
     value = files.get(effect.path)
@@ -91,22 +105,16 @@ def _check_effect(case: Case, index: int, files: dict[str, Any]) -> list[Failure
     out = []
     if effect.exists is not None and (text is not None) != effect.exists:
         out.append(
-            Failure(
+            Difference(
                 at=f"{at}.exists",
                 expected=f"{effect.path} {'exists' if effect.exists else 'absent'}",
-                got="exists" if text is not None else "absent",
+                observed="exists" if text is not None else "absent",
             )
         )
     if effect.content is not None and not _match(effect.content, text):
-        out.append(Failure(at=f"{at}.content", expected=effect.content.describe(), got=text))
+        out.append(Difference(at=f"{at}.content", expected=effect.content.describe(), observed=text))
     return out
 
 
 def _json_line(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
-
-
-def show(value: str | None) -> str:
-    if value is None:
-        return "(nothing)"
-    return repr(value) if len(value) <= 600 else repr(value[:600]) + "…"

@@ -1,29 +1,58 @@
-"""The ``cc-harness`` command: run cases, check a new engine version, diff engines, write reports."""
+"""The ``cc-harness`` command: run cases, check a new engine version, diff engines, write reports.
+
+Every command works on a suite: the one configured nearest the current folder (``[tool.cc-harness]``
+in ``pyproject.toml``, or ``cc-harness.toml``), or the one ``--suite`` names. Exit status: 0 all well,
+1 a failure or an error in the results, 2 a usage error (named in one line, no traceback), 130
+interrupted (the results file still holds every finished case).
+"""
 
 from __future__ import annotations
 
 import argparse
 import difflib
 import os
+import signal
+import threading
 import time
-import traceback
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from importlib import metadata
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from harness import grid, results, trace
-from harness.case import Case, discover_cases
-from harness.engines import expand, make_engine
+from harness.case import BrokenCase, Case, discover_cases, scan_cases
+from harness.engines import engine_dir, expand, make_engine
 from harness.engines.install import ensure_installed, is_version
-from harness.errors import HarnessError
+from harness.errors import HarnessError, UsageError
+from harness.expectations import Expectations
+from harness.outcome import WORST_FIRST
 from harness.report import baseline, compare, html, junit, markdown, terminal
-from harness.runner import EXPECTATIONS, REPO, run_case
+from harness.runner import bug, run_case
 from harness.selection import Selection
-from harness.snapshots import engine_dir
+from harness.suite import Suite
 
-console = Console(stderr=True)
+console = Console(stderr=True, highlight=False)
+
+Found = Case | BrokenCase
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a run: the results file was closed with every finished case in it."""
+
+    def __init__(self, path: Path, records: int) -> None:
+        super().__init__(f"interrupted: {records} finished case run(s) saved in {path}")
+
+
+def _suite(args: argparse.Namespace) -> Suite:
+    return Suite.from_file(args.suite) if args.suite else Suite.discover(Path.cwd())
+
+
+def _cases_dir(args: argparse.Namespace, suite: Suite) -> Path:
+    return args.cases_dir.resolve() if getattr(args, "cases_dir", None) else suite.cases
 
 
 def _add_selection(p: argparse.ArgumentParser) -> None:
@@ -31,7 +60,7 @@ def _add_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--claim", action="append", default=[], help="claim id (repeatable)")
     p.add_argument("--combination", action="append", default=[], help="grid cell, e.g. skill->tool")
     p.add_argument("--shard", default=None, help="run shard I of N (I/N), assigned by case id")
-    p.add_argument("--cases-dir", type=Path, default=REPO / "cases")
+    p.add_argument("--cases-dir", type=Path, default=None, help="folder of cases (default: the suite's)")
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="cases run at once")
     p.add_argument("--keep-workdirs", type=Path, default=None, help="keep each run's working copy and HOME here")
 
@@ -40,189 +69,231 @@ def _selection(args: argparse.Namespace) -> Selection:
     return Selection.from_options(case=args.case, claim=args.claim, combination=args.combination, shard=args.shard)
 
 
-def _selected_cases(args: argparse.Namespace) -> list[Case]:
-    """The cases the selection options take; when none, says so (the caller then exits 2)."""
-    cases = _selection(args)(args.cases_dir)
-    if not cases:
-        console.print("no case matches the selection")
-    return cases
+def _selected_cases(args: argparse.Namespace, suite: Suite) -> list[Found]:
+    """The cases the selection options take (a broken one only if selected); none is a usage error."""
+    found = _selection(args)(scan_cases(_cases_dir(args, suite), catalogue=suite.catalogue))
+    if not found:
+        raise UsageError(f"no case in {_cases_dir(args, suite)} matches the selection")
+    return found
 
 
-def run_all(engines: list[str], cases: list[Case], *, jobs: int, keep: Path | None) -> list[results.Record]:
-    """Run every case on every engine with a progress bar; records in (engine, case) order."""
+def _engines(args: argparse.Namespace, suite: Suite) -> list[str]:
+    engines = expand(args.engine or list(suite.engines), pinned=suite.pinned)
     for engine in engines:  # an engine name that cannot work is a usage error, not one error per case
-        try:
-            make_engine(engine)
-        except HarnessError:
-            raise
-        except Exception as exc:
-            raise HarnessError(f"engine {engine}: {type(exc).__name__}: {exc}") from exc
+        make_engine(engine)
+    return engines
+
+
+def _default_version(suite: Suite) -> str | None:
+    """The version plain ``reference`` runs a case without ``documented_for`` at: the newest pinned one."""
+    return suite.pinned[-1] if suite.pinned else None
+
+
+def run_all(
+    suite: Suite, engines: list[str], cases: list[Found], *, jobs: int, keep: Path | None, writer: results.Writer
+) -> list[results.Record]:
+    """Run every case on every engine with a progress bar, each record saved as it finishes.
+
+    On Ctrl-C the cases not started are dropped, the running ones finish and are saved, and
+    ``Interrupted`` is raised (a second Ctrl-C stops waiting)."""
+    expectations = Expectations(root=suite.expectations)
     work = [(e, c) for e in engines for c in cases]
-    records: list[results.Record] = []
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task("running cases", total=len(work))
 
-        def one(item: tuple[str, Case]) -> results.Record:
+        def one(item: tuple[str, Found]) -> results.Record:
             engine, case = item
             started = time.monotonic()
             try:
-                record = results.Record.from_run(run_case(case, make_engine(engine), keep=keep))
-            except Exception as exc:  # a crash is a result too: the run goes on and the file records it
-                record = results.Record.crashed(
-                    case=case,
-                    engine=engine,
-                    error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}",
-                    duration=time.monotonic() - started,
+                record = run_case(
+                    case,
+                    make_engine(engine, default_version=_default_version(suite)),
+                    expectations=expectations,
+                    keep=keep,
                 )
+            except Exception as exc:  # a crash is a result too: the run goes on and the file records it
+                fault = bug(exc)
+                record = results.Record(
+                    case=case.id,
+                    engine=engine,
+                    status=fault.status,
+                    combination="",
+                    claims=(),
+                    flags=(),
+                    duration=round(time.monotonic() - started, 3),
+                    fault=fault,
+                )
+            writer.add(record)
             progress.update(task, advance=1, description=f"{engine} {case.id}")
             return record
 
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            records = list(pool.map(one, work))
-    return records
+        pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+        futures: list[Future[results.Record]] = [pool.submit(one, item) for item in work]
+        try:
+            pending = set(futures)
+            while pending:
+                _, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+        except KeyboardInterrupt:
+            for f in futures:
+                f.cancel()
+            console.print("interrupted: waiting for the running cases to finish (Ctrl-C again to stop now)")
+            with _second_interrupt_stops():
+                pool.shutdown(wait=True)
+            raise Interrupted(writer.path, len(writer.records)) from None
+        pool.shutdown()
+    return list(writer.records)
+
+
+@contextmanager
+def _second_interrupt_stops() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _run_and_save(
-    args: argparse.Namespace, engines: list[str], cases: list[Case], *, command: str
+    args: argparse.Namespace, suite: Suite, engines: list[str], cases: list[Found], *, command: str
 ) -> tuple[list[results.Record], Path]:
-    """Run the cases on the engines and write the records to --results (default results/COMMAND-ENGINES.jsonl)."""
-    records = run_all(engines, cases, jobs=args.jobs, keep=args.keep_workdirs)
-    path = args.results or Path("results") / f"{command}-{'+'.join(engine_dir(e) for e in engines)}.jsonl"
-    options: dict[str, object] = {} if command == "run" else {"command": command}  # a run header names none
-    options |= {"shard": args.shard, "cases": len(cases)}
-    results.write(path, head=results.header(engines=engines, options=options), records=records)
-    return records, path
+    """Run the cases on the engines, writing each record to --results (default <results>/COMMAND-ENGINES.jsonl)."""
+    path = args.results or suite.results / f"{command}-{'+'.join(engine_dir(e) for e in engines)}.jsonl"
+    options: dict[str, object] = {
+        "command": command,
+        "suite": suite.describe(),
+        "selection": _selection(args).as_json(),
+        "shard": args.shard,
+        "cases": len(cases),
+    }
+    head = results.header(engines=engines, options=options, revision=results.suite_revision(suite.root))
+    with results.Writer(path, head=head) as writer:
+        records = run_all(suite, engines, cases, jobs=args.jobs, keep=args.keep_workdirs, writer=writer)
+    return sorted(records, key=lambda r: (r.engine, r.case)), path
 
 
 def print_summary(records: list[results.Record], engines: list[str]) -> None:
-    out = Console()
+    """Per engine: totals and the grid; then every failure and error, worst first, with its cause."""
+    out = Console(highlight=False)
     for engine in engines:
         mine = [r for r in records if r.engine == engine]
-        t = results.totals(mine)
-        out.print(f"\n[bold]{engine}[/bold]: " + ", ".join(f"{n} {s}" for s, n in t.items() if n))
-        out.print(grid.render_text(mine, engine=engine), highlight=False, markup=False)
-        for r in mine:
-            if r.status in ("fail", "error"):
-                out.print(f"\n[red]{r.status.upper()}[/red] {r.case}", highlight=False)
-                if r.error:
-                    out.print(r.error, markup=False, highlight=False)
-                for f in r.failures:
-                    out.print(f"  {f['at']}\n    expected: {f['expected']}\n    got:      {f['got']!r}", markup=False)
+        out.print(f"\n{engine}: {results.describe_totals(mine)}", markup=False, style="bold")
+        out.print(grid.render_text(mine, engine=engine), markup=False)
+    bad = sorted((r for r in records if r.status.is_bad), key=lambda r: (WORST_FIRST.index(r.status), r.engine, r.case))
+    for r in bad:
+        out.print(f"\n{r.status.value.upper()} {r.case} on {r.engine}", style="red", markup=False)
+        out.print(r.explain().split("\n", 1)[-1], markup=False)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    engines = expand(args.engine)
-    cases = _selected_cases(args)
-    if not cases:
-        return 2
-    records, path = _run_and_save(args, engines, cases, command="run")
+    suite = _suite(args)
+    engines = _engines(args, suite)
+    cases = _selected_cases(args, suite)
+    records, path = _run_and_save(args, suite, engines, cases, command="run")
     print_summary(records, engines)
-    t = results.totals(records)
-    Console().print(f"\nresults: {path}  ({sum(t.values())} runs: " + ", ".join(f"{n} {s}" for s, n in t.items()) + ")")
-    return 1 if t["fail"] or t["error"] else 0
+    Console(highlight=False).print(
+        f"\nresults: {path}  ({len(records)} runs: {results.describe_totals(records)})", markup=False
+    )
+    return 1 if any(r.status.is_bad for r in records) else 0
 
 
-def _engine_records(path: Path, engine: str | None, *, option: str) -> tuple[str, list[results.Record]]:
+def _engine_records(path: Path, engine: str | None, *, option: str, suite: Suite) -> tuple[str, list[results.Record]]:
     """The records of one engine in a saved results file (the engine may be left out when it holds one)."""
-    head, records = results.merge([path])
-    recorded, now = head.get("suite_revision"), results.suite_revision()
+    saved = results.merge([path])
+    recorded, now = saved.head.get("suite_revision"), results.suite_revision(suite.root)
     if recorded != now:  # the cases may have changed since: their edits would show as engine changes
-        console.print(
-            f"[yellow]note:[/yellow] {path} was recorded at suite revision {recorded}, the cases are at {now}"
-        )
-    present = sorted({r.engine for r in records})
+        console.print(f"note: {path} was recorded at suite revision {recorded}, the cases are at {now}", markup=False)
+    present = sorted({r.engine for r in saved.records})
     if engine is None:
         if len(present) != 1:
-            raise HarnessError(f"{path} holds engines {', '.join(present) or '(none)'}: name the engine to use")
+            raise UsageError(f"{path} holds engines {', '.join(present) or '(none)'}: name the engine to use")
         engine = present[0]
-    mine = [r for r in records if r.engine == engine]
+    mine = [r for r in saved.records if r.engine == engine]
     if not mine:
-        raise HarnessError(f"{option} {path}: no records of {engine} (it holds {', '.join(present) or 'none'})")
+        raise UsageError(f"{option} {path}: no records of {engine} (it holds {', '.join(present) or 'none'})")
     return engine, mine
 
 
-def _selected_ids(args: argparse.Namespace) -> set[str] | None:
-    """Case ids the selection options name, or None when none was given (saved results: keep all)."""
-    select = _selection(args)
-    if not select.narrows:
-        return None
-    return {c.id for c in select(args.cases_dir)}
-
-
-def _check_baseline(args: argparse.Namespace, cases: list[Case]) -> baseline.Baseline:
+def _check_baseline(args: argparse.Namespace, suite: Suite, cases: list[Case]) -> baseline.Baseline:
     if args.baseline_results:
         against = f"claude@{args.against}" if args.against else None
-        engine, records = _engine_records(args.baseline_results, against, option="--baseline-results")
+        engine, records = _engine_records(args.baseline_results, against, option="--baseline-results", suite=suite)
         return baseline.from_records(
-            records, engine=engine, expectations_root=args.expectations_dir, source=str(args.baseline_results)
+            records, engine=engine, expectations_root=suite.expectations, source=str(args.baseline_results)
         )
-    version = args.against or baseline.newest_pinned(snapshot_root=args.snapshots_dir)
+    version = args.against or baseline.newest_pinned(suite.pinned, snapshot_root=suite.snapshots)
     if version is None:
-        raise HarnessError(
-            f"no pinned version has committed snapshots under {args.snapshots_dir}/: record them"
+        raise UsageError(
+            f"no pinned version has committed snapshots under {suite.snapshots}/: record them"
             " (pytest --engine pinned --snapshot-update) or pass --baseline-results FILE"
         )
     return baseline.from_snapshots(
-        cases, engine=f"claude@{version}", snapshot_root=args.snapshots_dir, expectations_root=args.expectations_dir
+        cases, engine=f"claude@{version}", snapshot_root=suite.snapshots, expectations_root=suite.expectations
     )
-
-
-def _check_new_records(args: argparse.Namespace, cases: list[Case], engine: str) -> tuple[list[results.Record], str]:
-    """The checked version's records and where they come from: a saved file, or a fresh run saved now."""
-    if args.from_results:
-        return _engine_records(args.from_results, engine, option="--from-results")[1], str(args.from_results)
-    ensure_installed(args.version)  # before the run: a failed install is exit 2, not one error per case
-    records, path = _run_and_save(args, [engine], cases, command="check")
-    return records, f"a fresh run, results in {path}"
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     if not is_version(args.version):  # the form npm publishes claude under
-        raise HarnessError(f"not a version number: {args.version!r} (expected e.g. 2.1.332)")
+        raise UsageError(f"not a version number: {args.version!r} (expected e.g. 2.1.332)")
+    suite = _suite(args)
     engine = f"claude@{args.version}"
-    cases = _selected_cases(args)
-    if not cases:
-        return 2
-    ids = {c.id for c in cases}
+    found = _selected_cases(args, suite)
+    cases = [c for c in found if isinstance(c, Case)]
+    ids = {c.id for c in found}
     # The baseline first: a missing one is a usage error, better found before the run than after it.
-    base = _check_baseline(args, cases)
+    base = _check_baseline(args, suite, cases)
     if not ids & set(base.records):
-        raise HarnessError(
+        raise UsageError(
             f"{base.engine} has no baseline record of any selected case ({base.source}):"
             " record its snapshots or pass --baseline-results FILE"
         )
-    new_records, source = _check_new_records(args, cases, engine)
+    if args.from_results:
+        new_records = _engine_records(args.from_results, engine, option="--from-results", suite=suite)[1]
+        source = str(args.from_results)
+    else:
+        ensure_installed(args.version)  # before the run: a failed install is exit 2, not one error per case
+        new_records, path = _run_and_save(args, suite, [engine], found, command="check")
+        source = f"a fresh run, results in {path}"
     changes = baseline.changes(base, new_records, case_ids=ids)
     out = terminal.console()
     out.print(f"[bold]check {engine}[/bold] against {base.engine} ({base.source})", highlight=False)
-    out.print(f"new records: {source}; both judged against {base.engine}'s known differences", highlight=False)
-    terminal.print_by_claim(out, changes, old_label=base.engine, new_label=engine)
+    out.print(f"new records: {source}; both judged against {base.engine}'s known differences", markup=False)
+    terminal.print_by_claim(out, changes, old_label=base.engine, new_label=engine, catalogue=suite.catalogue)
     out.print("\n" + terminal.summary_line(changes), highlight=False)
-    return 1 if any(c.changed for c in changes) else 0
+    errors = [r for r in new_records if r.status.is_error]
+    for r in errors:
+        out.print(f"{r.status.value}: {r.case}: {r.fault.message if r.fault else ''}", markup=False)
+    return 1 if errors or any(c.changed for c in changes) else 0
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    suite = _suite(args)
     if bool(args.results_a) != bool(args.results_b):
-        raise HarnessError("--results-a and --results-b go together (or leave both out for fresh runs)")
+        raise UsageError("--results-a and --results-b go together (or leave both out for fresh runs)")
     if args.results_a:
-        a, records_a = _engine_records(args.results_a, args.a, option="--results-a")
-        b, records_b = _engine_records(args.results_b, args.b, option="--results-b")
-        wanted = _selected_ids(args)
-        if wanted is not None:
+        a, records_a = _engine_records(args.results_a, args.a, option="--results-a", suite=suite)
+        b, records_b = _engine_records(args.results_b, args.b, option="--results-b", suite=suite)
+        select = _selection(args)
+        if select.narrows:
+            wanted = {c.id for c in select(scan_cases(_cases_dir(args, suite), catalogue=suite.catalogue))}
             records_a = [r for r in records_a if r.case in wanted]
             records_b = [r for r in records_b if r.case in wanted]
     else:
         if not args.a or not args.b:
-            raise HarnessError("diff needs two engines, e.g. cc-harness diff claude@2.1.252 claude@2.1.332")
+            raise UsageError("diff needs two engines, e.g. cc-harness diff claude@2.1.252 claude@2.1.332")
         a, b = args.a, args.b
         if a == b:
-            raise HarnessError(f"diff {a} {a}: name two different engines (or compare saved runs of one)")
-        cases = _selected_cases(args)
-        if not cases:
-            return 2
-        records, path = _run_and_save(args, [a, b], cases, command="diff")
-        console.print(f"results: {path}")
+            raise UsageError(f"diff {a} {a}: name two different engines (or compare saved runs of one)")
+        for engine in (a, b):
+            make_engine(engine)
+        cases = _selected_cases(args, suite)
+        records, path = _run_and_save(args, suite, [a, b], cases, command="diff")
+        console.print(f"results: {path}", markup=False)
         records_a = [r for r in records if r.engine == a]
         records_b = [r for r in records if r.engine == b]
     changes = compare.compare_engines(old=records_a, new=records_b)
@@ -230,7 +301,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if a == b and args.results_a:  # two saved runs of one engine: tell the columns apart by file
         label_a, label_b = f"{a} ({args.results_a.name})", f"{b} ({args.results_b.name})"
     out = terminal.console()
-    out.print(f"[bold]diff {label_a} → {label_b}[/bold]", highlight=False)
+    out.print(f"diff {label_a} → {label_b}", style="bold", markup=False)
     terminal.print_by_case(out, changes, old_label=label_a, new_label=label_b)
     out.print("\n" + terminal.summary_line(changes), highlight=False)
     return 1 if any(c.changed for c in changes) else 0
@@ -241,77 +312,111 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def _partial(saved: results.Results, suite: Suite, cases_dir: Path) -> str | None:
+    """Why these results do not cover the whole suite (None when they do)."""
+    if not saved.complete:
+        return "the run was interrupted"
+    every = {f.id for f in scan_cases(cases_dir, catalogue=suite.catalogue)}
+    for engine in sorted({r.engine for r in saved.records}):
+        have = {r.case for r in saved.records if r.engine == engine}
+        if missing := sorted(every - have):
+            return f"{engine} has no record of {len(missing)} of the {len(every)} cases (e.g. {missing[0]})"
+    return None
+
+
 def cmd_report(args: argparse.Namespace) -> int:
-    _, records = results.merge(list(args.results))
+    suite = _suite(args)
+    saved = results.merge(list(args.results))
+    records = saved.records
     if not records:
-        raise HarnessError(f"{', '.join(map(str, args.results))}: no case records to report on")
-    text = markdown.render(records)
+        raise UsageError(f"{', '.join(map(str, args.results))}: no case records to report on")
+    target: Path = (args.markdown or suite.report).resolve()
+    link = os.path.relpath(suite.claims, target.parent) if suite.claims else None
+    text = markdown.render(records, catalogue=suite.catalogue, catalogue_link=link)
     if args.check:
-        committed = args.markdown.read_text(encoding="utf-8") if args.markdown.is_file() else ""
+        committed = target.read_text(encoding="utf-8") if target.is_file() else ""
         if committed == text:
-            Console().print(f"{args.markdown} is up to date with {len(records)} records")
+            Console(highlight=False).print(f"{target} is up to date with {len(records)} records", markup=False)
             return 0
         diff = difflib.unified_diff(
-            committed.splitlines(keepends=True), text.splitlines(keepends=True), str(args.markdown), "from results"
+            committed.splitlines(keepends=True), text.splitlines(keepends=True), str(target), "from results"
         )
         print("".join(list(diff)[:200]), end="")  # plain: a diff must not be re-wrapped
-        console.print(
-            f"[red]{args.markdown} is stale[/red]: regenerate it with cc-harness report --results ...", soft_wrap=True
-        )
+        console.print(f"{target} is stale: regenerate it with cc-harness report --results ...", markup=False)
         return 1
-    _write(args.markdown, text)
-    _write(args.html, html.render(records, cases_dir=args.cases_dir))
-    _write(args.junit, junit.render(records))
-    out = Console()
-    for label, path in (("markdown", args.markdown), ("html", args.html), ("junit", args.junit)):
-        out.print(f"{label}: {path}", highlight=False)
+    if target == suite.report and not args.allow_partial:
+        why = _partial(saved, suite, _cases_dir(args, suite))
+        if why is not None:
+            raise UsageError(
+                f"not writing the suite's report {target} from a partial run ({why}); pass --markdown PATH to"
+                " write elsewhere, or --allow-partial to replace it anyway"
+            )
+    html_path = args.html or suite.results / "report.html"
+    junit_path = args.junit or suite.results / "junit.xml"
+    _write(target, text)
+    _write(html_path, html.render(records, cases_dir=_cases_dir(args, suite), catalogue=suite.catalogue))
+    _write(junit_path, junit.render(records))
+    out = Console(highlight=False)
+    for label, path in (("markdown", target), ("html", html_path), ("junit", junit_path)):
+        out.print(f"{label}: {path}", markup=False)
     return 0
-
-
-def _add_compare_dirs(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--snapshots-dir", type=Path, default=REPO / "snapshots", help="committed snapshots (baseline)")
-    p.add_argument("--expectations-dir", type=Path, default=EXPECTATIONS, help="per-version known differences")
 
 
 def cmd_trace(args: argparse.Namespace) -> int:
     """Claim -> cases -> status per engine; exit 1 when a claim has no case."""
-    cases = list(discover_cases(args.cases_dir))
-    records: list[results.Record] = []
-    if args.results:
-        records = results.merge(list(args.results))[1]
-    rows = trace.traces(cases, records)
-    Console().print(trace.render_text(rows), markup=False, highlight=False)
+    suite = _suite(args)
+    if suite.catalogue is None:
+        raise UsageError(f"{suite.describe()}: the suite names no claims catalogue (claims = ...): nothing to trace")
+    cases = list(discover_cases(_cases_dir(args, suite), catalogue=suite.catalogue))
+    records = results.merge(list(args.results)).records if args.results else []
+    rows = trace.traces(cases, suite.catalogue, records)
+    Console(highlight=False).print(trace.render_text(rows), markup=False)
     missing = trace.uncovered_in(rows)
     if missing:
-        console.print(f"[red]uncovered claims:[/red] {', '.join(missing)}")
+        console.print(f"uncovered claims: {', '.join(missing)}", style="red", markup=False)
     return 1 if missing else 0
 
 
+def _version() -> str:
+    try:
+        return metadata.version("cc-harness")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cc-harness", description=__doc__)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--suite", type=Path, default=None, help="the suite's cc-harness.toml or pyproject.toml (default: found upward)"
+    )
+    parser = argparse.ArgumentParser(prog="cc-harness", description=__doc__, parents=[common])
+    parser.add_argument("--version", action="version", version=f"cc-harness {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("run", help="run cases on engines (default: every case on the reference engine)")
-    p.add_argument("--engine", default="reference", help="comma list: reference, reference@V, claude@V, pinned")
-    p.add_argument("--results", type=Path, default=None, help="results file (default: results/run-<engines>.jsonl)")
+    p = sub.add_parser(
+        "run", parents=[common], help="run cases on engines (default: every case on the suite's engines)"
+    )
+    p.add_argument("--engine", default=None, help="comma list: reference, reference@V, claude@V, pinned")
+    p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/run-<engines>.jsonl)")
     _add_selection(p)
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser(
         "check",
+        parents=[common],
         help="run every case on a new claude version and list, claim by claim, what changed since the newest pin",
-        description="Exit status: 0 nothing changed, 1 something changed, 2 usage or install error.",
+        description="Exit status: 0 nothing changed, 1 something changed (or an error), 2 usage or install error.",
     )
     p.add_argument("version", help="claude version to check, e.g. 2.1.331 (installed if needed)")
     p.add_argument("--against", default=None, help="baseline claude version (default: newest pinned with snapshots)")
     p.add_argument("--baseline-results", type=Path, default=None, help="baseline records from this results file")
     p.add_argument("--from-results", type=Path, default=None, help="the new version's records from this file (no run)")
-    p.add_argument("--results", type=Path, default=None, help="results file (default: results/check-claude-V.jsonl)")
+    p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/check-claude-V.jsonl)")
     _add_selection(p)
-    _add_compare_dirs(p)
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser(
         "diff",
+        parents=[common],
         help="what differs between two engines, per case: status and transcript fields",
         description="Exit status: 0 no difference, 1 differences, 2 usage error.",
     )
@@ -320,26 +425,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results-a", type=Path, default=None, help="saved results for A instead of a fresh run")
     p.add_argument("--results-b", type=Path, default=None, help="saved results for B instead of a fresh run")
     p.add_argument(
-        "--results", type=Path, default=None, help="fresh runs' results file (default: results/diff-A+B.jsonl)"
+        "--results", type=Path, default=None, help="fresh runs' results file (default: <results>/diff-A+B.jsonl)"
     )
     _add_selection(p)
     p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser(
         "report",
+        parents=[common],
         help="write the Markdown, HTML and JUnit reports from saved results (several files: shards, merged)",
-        description="With --check, write nothing and exit 1 when the committed Markdown differs from the results.",
+        description="With --check, write nothing and exit 1 when the Markdown report differs from the results.",
     )
     p.add_argument("--results", type=Path, nargs="+", required=True, help="results files (shards of one run merge)")
-    p.add_argument("--markdown", type=Path, default=REPO / "docs" / "CONFORMANCE.md", help="Markdown report path")
-    p.add_argument("--html", type=Path, default=Path("results") / "report.html", help="HTML report path")
-    p.add_argument("--junit", type=Path, default=Path("results") / "junit.xml", help="JUnit XML path")
+    p.add_argument("--markdown", type=Path, default=None, help="Markdown report path (default: the suite's report)")
+    p.add_argument("--html", type=Path, default=None, help="HTML report path (default: <results>/report.html)")
+    p.add_argument("--junit", type=Path, default=None, help="JUnit XML path (default: <results>/junit.xml)")
     p.add_argument("--check", action="store_true", help="exit 1 when the Markdown report is stale; write nothing")
-    p.add_argument("--cases-dir", type=Path, default=REPO / "cases", help="where the HTML report reads fixtures")
+    p.add_argument("--allow-partial", action="store_true", help="replace the suite's report from a partial run")
+    p.add_argument("--cases-dir", type=Path, default=None, help="where the HTML report reads fixtures")
     p.set_defaults(func=cmd_report)
-    p = sub.add_parser("trace", help="traceability: each claim, its cases, their status per engine")
+
+    p = sub.add_parser("trace", parents=[common], help="traceability: each claim, its cases, their status per engine")
     p.add_argument("--results", type=Path, nargs="*", default=[], help="results files for the statuses")
-    p.add_argument("--cases-dir", type=Path, default=REPO / "cases")
+    p.add_argument("--cases-dir", type=Path, default=None)
     p.set_defaults(func=cmd_trace)
     return parser
 
@@ -348,6 +456,12 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
+    except Interrupted as exc:
+        console.print(str(exc), markup=False)
+        return 130
+    except KeyboardInterrupt:
+        console.print("interrupted", markup=False)
+        return 130
     except HarnessError as exc:
-        console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)  # one line: greppable
+        console.print(f"error: {exc}", style="red", markup=False, soft_wrap=True)  # one line: greppable
         return 2

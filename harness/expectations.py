@@ -18,12 +18,13 @@ engine returns either the documented or the listed value from run to run; wpt's 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from harness.checks import Failure
+from harness.checks import Difference
 from harness.errors import CaseFormatError
+from harness.outcome import Finding, Judgement
 from harness.yamlfile import read_yaml
 
 
@@ -36,20 +37,23 @@ class KnownDifference:
     intermittent: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
-class Verdict:
-    unexpected: tuple[Failure, ...]
-    known: tuple[tuple[Failure, KnownDifference], ...]
-    stale: tuple[KnownDifference, ...]
-    intermittent: tuple[KnownDifference, ...] = ()
-    """The listed differences marked intermittent: with any, the transcript may differ from run to run."""
+@dataclass(kw_only=True)
+class Expectations:
+    """The expectations files under ``root``, each read once (``for_engine`` caches it)."""
 
-    def status(self, *, intermittent_settles: bool) -> Literal["pass", "fail", "known"]:
-        """fail on an unexpected or stale difference; known when listed ones were seen (or, if
-        ``intermittent_settles``, when the case has intermittent ones at all); else pass."""
-        if self.unexpected or self.stale:
-            return "fail"
-        return "known" if self.known or (intermittent_settles and self.intermittent) else "pass"
+    root: Path
+    _loaded: dict[str, dict[str, list[KnownDifference]]] = field(default_factory=dict, repr=False)
+
+    def for_engine(self, engine: str) -> dict[str, list[KnownDifference]]:
+        if engine not in self._loaded:
+            self._loaded[engine] = load(self.root, engine)
+        return self._loaded[engine]
+
+    def listed(self, engine: str, case_id: str) -> list[KnownDifference]:
+        return self.for_engine(engine).get(case_id, [])
+
+    def file_for(self, engine: str) -> Path:
+        return file_for(self.root, engine)
 
 
 def file_for(root: Path, engine: str) -> Path:
@@ -90,20 +94,41 @@ def load(root: Path, engine: str) -> dict[str, list[KnownDifference]]:
     return out
 
 
-def judge(failures: list[Failure], listed: list[KnownDifference]) -> Verdict:
+def judge(differences: list[Difference], listed: list[KnownDifference]) -> tuple[Finding, ...]:
+    """Every difference judged against the listed ones: known when listed with exactly the observed value,
+    unexpected otherwise; each listed entry not observed is stale (or, if intermittent, just noted)."""
     unused = list(listed)
-    unexpected, known = [], []
-    for f in failures:
-        match = next((k for k in unused if k.at == f.at and k.observed == f.got), None)
+    findings: list[Finding] = []
+    for d in differences:
+        match = next((k for k in unused if k.at == d.at and k.observed == d.observed), None)
         if match is None:
-            unexpected.append(f)
+            findings.append(
+                Finding(
+                    at=d.at, judgement=Judgement.UNEXPECTED, expected=d.expected, observed=d.observed, detail=d.detail
+                )
+            )
         else:
             unused.remove(match)
-            known.append((f, match))
-    return Verdict(
-        unexpected=tuple(unexpected),
-        known=tuple(known),
-        stale=tuple(k for k in unused if not k.intermittent),
-        intermittent=tuple(k for k in listed if k.intermittent),
-    )
-
+            findings.append(
+                Finding(
+                    at=d.at,
+                    judgement=Judgement.KNOWN,
+                    expected=d.expected,
+                    observed=d.observed,
+                    reason=match.reason,
+                    intermittent=match.intermittent,
+                    detail=d.detail,
+                )
+            )
+    for k in unused:
+        findings.append(
+            Finding(
+                at=k.at,
+                judgement=Judgement.INTERMITTENT if k.intermittent else Judgement.STALE,
+                expected=None,
+                observed=k.observed,
+                reason=k.reason,
+                intermittent=k.intermittent,
+            )
+        )
+    return tuple(findings)

@@ -1,4 +1,4 @@
-"""The 4x4 who-calls-whom grid: each cell's status for one engine, from results records."""
+"""The 4x4 who-calls-whom grid: per engine, each cell's cases counted by status."""
 
 from __future__ import annotations
 
@@ -6,19 +6,43 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from harness.case.spec import PARTS
+from harness.outcome import WORST_FIRST, Status
 from harness.results import Record
 
-#: Worst status first: a cell takes the worst status of its cases.
-_ORDER = ("error", "fail", "known", "pass", "skipped")
-SYMBOL = {"pass": "✅", "known": "🟡", "fail": "❌", "error": "💥", "skipped": "⏭", "none": "·"}
+SYMBOL = {
+    Status.PASS: "✅",
+    Status.KNOWN: "🟡",
+    Status.FAIL: "❌",
+    Status.NOT_MODELLED: "◌",
+    Status.TIMEOUT: "⏱",
+    Status.CRASH: "💥",
+    Status.API_FAULT: "📡",
+    Status.INSTALL_ERROR: "📦",
+    Status.CASE_ERROR: "📝",
+    Status.HARNESS_ERROR: "🐞",
+}
 
 
 @dataclass(frozen=True, kw_only=True)
 class Cell:
     caller: str
     callee: str
-    status: str  # one of _ORDER, or "none" when no case covers the cell
     cases: tuple[str, ...]
+    counts: tuple[tuple[Status, int], ...]
+    """How many of the cell's cases have each status that occurs, worst first."""
+
+    @property
+    def worst(self) -> Status | None:
+        return self.counts[0][0] if self.counts else None
+
+    def describe(self, *, symbols: bool = True) -> str:
+        """``1 fail · 2 known · 3 pass`` (with a symbol before each)."""
+        return " · ".join(f"{SYMBOL[s] + ' ' if symbols else ''}{n} {s.value}" for s, n in self.counts)
+
+
+def counts(records: Iterable[Record]) -> tuple[tuple[Status, int], ...]:
+    statuses = [r.status for r in records]
+    return tuple((s, statuses.count(s)) for s in WORST_FIRST if s in statuses)
 
 
 def cells(records: Iterable[Record], *, engine: str) -> list[Cell]:
@@ -27,19 +51,19 @@ def cells(records: Iterable[Record], *, engine: str) -> list[Cell]:
     for caller in PARTS:
         for callee in PARTS:
             rs = [r for r in mine if r.combination == f"{caller} -> {callee}"]
-            status = min((r.status for r in rs), key=_ORDER.index, default="none")
-            out.append(Cell(caller=caller, callee=callee, status=status, cases=tuple(r.case for r in rs)))
+            out.append(Cell(caller=caller, callee=callee, cases=tuple(r.case for r in rs), counts=counts(rs)))
     return out
 
 
 def render_text(records: Iterable[Record], *, engine: str) -> str:
-    """A compact grid for terminals: rows are callers, columns callees, each cell its status and case count."""
+    """A compact grid for terminals: rows are callers, columns callees, each cell its counts per status."""
     grid = {(c.caller, c.callee): c for c in cells(records, engine=engine)}
-    lines = ["caller ↓ callee →".ljust(18) + "".join(p.ljust(11) for p in PARTS)]
+    width = max([22, *(len(c.describe(symbols=False)) + 2 for c in grid.values())])
+    lines = ["caller ↓ callee →".ljust(18) + "".join(p.ljust(width) for p in PARTS)]
     for caller in PARTS:
         row = caller.ljust(18)
         for callee in PARTS:
             c = grid[(caller, callee)]
-            row += f"{SYMBOL[c.status]} {c.status} {len(c.cases)}".ljust(11) if c.cases else "· none".ljust(11)
-        lines.append(row)
+            row += (c.describe(symbols=False) if c.cases else "·").ljust(width)
+        lines.append(row.rstrip())
     return "\n".join(lines)

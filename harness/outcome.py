@@ -106,6 +106,8 @@ class Finding:
     reason: str | None = None
     """The expectations file's reason, for a listed difference."""
     intermittent: bool = False
+    detail: str = ""
+    """More of the story for a reader (the conversation so far); never compared with an expectations entry."""
 
     @property
     def differs(self) -> bool:
@@ -116,7 +118,8 @@ class Finding:
         if self.judgement is Judgement.STALE:
             return f"{self.at}\n    stale known difference: {show(self.observed)} no longer observed"
         head = f"{self.at}" + (f"  (known: {self.reason})" if self.judgement is Judgement.KNOWN else "")
-        return f"{head}\n    expected: {self.expected}\n    got:      {show(self.observed)}"
+        text = f"{head}\n    expected: {self.expected}\n    got:      {show(self.observed)}"
+        return text + (f"\n{self.detail}" if self.detail else "")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"at": self.at, "judgement": self.judgement.value}
@@ -125,6 +128,8 @@ class Finding:
             out["reason"] = self.reason
         if self.intermittent:
             out["intermittent"] = True
+        if self.detail:
+            out["detail"] = self.detail
         return out
 
     @classmethod
@@ -136,6 +141,7 @@ class Finding:
             observed=data.get("observed"),
             reason=data.get("reason"),
             intermittent=bool(data.get("intermittent", False)),
+            detail=str(data.get("detail", "")),
         )
 
 

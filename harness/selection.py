@@ -6,11 +6,11 @@ import fnmatch
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
-from harness.case import Case, discover_cases
+from harness.case import BrokenCase, Case
 from harness.claims import base_id
-from harness.errors import HarnessError
+from harness.errors import UsageError
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -23,9 +23,9 @@ class Shard:
         try:
             i, n = (int(p) for p in text.split("/"))
         except ValueError:
-            raise HarnessError(f"--shard takes I/N, e.g. 1/2 (got {text!r})") from None
+            raise UsageError(f"--shard takes I/N, e.g. 1/2 (got {text!r})") from None
         if not 1 <= i <= n:
-            raise HarnessError(f"--shard {text}: I must be between 1 and N")
+            raise UsageError(f"--shard {text}: I must be between 1 and N")
         return cls(index=i, count=n)
 
     def takes(self, case_id: str) -> bool:
@@ -58,18 +58,27 @@ class Selection:
         """Whether any filter was given (an empty selection takes every case)."""
         return bool(self.ids or self.claims or self.cells or self.shard)
 
-    def __call__(self, cases_dir: Path) -> list[Case]:
-        wanted_cells = {c.replace(" ", "") for c in self.cells}
-        out = []
-        for case in discover_cases(cases_dir):
-            if self.ids and not any(fnmatch.fnmatch(case.id, g) for g in self.ids):
-                continue
-            if self.claims and not set(self.claims) & ({*case.claims} | {base_id(c) for c in case.claims}):
-                continue
-            cell = f"{case.combination.caller}->{case.combination.callee}" if case.combination else ""
-            if wanted_cells and cell not in wanted_cells:
-                continue
-            if self.shard and not self.shard.takes(case.id):
-                continue
-            out.append(case)
-        return out
+    def as_json(self) -> dict[str, Any]:
+        """For a results header: what the run left out, so a report can tell a partial run."""
+        return {
+            "case": list(self.ids),
+            "claim": list(self.claims),
+            "combination": list(self.cells),
+            "shard": f"{self.shard.index}/{self.shard.count}" if self.shard else None,
+        }
+
+    def takes(self, found: Case | BrokenCase) -> bool:
+        if self.shard and not self.shard.takes(found.id):
+            return False
+        if self.ids and not any(fnmatch.fnmatch(found.id, g) for g in self.ids):
+            return False
+        if isinstance(found, BrokenCase):
+            # Its claims and cell are unknown: it is taken when named by id, or when nothing narrows by them.
+            return not (self.claims or self.cells) or bool(self.ids)
+        if self.claims and not set(self.claims) & ({*found.claims} | {base_id(c) for c in found.claims}):
+            return False
+        cell = f"{found.combination.caller}->{found.combination.callee}" if found.combination else ""
+        return not self.cells or cell in {c.replace(" ", "") for c in self.cells}
+
+    def __call__(self, found: Sequence[Case | BrokenCase]) -> list[Case | BrokenCase]:
+        return [f for f in found if self.takes(f)]

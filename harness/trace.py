@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from harness.case import Case
-from harness.claims import base_id, catalogue
+from harness.claims import Catalogue, base_id
 from harness.results import Record
 
 
@@ -18,15 +18,15 @@ class Trace:
     status: dict[str, dict[str, str]]  # engine -> case id -> status
 
 
-def traces(cases: list[Case], records: Iterable[Record] = ()) -> list[Trace]:
+def traces(cases: list[Case], catalogue: Catalogue, records: Iterable[Record] = ()) -> list[Trace]:
     recs = list(records)
     out = []
-    for cid, claim in catalogue().items():
+    for cid, claim in catalogue.claims.items():
         ids = tuple(c.id for c in cases if cid in {base_id(x) for x in c.claims})
         status: dict[str, dict[str, str]] = {}
         for r in recs:
             if r.case in ids:
-                status.setdefault(r.engine, {})[r.case] = r.status
+                status.setdefault(r.engine, {})[r.case] = r.status.value
         out.append(Trace(claim=cid, text=claim.text, cases=ids, status=status))
     return out
 
@@ -36,9 +36,9 @@ def uncovered_in(rows: Iterable[Trace]) -> list[str]:
     return [t.claim for t in rows if not t.cases]
 
 
-def uncovered(cases: Iterable[Case]) -> list[str]:
+def uncovered(cases: Iterable[Case], catalogue: Catalogue) -> list[str]:
     """Claim ids no case names (a case naming ``A6a`` covers ``A6``)."""
-    return uncovered_in(traces(list(cases)))
+    return uncovered_in(traces(list(cases), catalogue))
 
 
 def render_text(rows: list[Trace]) -> str:

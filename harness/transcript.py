@@ -8,6 +8,7 @@ removes only noise: temporary paths, session ids and other uuids, timestamps.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,12 +24,15 @@ _HEX_ID = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{16,40}\b")
 _TIMINGS = frozenset({"duration_ms", "duration_api_ms"})
 _DURATION = re.compile(r"\b(duration_ms|duration_api_ms)([:=]\s*)\d+")
 MAX_FILE_CHARS = 8000
+#: A tool result longer than this is stored cut, with a note of its length (a 10 MB output is noise).
+MAX_RESULT_CHARS = 64_000
 
 
 @dataclass(kw_only=True)
 class Normaliser:
     workdir: Path
     home: Path
+    tmp: Path | None = None
     ports: Mapping[str, int] = field(default_factory=dict)
     _uuids: dict[str, str] = field(default_factory=dict)
     _paths: list[tuple[str, str]] = field(init=False)
@@ -36,7 +40,10 @@ class Normaliser:
     def __post_init__(self) -> None:
         # worked out once: text() runs for every string of a transcript
         self._paths = []
-        for path, label in ((self.workdir, "<workdir>"), (self.home, "<home>")):
+        folders = [(self.workdir, "<workdir>"), (self.home, "<home>")]
+        if self.tmp is not None:
+            folders.append((self.tmp, "<tmp>"))
+        for path, label in folders:
             for form in sorted({str(path.resolve()), str(path)}, key=len, reverse=True):
                 # the engine names per-project folders after the path with every other character as '-'
                 self._paths += [(form, label), (re.sub(r"[^A-Za-z0-9]", "-", form), f"-{label}")]
@@ -66,8 +73,25 @@ class Normaliser:
 
 
 def snapshot_files(root: Path) -> dict[str, bytes]:
-    """Every regular file under ``root`` by relative path."""
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    """Every file under ``root`` by relative path. Links are never followed (a run could point one at
+    ``/proc/self/environ``): a link is recorded as its target's name. A name that is not UTF-8 is kept
+    with its bytes escaped."""
+    out: dict[str, bytes] = {}
+    for folder, dirs, files in os.walk(root):  # does not descend into linked folders
+        here = Path(folder)
+        for name in [*files, *(d for d in dirs if (here / d).is_symlink())]:
+            path = here / name
+            key = _printable(str(path.relative_to(root)))
+            if path.is_symlink():
+                out[key] = f"<symlink to {_printable(os.readlink(path))}>".encode()
+            elif path.is_file():
+                out[key] = path.read_bytes()
+    return dict(sorted(out.items()))
+
+
+def _printable(name: str) -> str:
+    """A file name as text: undecodable bytes (surrogate escapes) become ``\\xNN``."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def changed_files(before: dict[str, bytes], after: dict[str, bytes]) -> dict[str, bytes | None]:
@@ -94,8 +118,11 @@ def _file_value(name: str, data: bytes | None, norm: Normaliser, *, unordered: b
             except json.JSONDecodeError:
                 lines.append(norm.text(line)) if line.strip() else None
         return lines
-    text = norm.text(text)
-    return text if len(text) <= MAX_FILE_CHARS else text[:MAX_FILE_CHARS] + f"... <{len(text)} chars>"
+    return _cut(norm.text(text), MAX_FILE_CHARS)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... <{len(text)} chars>"
 
 
 def _exchange(ex: Exchange, previous_offer: tuple[str, ...] | None, norm: Normaliser) -> dict[str, Any]:
@@ -110,7 +137,7 @@ def _exchange(ex: Exchange, previous_offer: tuple[str, ...] | None, norm: Normal
     if ex.reply.call is not None:
         out["call"] = {"name": ex.reply.call.name, "input": ex.reply.call.input}
         if ex.result is not None:
-            out["result"] = norm.text(ex.result)
+            out["result"] = _cut(norm.text(ex.result), MAX_RESULT_CHARS)
             out["is_error"] = ex.is_error
         else:
             out["result"] = None

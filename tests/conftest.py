@@ -10,12 +10,18 @@ from typing import NamedTuple
 import pytest
 
 from harness.case import Case, copy_fixture, discover_cases, load_case
-from harness.engines import PINNED, Engine, EngineRun
+from harness.engines import Engine, EngineRun
 from harness.engines.install import ensure_installed
+from harness.expectations import Expectations
 from harness.scripted import ScriptedModel
+from harness.suite import Suite
 
 #: The repository root (where ``cases/``, ``snapshots/`` and ``docs/`` live).
 REPO = Path(__file__).resolve().parent.parent
+#: This repository's own conformance suite, as ``[tool.cc-harness]`` in pyproject.toml configures it.
+SUITE = Suite.from_file(REPO / "pyproject.toml")
+EXPECTATIONS = Expectations(root=SUITE.expectations)
+PINNED = SUITE.pinned
 
 CaseWriter = Callable[..., Path]
 
@@ -86,7 +92,7 @@ def run_in_copy(directory: Path, engine: Engine, root: Path) -> CopiedRun:
 @pytest.fixture(scope="session")
 def committed_cases() -> list[Case]:
     """Every case committed under ``cases/``."""
-    return list(discover_cases(REPO / "cases"))
+    return list(discover_cases(SUITE.cases, catalogue=SUITE.catalogue))
 
 
 @pytest.fixture(scope="session")

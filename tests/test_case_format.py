@@ -6,7 +6,7 @@ import pytest
 
 from harness.case import Case, discover_cases, load_case
 from harness.errors import CaseFormatError
-from tests.conftest import REPO, CaseWriter
+from tests.conftest import REPO, SUITE, CaseWriter
 
 GOOD = """\
 id: {id}
@@ -43,17 +43,48 @@ def test_a_good_case_loads(write_case: CaseWriter) -> None:
         (lambda s: s.replace("id: bad", "id: other"), "id", "differs from the directory name"),
         (lambda s: s.replace("tool -> tool", "tool -> model"), "combination", "does not match"),
         (lambda s: s.replace("      - say: done\n", "      - {}\n"), "steps[0].turns[1]", ""),
-        (lambda s: s.replace("prompt: Run", "promt: Run"), "steps[0]", "'promt' was unexpected"),
+        (lambda s: s.replace("prompt: Run", "promt: Run"), "steps[0]", "did you mean 'prompt' for 'promt'?"),
+        (lambda s: s.replace("title: t", "titel: t"), "(top level)", "did you mean 'title' for 'titel'?"),
+        (lambda s: s.replace("source: seed 001\n", ""), "source", "is required: the suite has a claims catalogue"),
     ],
 )
 def test_a_broken_case_names_file_and_field(write_case: CaseWriter, edit, field: str, words: str) -> None:  # type: ignore[no-untyped-def]
     directory = write_case("bad", edit(GOOD.format(id="bad")))
     with pytest.raises(CaseFormatError) as err:
-        load_case(directory)
+        load_case(directory, catalogue=SUITE.catalogue)
     assert err.value.path == str(directory / "case.yaml")
     assert err.value.field == field
     assert words in str(err.value)
     assert str(err.value).startswith(f"{directory / 'case.yaml'}: {field}: ")
+
+
+TEAM = """\
+id: {id}
+title: a team's own hook still fires
+{claims}steps:
+  - prompt: Run echo HELLO.
+    turns:
+      - call: {{name: Bash, input: {{command: echo HELLO}}, expect: {{result: HELLO}}}}
+      - say: done
+"""
+
+
+@pytest.mark.parametrize("claims", ["", "claims: [TEAM-LOG, hooks.audit]\n"])
+def test_without_a_catalogue_research_metadata_is_optional(write_case: CaseWriter, claims: str) -> None:
+    case = load_case(write_case("team", TEAM.format(id="team", claims=claims)))
+    assert case.source is None and case.documented_for is None
+    assert case.claims == (("TEAM-LOG", "hooks.audit") if claims else ())
+
+
+def test_with_a_catalogue_the_metadata_is_required_and_claims_must_be_in_it(write_case: CaseWriter) -> None:
+    bare = write_case("bare", TEAM.format(id="bare", claims=""))
+    required = r"bare/case\.yaml: claims: is required: the suite has a claims catalogue"
+    with pytest.raises(CaseFormatError, match=required):
+        load_case(bare, catalogue=SUITE.catalogue)
+    metadata = "claims: [TEAM-LOG]\nsource: a team\ndocumented_for: 2.1.332\n"
+    labelled = write_case("labelled", TEAM.format(id="labelled", claims=metadata))
+    with pytest.raises(CaseFormatError, match=r"claims\[0\]: 'TEAM-LOG' is not a claim id of CLAIMS.md"):
+        load_case(labelled, catalogue=SUITE.catalogue)
 
 
 def test_invalid_yaml_names_the_line(write_case: CaseWriter) -> None:

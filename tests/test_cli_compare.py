@@ -7,6 +7,7 @@ two versions word a hook denial and a refused skill) do not move when someone ed
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from harness import results
 from harness.cli import main
 from harness.report import baseline, compare
-from tests.conftest import write_files
+from tests.conftest import SUITE, write_files
 
 #: one worker builds ``saved`` (two real engines) for the whole module under ``pytest -n``
 pytestmark = pytest.mark.xdist_group("test_cli_compare")
@@ -113,12 +114,23 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         },
     )
     (root / "expectations").mkdir()
-    out = {"cases": cases, "expectations": root / "expectations"}
+    out = {"cases": cases, "expectations": root / "expectations", "suite": suite_file(root)}
     for version in (OLD, NEW):
         path = root / f"claude-{version}.jsonl"
-        main(["run", "--engine", f"claude@{version}", "--cases-dir", str(cases), "--results", str(path)])
+        main(["run", "--suite", str(out["suite"]), "--engine", f"claude@{version}", "--results", str(path)])
         out[version] = path
     return out
+
+
+def suite_file(root: Path, *, expectations: str = "expectations", snapshots: str = "snapshots") -> Path:
+    """A cc-harness.toml for the test's own cases, with this repository's claims catalogue."""
+    path = root / f"suite-{expectations.replace('/', '-')}-{snapshots.replace('/', '-')}.toml"
+    path.write_text(
+        f'cases = "cases"\nexpectations = "{expectations}"\nsnapshots = "{snapshots}"\n'
+        f'claims = "{SUITE.claims}"\npinned = ["{OLD}", "{NEW}"]\n',
+        encoding="utf-8",
+    )
+    return path
 
 
 def _check(saved: dict[str, Path], *extra: str) -> list[str]:
@@ -129,23 +141,22 @@ def _check(saved: dict[str, Path], *extra: str) -> list[str]:
         str(saved[NEW]),
         "--baseline-results",
         str(saved[OLD]),
-        "--cases-dir",
-        str(saved["cases"]),
-        "--expectations-dir",
-        str(saved["expectations"]),
+        "--suite",
+        str(saved["suite"]),
         *extra,
     ]
 
 
 def _changes(saved: dict[str, Path]) -> dict[str, compare.CaseChange]:
-    _, old = results.read(saved[OLD])
-    _, new = results.read(saved[NEW])
+    old = results.read(saved[OLD]).records
+    new = results.read(saved[NEW]).records
     return {c.case: c for c in compare.compare_engines(old=old, new=new)}
 
 
 def test_the_saved_runs_are_real(saved: dict[str, Path]) -> None:
     for version in (OLD, NEW):
-        head, records = results.read(saved[version])
+        run = results.read(saved[version])
+        head, records = run.head, run.records
         assert head["engines"] == [f"claude@{version}"]
         assert {r.case for r in records} == {"t-hook-deny", "t-skill-refused", "t-bash-plain"}
         assert all(r.transcript and r.transcript["engine"] == f"claude@{version}" for r in records)
@@ -173,7 +184,7 @@ def test_tool_list_changes_are_reported_once_not_per_claim(saved: dict[str, Path
     common = compare.widespread(changes)
     assert common, "2.1.332 offers other built-in tools than 2.1.252"
     assert all(set(w.cases) == {"t-hook-deny", "t-skill-refused", "t-bash-plain"} for w in common)
-    grouped = dict(compare.by_claim(compare.without(c, common) for c in changes))
+    grouped = dict(compare.by_claim((compare.without(c, common) for c in changes), SUITE.catalogue))
     # The plain Bash case changed only in the engine's tool list: it is under no claim.
     assert set(grouped) == {"S6", "T2", "H1"}
     assert [c.case for c in grouped["T2"]] == ["t-hook-deny"]
@@ -196,7 +207,7 @@ def test_known_differences_of_the_baseline_are_not_changes(
     saved: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Judged against the baseline's expectations file, the same run twice has nothing to report."""
-    _, records = results.read(saved[NEW])
+    records = results.read(saved[NEW]).records
     observed = {r.case: r.observed() for r in records}
     assert observed["t-hook-deny"], "2.1.332 should differ from the documented hook denial"
     lines = [f"engine: claude@{NEW}", "differences:"]
@@ -211,7 +222,8 @@ def test_known_differences_of_the_baseline_are_not_changes(
     assert baseline.rejudge(next(r for r in records if r.case == "t-hook-deny"), known["t-hook-deny"]) == "known"
     argv = _check(saved, "--against", NEW)
     argv[argv.index("--baseline-results") + 1] = str(saved[NEW])
-    argv[argv.index("--expectations-dir") + 1] = str(expectations)
+    argv[argv.index("--suite") + 1] = str(suite_file(tmp_path, expectations=str(expectations)))
+    shutil.copytree(saved["cases"], tmp_path / "cases")
     assert main(argv) == 0
     assert "3 cases compared: 0 changed" in capsys.readouterr().out
 
@@ -253,11 +265,12 @@ def test_diff_runs_both_engines_fresh_and_saves_the_results(
     saved: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "diff.jsonl"
-    argv = ["diff", f"claude@{OLD}", f"claude@{NEW}", "--cases-dir", str(saved["cases"]), "--case", "t-hook-deny"]
+    argv = ["diff", f"claude@{OLD}", f"claude@{NEW}", "--suite", str(saved["suite"]), "--case", "t-hook-deny"]
     assert main([*argv, "--results", str(path)]) == 1
     out = capsys.readouterr().out
     assert "t-hook-deny  pass → fail" in out and "PreToolUse:Bash hook error: BLOCKED-BY-TEST-HOOK" in out
-    head, records = results.read(path)
+    run = results.read(path)
+    head, records = run.head, run.records
     assert head["engines"] == [f"claude@{OLD}", f"claude@{NEW}"]
     assert sorted((r.engine, r.case, r.status) for r in records) == [
         (f"claude@{OLD}", "t-hook-deny", "pass"),
@@ -283,8 +296,9 @@ def test_diff_needs_an_engine_name_for_a_file_of_several(
     saved: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     both = tmp_path / "both.jsonl"
-    head, old = results.read(saved[OLD])
-    _, new = results.read(saved[NEW])
+    first = results.read(saved[OLD])
+    head, old = first.head, first.records
+    new = results.read(saved[NEW]).records
     results.write(both, head=head, records=old + new)
     assert main(["diff", "--results-a", str(both), "--results-b", str(saved[NEW])]) == 2
     assert f"{both} holds engines claude@{OLD}, claude@{NEW}: name the engine" in capsys.readouterr().err
@@ -293,7 +307,7 @@ def test_diff_needs_an_engine_name_for_a_file_of_several(
 
 def _snapshots_from(path: Path, root: Path) -> Path:
     """Committed-snapshot layout (snapshots/claude-<V>/<case>.json) holding a real run's transcripts."""
-    _, records = results.read(path)
+    records = results.read(path).records
     for r in records:
         target = root / r.engine.replace("@", "-") / f"{r.case}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -304,27 +318,30 @@ def _snapshots_from(path: Path, root: Path) -> Path:
 def test_check_against_committed_snapshots_gives_the_same_changes(
     saved: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    snapshots = _snapshots_from(saved[OLD], tmp_path / "snapshots")
+    snapshots = _snapshots_from(saved[OLD], saved["suite"].parent / "committed" / "snapshots")
     argv = _check(saved)
     i = argv.index("--baseline-results")
     del argv[i : i + 2]
-    assert main([*argv, "--snapshots-dir", str(snapshots)]) == 1
+    argv[argv.index("--suite") + 1] = str(suite_file(saved["suite"].parent, snapshots="committed/snapshots"))
+    assert main(argv) == 1
     out = capsys.readouterr().out
     assert f"against claude@{OLD} (committed snapshots snapshots/claude-{OLD}/ and claude-{OLD}.yaml)" in out
     assert "t-hook-deny  pass → fail" in out and "t-skill-refused  pass → fail" in out
     assert "3 cases compared: 3 changed (2 in status)" in out
 
     (snapshots / f"claude-{OLD}" / "t-skill-refused.json").unlink()
-    assert main([*argv, "--snapshots-dir", str(snapshots)]) == 1
+    assert main(argv) == 1
     out = capsys.readouterr().out
     assert "t-skill-refused  (no record) → fail" in out and "no committed snapshot" in out
 
 
 def test_the_baseline_is_the_newest_pinned_version_with_snapshots(saved: dict[str, Path], tmp_path: Path) -> None:
     root = _snapshots_from(saved[OLD], tmp_path / "snapshots")
-    assert baseline.newest_pinned(snapshot_root=root) == OLD
+    pinned = (OLD, "2.1.278", NEW)
+    assert baseline.newest_pinned(pinned, snapshot_root=root) == OLD
     (root / "claude-2.1.278").mkdir()  # a folder without snapshots is not a baseline
-    assert baseline.newest_pinned(snapshot_root=root) == OLD
+    assert baseline.newest_pinned(pinned, snapshot_root=root) == OLD
     _snapshots_from(saved[NEW], root)
-    assert baseline.newest_pinned(snapshot_root=root) == NEW
-    assert baseline.newest_pinned(snapshot_root=tmp_path / "none") is None
+    assert baseline.newest_pinned(pinned, snapshot_root=root) == NEW
+    assert baseline.newest_pinned(pinned[:2], snapshot_root=root) == OLD
+    assert baseline.newest_pinned(pinned, snapshot_root=tmp_path / "none") is None

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from harness.case import Case
 from harness.case.spec import PARTS
-from harness.claims import catalogue
 from harness.trace import traces, uncovered
-from tests.conftest import REPO
+from tests.conftest import REPO, SUITE
+
+assert SUITE.catalogue is not None
+CATALOGUE = SUITE.catalogue
 
 
 def test_every_claim_is_covered(committed_cases: list[Case]) -> None:
-    missing = uncovered(committed_cases)
+    missing = uncovered(committed_cases, CATALOGUE)
     assert not missing, f"claims no case checks: {', '.join(missing)}"
 
 
@@ -21,13 +23,13 @@ def test_every_grid_cell_has_a_case(committed_cases: list[Case]) -> None:
 
 
 def test_the_catalogue_is_read_in_full() -> None:
-    ids = list(catalogue())
+    ids = list(CATALOGUE)
     assert ids[:3] == ["S1", "S2", "S3"] and "E6" in ids and "H13" in ids and len(ids) == len(set(ids))
 
 
 def test_trace_lists_cases_per_claim(committed_cases: list[Case]) -> None:
-    rows = {t.claim: t for t in traces(committed_cases)}
-    assert set(rows) == set(catalogue())
+    rows = {t.claim: t for t in traces(committed_cases, CATALOGUE)}
+    assert set(rows) == set(CATALOGUE)
     for case in committed_cases:
         for cid in case.claims:
             assert case.id in rows[cid.rstrip("abcdefgh")].cases

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.checks import Failure
+from harness.checks import Difference
 from harness.errors import CaseFormatError
 from harness.expectations import KnownDifference, judge, load
+from harness.outcome import Finding, Judgement, Status, status_of
 from tests.conftest import REPO
 
 
@@ -16,24 +17,39 @@ def _known(at: str, observed: str | None, *, intermittent: bool = False) -> Know
     return KnownDifference(case="c", at=at, observed=observed, reason="r", intermittent=intermittent)
 
 
+def _of(findings: tuple[Finding, ...], judgement: Judgement) -> list[tuple[str, str | None]]:
+    return [(f.at, f.observed) for f in findings if f.judgement is judgement]
+
+
 def test_listed_difference_is_known_and_unlisted_fails() -> None:
-    failures = [Failure(at="a", expected="X", got="Y"), Failure(at="b", expected="X", got="Z")]
-    verdict = judge(failures, [_known("a", "Y")])
-    assert [f.at for f, _ in verdict.known] == ["a"]
-    assert [f.at for f in verdict.unexpected] == ["b"]
-    assert verdict.stale == ()
+    differences = [Difference(at="a", expected="X", observed="Y"), Difference(at="b", expected="X", observed="Z")]
+    findings = judge(differences, [_known("a", "Y")])
+    assert _of(findings, Judgement.KNOWN) == [("a", "Y")]
+    assert _of(findings, Judgement.UNEXPECTED) == [("b", "Z")]
+    assert _of(findings, Judgement.STALE) == []
+    assert status_of(findings, settle_intermittent=False) is Status.FAIL
+    assert status_of(findings[:1], settle_intermittent=False) is Status.KNOWN
 
 
 def test_a_different_observed_string_is_not_the_known_difference() -> None:
-    verdict = judge([Failure(at="a", expected="X", got="Y2")], [_known("a", "Y")])
-    assert [f.got for f in verdict.unexpected] == ["Y2"]
-    assert [k.observed for k in verdict.stale] == ["Y"]
+    findings = judge([Difference(at="a", expected="X", observed="Y2")], [_known("a", "Y")])
+    assert _of(findings, Judgement.UNEXPECTED) == [("a", "Y2")]
+    assert _of(findings, Judgement.STALE) == [("a", "Y")]
 
 
 def test_a_vanished_difference_is_stale_unless_intermittent() -> None:
-    assert [k.at for k in judge([], [_known("a", "Y")]).stale] == ["a"]
-    verdict = judge([], [_known("a", "Y", intermittent=True)])
-    assert verdict.stale == () and verdict.intermittent
+    stale = judge([], [_known("a", "Y")])
+    assert _of(stale, Judgement.STALE) == [("a", "Y")]
+    assert status_of(stale, settle_intermittent=True) is Status.FAIL
+    quiet = judge([], [_known("a", "Y", intermittent=True)])
+    assert _of(quiet, Judgement.STALE) == [] and _of(quiet, Judgement.INTERMITTENT) == [("a", "Y")]
+    assert status_of(quiet, settle_intermittent=True) is Status.KNOWN
+    assert status_of(quiet, settle_intermittent=False) is Status.PASS
+
+
+def test_findings_survive_a_round_trip_through_json() -> None:
+    findings = judge([Difference(at="a", expected="X", observed="Y", detail="conversation")], [_known("b", "Z")])
+    assert tuple(Finding.from_json(f.to_json()) for f in findings) == findings
 
 
 def test_every_committed_expectations_file_loads() -> None:

@@ -8,7 +8,7 @@ from harness.case import load_case
 from harness.engines import make_engine
 from harness.errors import CaseFormatError
 from harness.runner import run_case
-from tests.conftest import CaseWriter
+from tests.conftest import EXPECTATIONS, CaseWriter
 
 CASE = """\
 id: {id}
@@ -44,14 +44,14 @@ def test_own_files_are_laid_over_the_base_fixture(write_case: CaseWriter) -> Non
     directory = write_case(
         "over", CASE.format(id="over", extra="fixture_from: base", expected="OWN-NOTE"), {"note.txt": "OWN-NOTE\n"}
     )
-    result = run_case(load_case(directory), make_engine("reference"))
+    result = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert result.status == "pass", result.explain()
 
 
 def test_the_base_file_is_what_the_case_sees_when_it_has_none(write_case: CaseWriter) -> None:
     _base(write_case)
     directory = write_case("bare", CASE.format(id="bare", extra="fixture_from: base", expected="BASE-NOTE"))
-    result = run_case(load_case(directory), make_engine("reference"))
+    result = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert result.status == "pass", result.explain()
 
 

@@ -14,7 +14,7 @@ from harness.case import discover_cases, load_case
 from harness.engines import make_engine
 from harness.engines.claude import ClaudeEngine
 from harness.runner import run_case
-from tests.conftest import REPO
+from tests.conftest import EXPECTATIONS, REPO
 
 _INET = re.compile(r'connect\(\d+, \{sa_family=AF_INET6?, sin6?_port=htons\((\d+)\),[^"]*"([0-9a-fA-F.:]+)"')
 
@@ -34,8 +34,8 @@ def test_the_real_engine_contacts_only_loopback(tmp_path: Path, claude_version: 
         engine_version=claude_version, wrapper=("strace", "-f", "-qq", "-e", "trace=connect", "-o", str(log))
     )
     case = load_case(REPO / "cases" / "subagent-tool-inherit")
-    run = run_case(case, engine)
-    assert run.status != "error", run.explain()
+    run = run_case(case, engine, expectations=EXPECTATIONS)
+    assert run.status.is_error is False, run.explain()
     calls = log.read_text().splitlines()
     inet = [m.groups() for line in calls if (m := _INET.search(line))]
     assert inet, "no TCP connect seen: the engine did not reach the fake API at all"
@@ -54,6 +54,6 @@ def test_a_run_never_writes_into_cases(engine: str, request: pytest.FixtureReque
     chosen = [c for c in discover_cases(cases_dir) if c.effects][:6]
     assert chosen, "no case with effects to exercise"
     for case in chosen:
-        run = run_case(case, make_engine(spec))
-        assert run.status != "error", run.explain()
+        run = run_case(case, make_engine(spec), expectations=EXPECTATIONS)
+        assert run.status.is_error is False, run.explain()
     assert _tree_digest(cases_dir) == before

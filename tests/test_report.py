@@ -13,6 +13,7 @@ from harness import results
 from harness.case.spec import PARTS
 from harness.cli import main
 from harness.grid import SYMBOL
+from harness.outcome import WORST_FIRST, Status
 from harness.report import junit, markdown
 
 #: one worker builds ``saved`` (two real engines) for the whole module under ``pytest -n``
@@ -21,7 +22,6 @@ pytestmark = pytest.mark.xdist_group("test_report")
 ENGINES = ("claude@2.1.252", "claude@2.1.332")
 #: Cases from the suite covering an impossible cell, a hook cell and a status that differs by version.
 CASES = ("tool-*", "skill-tool-allowed-tools-approval")
-_WORST_FIRST = ("error", "fail", "known", "pass", "skipped")
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def records(saved: Path) -> list[results.Record]:
-    return results.read(saved)[1]
+    return results.read(saved).records
 
 
 def _grid_section(text: str, engine: str) -> str:
@@ -47,11 +47,11 @@ def _grid_section(text: str, engine: str) -> str:
 
 def test_every_record_is_real(records: list[results.Record]) -> None:
     assert {r.engine for r in records} == set(ENGINES)
-    assert all(r.status != "error" for r in records), [r.error for r in records if r.error]
+    assert not any(r.status.is_error for r in records), [r.explain() for r in records if r.status.is_error]
     assert all(r.transcript and r.transcript["exchanges"] for r in records)
 
 
-def test_grid_cells_show_the_worst_status_and_case_count(records: list[results.Record]) -> None:
+def test_grid_cells_count_their_cases_by_status_worst_first(records: list[results.Record]) -> None:
     text = markdown.render(records)
     for engine in ENGINES:
         section = _grid_section(text, engine)
@@ -64,8 +64,9 @@ def test_grid_cells_show_the_worst_status_and_case_count(records: list[results.R
                 if not mine:
                     assert cell == "·"
                     continue
-                worst = min((r.status for r in mine), key=_WORST_FIRST.index)
-                assert cell.startswith(f"{SYMBOL[worst]} {worst} ({len(mine)})"), (engine, caller, callee, cell)
+                statuses = [r.status for r in mine]
+                expected = " · ".join(f"{SYMBOL[s]} {statuses.count(s)} {s}" for s in WORST_FIRST if s in statuses)
+                assert cell.split("<sup>")[0] == expected, (engine, caller, callee, cell)
 
 
 def test_impossible_cells_get_a_footnote_naming_their_cases(records: list[results.Record]) -> None:
@@ -112,7 +113,7 @@ def test_report_check_passes_when_current_and_fails_when_stale(
     argv = ["report", "--results", str(saved), "--markdown", str(md)]
     assert main([*argv, "--html", str(tmp_path / "r.html"), "--junit", str(tmp_path / "j.xml")]) == 0
     assert main([*argv, "--check"]) == 0
-    md.write_text(md.read_text(encoding="utf-8").replace("| ✅ pass (", "| ❌ fail (", 1), encoding="utf-8")
+    md.write_text(md.read_text(encoding="utf-8").replace("| ✅ 1 pass", "| ❌ 1 fail", 1), encoding="utf-8")
     capsys.readouterr()
     assert main([*argv, "--check"]) == 1
     captured = capsys.readouterr()
@@ -128,8 +129,8 @@ def test_junit_counts_match_the_records(records: list[results.Record]) -> None:
         mine = [r for r in records if r.engine == suite.get("name")]
         t = results.totals(mine)
         assert int(suite.get("tests", -1)) == len(mine) == len(suite.findall("testcase"))
-        assert int(suite.get("failures", -1)) == t["fail"] == len(suite.findall("testcase/failure"))
-        assert len(suite.findall("testcase/skipped")) == t["known"] + t["skipped"]
+        assert int(suite.get("failures", -1)) == t[Status.FAIL] == len(suite.findall("testcase/failure"))
+        assert len(suite.findall("testcase/skipped")) == t[Status.KNOWN] + t[Status.NOT_MODELLED]
         failing = {c.get("name") for c in suite.findall("testcase") if c.find("failure") is not None}
         assert failing == {r.case for r in mine if r.status == "fail"}
 

@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 
 from harness.case import copy_fixture, load_case
-from harness.engines import PINNED, Engine
+from harness.engines import Engine
 from harness.engines.claude import ClaudeEngine
 from harness.engines.install import ensure_installed
 from harness.runner import run_case
 from harness.scripted import ScriptedModel
-from tests.conftest import REPO
+from tests.conftest import EXPECTATIONS, PINNED, REPO
 
 pytest.importorskip("claude_agent_sdk")
 
@@ -69,10 +69,10 @@ def _exchanges(transcript: dict[str, Any] | None) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("case_id", SAME_STRINGS)
 def test_sdk_and_cli_give_the_same_exchanges(case_id: str, sdk_version: str) -> None:
     case = load_case(REPO / "cases" / case_id)
-    cli = run_case(case, ClaudeEngine(engine_version=sdk_version))
-    sdk = run_case(case, SdkEngine(engine_version=sdk_version))
-    assert cli.status != "error", cli.explain()
-    assert sdk.status != "error", sdk.explain()
+    cli = run_case(case, ClaudeEngine(engine_version=sdk_version), expectations=EXPECTATIONS)
+    sdk = run_case(case, SdkEngine(engine_version=sdk_version), expectations=EXPECTATIONS)
+    assert cli.status.is_error is False, cli.explain()
+    assert sdk.status.is_error is False, sdk.explain()
     assert _exchanges(sdk.transcript) == _exchanges(cli.transcript), (
         f"{case_id}: the SDK run's exchanges differ from the CLI run's on {sdk_version}"
     )
@@ -114,8 +114,8 @@ def test_the_sdk_reads_project_settings_only_with_project(
     sources: tuple[str, ...], fires: bool, write_case: Any, sdk_version: str
 ) -> None:
     case = load_case(write_case("sdk-project-hook", PROJECT_HOOK_CASE, PROJECT_HOOK_FILES))
-    run = run_case(case, SdkEngine(engine_version=sdk_version, setting_sources=sources))
-    assert run.status != "error", run.explain()
+    run = run_case(case, SdkEngine(engine_version=sdk_version, setting_sources=sources), expectations=EXPECTATIONS)
+    assert run.status.is_error is False, run.explain()
     assert run.transcript is not None
     assert ("project-hook.txt" in run.transcript["files"]) is fires, (
         f"setting_sources={list(sources)}: the project's PreToolUse hook {'did not fire' if fires else 'fired'}"
@@ -130,8 +130,8 @@ def test_the_case_can_choose_the_setting_sources(write_case: Any, sdk_version: s
     case = load_case(write_case("sdk-project-hook", text, PROJECT_HOOK_FILES))
     engine = SdkEngine(engine_version=sdk_version)
     assert engine.sources_for(case) == ()
-    run = run_case(case, engine)
-    assert run.status != "error", run.explain()
+    run = run_case(case, engine, expectations=EXPECTATIONS)
+    assert run.status.is_error is False, run.explain()
     assert run.transcript is not None and "project-hook.txt" not in run.transcript["files"]
 
 
@@ -145,8 +145,8 @@ def test_the_case_can_choose_the_setting_sources(write_case: Any, sdk_version: s
 )
 def test_without_setting_sources_the_project_hook_does_not_fire(write_case: Any, sdk_version: str) -> None:
     case = load_case(write_case("sdk-project-hook", PROJECT_HOOK_CASE, PROJECT_HOOK_FILES))
-    run = run_case(case, SdkEngine(engine_version=sdk_version, omit_setting_sources=True))
-    assert run.status != "error", run.explain()
+    run = run_case(case, SdkEngine(engine_version=sdk_version, omit_setting_sources=True), expectations=EXPECTATIONS)
+    assert run.status.is_error is False, run.explain()
     assert run.transcript is not None
     assert "project-hook.txt" not in run.transcript["files"]
 

@@ -12,7 +12,7 @@ from harness.engines import make_engine
 from harness.errors import CaseFormatError
 from harness.runner import run_case
 from harness.transcript import Normaliser
-from tests.conftest import CaseWriter
+from tests.conftest import EXPECTATIONS, CaseWriter
 
 CASE = """\
 id: {id}
@@ -66,7 +66,7 @@ def test_the_server_gets_the_request_and_is_stopped_after_the_run(
         {"sink.py": SINK, ".claude/settings.json": SETTINGS},
     )
     before = {p: p.read_bytes() for p in directory.rglob("*") if p.is_file()}
-    result = run_case(load_case(directory), make_engine("reference"))
+    result = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert result.status == "pass", result.explain()
     pid = int((tmp_path / "sink.pid").read_text())
     with pytest.raises(ProcessLookupError):
@@ -78,19 +78,17 @@ def test_the_server_gets_the_request_and_is_stopped_after_the_run(
 def test_a_server_that_prints_no_port_is_an_error_naming_the_field(write_case: CaseWriter) -> None:
     command = '[python3, -c, "import sys; sys.stderr.write(\'cannot bind\'); sys.exit(3)"]'
     directory = write_case("silent", CASE.format(id="silent", command=command))
-    result = run_case(load_case(directory), make_engine("reference"))
-    assert result.status == "error"
-    assert result.error is not None
-    assert f"{directory / 'case.yaml'}: servers.sink: printed no port" in result.error
-    assert "cannot bind" in result.error
+    result = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    assert result.status == "case-error" and result.fault is not None
+    assert f"{directory / 'case.yaml'}: servers.sink: printed no port" in result.fault.message
+    assert "cannot bind" in result.fault.message
 
 
 def test_a_command_that_cannot_start_is_an_error_naming_the_field(write_case: CaseWriter) -> None:
     directory = write_case("missing", CASE.format(id="missing", command="[./no-such-server]"))
-    result = run_case(load_case(directory), make_engine("reference"))
-    assert result.status == "error"
-    assert result.error is not None
-    assert "servers.sink.command: cannot start" in result.error
+    result = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    assert result.status == "case-error" and result.fault is not None
+    assert "servers.sink.command: cannot start" in result.fault.message
 
 
 def test_a_placeholder_must_name_a_declared_server(write_case: CaseWriter) -> None:

@@ -38,18 +38,19 @@ def _without_times(xml: str) -> str:
 
 
 def test_each_shard_ran_part_of_the_cases(runs: dict[str, Path]) -> None:
-    _, everything = results.read(runs["all"])
-    _, first = results.read(runs["1"])
-    _, second = results.read(runs["2"])
+    everything = results.read(runs["all"]).records
+    first = results.read(runs["1"]).records
+    second = results.read(runs["2"]).records
     assert first and second, "both shards have cases"
     assert {r.case for r in first}.isdisjoint({r.case for r in second})
     assert sorted(r.case for r in first + second) == sorted(r.case for r in everything)
-    assert results.read(runs["1"])[0]["options"]["shard"] == "1/2"
+    assert results.read(runs["1"]).head["options"]["shard"] == "1/2"
 
 
 def test_merged_shards_give_the_unsharded_report(runs: dict[str, Path]) -> None:
-    _, whole = results.merge([runs["all"]])
-    head, merged = results.merge([runs["2"], runs["1"]])  # order of the files does not matter
+    whole = results.merge([runs["all"]]).records
+    shards = results.merge([runs["2"], runs["1"]])  # order of the files does not matter
+    head, merged = shards.head, shards.records
     assert head["shards"] == ["2/2", "1/2"]
     assert [(r.case, r.status) for r in merged] == [(r.case, r.status) for r in whole]
     assert markdown.render(merged) == markdown.render(whole)

@@ -1,7 +1,7 @@
 """The case format: a directory with a ``.claude/`` fixture and one ``case.yaml``."""
 
-from harness.case.fixture import copy_fixture
-from harness.case.load import CASE_FILE, discover_cases, load_case
+from harness.case.fixture import copy_fixture, copy_home
+from harness.case.load import CASE_FILE, BrokenCase, discover_cases, load_case, load_or_broken, scan_cases
 from harness.case.spec import (
     Call,
     Case,
@@ -21,6 +21,7 @@ from harness.case.spec import (
 
 __all__ = [
     "CASE_FILE",
+    "BrokenCase",
     "Call",
     "Case",
     "Combination",
@@ -36,6 +37,9 @@ __all__ = [
     "TextMatch",
     "Turn",
     "copy_fixture",
+    "copy_home",
     "discover_cases",
     "load_case",
+    "load_or_broken",
+    "scan_cases",
 ]

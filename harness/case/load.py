@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -29,8 +31,8 @@ from harness.case.spec import (
     TextMatch,
     Turn,
 )
-from harness.claims import base_id, catalogue
-from harness.errors import CaseFormatError
+from harness.claims import Catalogue
+from harness.errors import CaseFormatError, UsageError
 from harness.yamlfile import read_yaml
 
 CASE_FILE = "case.yaml"
@@ -51,6 +53,18 @@ def _field_path(parts: Any) -> str:
     return out or "(top level)"
 
 
+def _message(error: jsonschema.ValidationError) -> str:
+    """The schema's message, with a "did you mean" for a misspelt key."""
+    if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+        return error.message
+    known = list(error.schema.get("properties", {})) if isinstance(error.schema, dict) else []
+    hints = []
+    for key in error.instance:
+        if key not in known and (close := difflib.get_close_matches(str(key), known, n=1)):
+            hints.append(f"did you mean {close[0]!r} for {key!r}?")
+    return error.message + (f" ({'; '.join(hints)})" if hints else "")
+
+
 def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     """For oneOf/anyOf failures, the sub-error that got furthest names the field best."""
     best = error
@@ -67,8 +81,11 @@ def _parsed(path: Path, mtime_ns: int) -> Any:
     return read_yaml(path)
 
 
-def load_case(directory: Path) -> Case:
-    """Read ``directory/case.yaml``; raise CaseFormatError naming the file and field on any fault."""
+def load_case(directory: Path, *, catalogue: Catalogue | None = None) -> Case:
+    """Read ``directory/case.yaml``; raise CaseFormatError naming the file and field on any fault.
+
+    With a claims ``catalogue`` (the suite's), ``claims``, ``source`` and ``documented_for`` are required
+    and every claim id must be in it; without one they are optional and claims are free labels."""
     path = directory / CASE_FILE
     shown = str(path)
     try:
@@ -82,8 +99,8 @@ def load_case(directory: Path) -> Case:
     errors = sorted(_validator().iter_errors(raw), key=lambda e: list(e.absolute_path))
     if errors:
         err = _deepest(errors[0])
-        raise CaseFormatError(path=shown, field=_field_path(err.absolute_path), message=err.message)
-    return _build(raw, directory=directory, shown=shown)
+        raise CaseFormatError(path=shown, field=_field_path(err.absolute_path), message=_message(err))
+    return _build(raw, directory=directory, shown=shown, catalogue=catalogue)
 
 
 def _text_match(raw: Any) -> TextMatch | None:
@@ -120,16 +137,19 @@ def _turn(raw: dict[str, Any]) -> Turn:
     return Turn(say=raw.get("say"), call=call, offered=offered)
 
 
-def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
+def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catalogue | None) -> Case:
     def fail(field: str, message: str) -> CaseFormatError:
         return CaseFormatError(path=shown, field=field, message=message)
 
     if raw["id"] != directory.name:
         raise fail("id", f"{raw['id']!r} differs from the directory name {directory.name!r}")
-    known = catalogue()
-    for i, cid in enumerate(raw["claims"]):
-        if base_id(cid) not in known:
-            raise fail(f"claims[{i}]", f"{cid!r} is not a claim id of CLAIMS.md")
+    if catalogue is not None:
+        for key in ("claims", "source", "documented_for"):
+            if key not in raw:
+                raise fail(key, f"is required: the suite has a claims catalogue ({catalogue.path})")
+        for i, cid in enumerate(raw["claims"]):
+            if cid not in catalogue:
+                raise fail(f"claims[{i}]", f"{cid!r} is not a claim id of {catalogue.path.name}")
     combination = None
     if "combination" in raw:
         caller, callee = (p.strip() for p in raw["combination"].split("->"))
@@ -159,13 +179,16 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
         for e in raw.get("effects", ())
     )
     servers = tuple(Server(name=n, command=tuple(v["command"])) for n, v in (raw.get("servers") or {}).items())
+    if "project" in raw and "fixture_from" in raw:
+        raise fail("project", "a case takes its fixture from a project or from another case (fixture_from), not both")
+    base, base_home = _fixture_base(directory, raw.get("fixture_from"), fail)
     case = Case(
         id=raw["id"],
         title=raw["title"],
         combination=combination,
-        claims=tuple(raw["claims"]),
-        source=raw["source"],
-        documented_for=raw["documented_for"],
+        claims=tuple(raw.get("claims", ())),
+        source=raw.get("source"),
+        documented_for=raw.get("documented_for"),
         flags=tuple(raw.get("flags", ())),
         contrast_of=raw.get("contrast_of"),
         notes=raw.get("notes", ""),
@@ -178,30 +201,50 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str) -> Case:
         servers=servers,
         directory=directory,
         case_file=directory / CASE_FILE,
-        fixture_from=_fixture_base(directory, raw.get("fixture_from"), fail),
+        fixture_from=base,
+        project=_folder(directory, raw, "project", fail),
+        home=_folder(directory, raw, "home", fail),
+        base_home=base_home,
     )
     if run.agent and case.fixture_file(f".claude/agents/{run.agent}.md") is None:
         raise fail("run.agent", f"no .claude/agents/{run.agent}.md in the fixture")
     for root in case.fixture_dirs:
-        _check_placeholders(root, {s.name for s in servers}, case_file=case.case_file)
+        if root != case.project:  # a project is the user's own repository, not a fixture with placeholders
+            _check_placeholders(root, {s.name for s in servers}, case_file=case.case_file)
     return case
 
 
-def _fixture_base(directory: Path, name: str | None, fail: Callable[[str, str], CaseFormatError]) -> Path | None:
-    """The sibling case whose fixture this case's files are laid over; it must have no base of its own."""
+def _fixture_base(
+    directory: Path, name: str | None, fail: Callable[[str, str], CaseFormatError]
+) -> tuple[Path | None, Path | None]:
+    """The sibling case whose fixture this case's files are laid over (it must have no base of its own),
+    and that case's HOME folder."""
     if name is None:
-        return None
+        return None, None
     base = directory.parent / name
     if name == directory.name or not (base / CASE_FILE).is_file():
         raise fail("fixture_from", f"no other case {name!r} beside this one")
     try:
         raw = _parsed(base / CASE_FILE, (base / CASE_FILE).stat().st_mtime_ns)
-        chained = isinstance(raw, dict) and "fixture_from" in raw
     except yaml.YAMLError:
-        chained = False  # that case's own load reports it
-    if chained:
+        raw = None  # that case's own load reports it
+    if isinstance(raw, dict) and ("fixture_from" in raw or "project" in raw):
         raise fail("fixture_from", f"{name!r} borrows its fixture too; name the case that holds it")
-    return base
+    home = raw.get("home") if isinstance(raw, dict) else None
+    return base, (base / home).resolve() if isinstance(home, str) else None
+
+
+def _folder(directory: Path, raw: dict[str, Any], key: str, fail: Callable[[str, str], CaseFormatError]) -> Path | None:
+    """A folder the case names relative to its own; it must exist (``home`` must be inside the case)."""
+    value = raw.get(key)
+    if value is None:
+        return None
+    folder = (directory / str(value)).resolve()
+    if not folder.is_dir():
+        raise fail(key, f"{value!r} is not a folder (resolved to {folder})")
+    if key == "home" and directory.resolve() not in folder.parents:
+        raise fail(key, f"{value!r} must be a folder inside the case's own folder")
+    return folder
 
 
 def _check_placeholders(root: Path, servers: set[str], *, case_file: Path) -> None:
@@ -217,11 +260,47 @@ def _check_placeholders(root: Path, servers: set[str], *, case_file: Path) -> No
                 )
 
 
-def discover_cases(root: Path) -> Iterator[Case]:
-    """Every case under ``root`` (one directory level), sorted by id; cross-case links checked."""
-    cases = [load_case(d) for d in sorted(root.iterdir()) if (d / CASE_FILE).is_file()]
-    ids = {c.id for c in cases}
-    for c in cases:
-        if c.contrast_of and c.contrast_of not in ids:
-            raise CaseFormatError(path=str(c.case_file), field="contrast_of", message=f"no case {c.contrast_of!r}")
-    yield from cases
+@dataclass(frozen=True, kw_only=True)
+class BrokenCase:
+    """A case folder whose case file or fixture could not be loaded: it fails alone, as a case-error."""
+
+    id: str
+    directory: Path
+    error: CaseFormatError
+
+    @property
+    def case_file(self) -> Path:
+        return self.directory / CASE_FILE
+
+
+def case_folders(root: Path) -> list[Path]:
+    """The folders under ``root`` (one level) that hold a case file, sorted."""
+    if not root.is_dir():
+        raise UsageError(f"{root}: no such folder of cases (set cases = ... in the suite configuration)")
+    return sorted(d for d in root.iterdir() if (d / CASE_FILE).is_file())
+
+
+def load_or_broken(directory: Path, *, catalogue: Catalogue | None) -> Case | BrokenCase:
+    """The case in ``directory``, or what is wrong with it; ``contrast_of`` must name a sibling case."""
+    try:
+        case = load_case(directory, catalogue=catalogue)
+        if case.contrast_of and not (directory.parent / case.contrast_of / CASE_FILE).is_file():
+            raise CaseFormatError(
+                path=str(case.case_file), field="contrast_of", message=f"no case {case.contrast_of!r} beside this one"
+            )
+        return case
+    except CaseFormatError as exc:
+        return BrokenCase(id=directory.name, directory=directory, error=exc)
+
+
+def scan_cases(root: Path, *, catalogue: Catalogue | None = None) -> list[Case | BrokenCase]:
+    """Every case under ``root``, each loaded or broken on its own (one bad file does not stop the rest)."""
+    return [load_or_broken(d, catalogue=catalogue) for d in case_folders(root)]
+
+
+def discover_cases(root: Path, *, catalogue: Catalogue | None = None) -> Iterator[Case]:
+    """Every case under ``root`` (one directory level), sorted by id; the first broken one raises."""
+    for found in scan_cases(root, catalogue=catalogue):
+        if isinstance(found, BrokenCase):
+            raise found.error
+        yield found

@@ -139,8 +139,9 @@ class Case:
     title: str
     combination: Combination | None
     claims: tuple[str, ...]
-    source: str
-    documented_for: str
+    source: str | None
+    documented_for: str | None
+    """The engine version the case documents; None for a case about one's own setup."""
     flags: tuple[str, ...]
     contrast_of: str | None
     notes: str
@@ -154,6 +155,13 @@ class Case:
     directory: Path
     case_file: Path
     fixture_from: Path | None = None
+    """A sibling case whose fixture (and user HOME) this case's files are laid over."""
+    project: Path | None = None
+    """A folder whose files are the working copy (the repository holding a team's ``.claude/``)."""
+    home: Path | None = None
+    """This case's folder laid into the run's HOME (not part of the working copy)."""
+    base_home: Path | None = None
+    """The ``fixture_from`` case's HOME folder, laid in first."""
 
     def context(self, name: str) -> Context:
         return next(c for c in self.contexts if c.name == name)
@@ -161,11 +169,27 @@ class Case:
     @property
     def fixture_dirs(self) -> tuple[Path, ...]:
         """Where the working copy's files come from, each laid over the one before."""
-        return (self.directory,) if self.fixture_from is None else (self.fixture_from, self.directory)
+        base = self.project or self.fixture_from
+        return (self.directory,) if base is None else (base, self.directory)
+
+    @property
+    def home_dirs(self) -> tuple[Path, ...]:
+        """Where the run's HOME files come from, each laid over the one before."""
+        return tuple(d for d in (self.base_home, self.home) if d is not None)
+
+    def own_files_excluded(self, root: Path) -> tuple[Path, ...]:
+        """What copying ``root`` into the working copy leaves out: the case file, HOME folders, and the
+        folder of cases when a project copy holds it (its other fixtures are not part of the project)."""
+        out = [root / self.case_file.name, *self.home_dirs]
+        cases_root = self.directory.resolve().parent
+        if self.project is not None and root == self.project and cases_root != root:
+            out.append(cases_root)
+        return tuple(out)
 
     def fixture_file(self, relative: str) -> Path | None:
         """The fixture file at ``relative`` in the working copy before the run, if there is one."""
         for root in reversed(self.fixture_dirs):
-            if relative != self.case_file.name and (root / relative).is_file():
-                return root / relative
+            path = root / relative
+            if path.is_file() and not any(path == x or x in path.parents for x in self.own_files_excluded(root)):
+                return path
         return None

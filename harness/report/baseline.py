@@ -8,18 +8,18 @@ checks a live one, and judging the failures against that expectations file.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness import checks, expectations, snapshots
 from harness.case import Case
-from harness.engines import PINNED
+from harness.engines import engine_dir
 from harness.engines.install import version_key
 from harness.expectations import KnownDifference
+from harness.outcome import Status, status_of
 from harness.report.compare import CaseChange, compare_case
 from harness.results import Record
-from harness.runner import CaseRun, Status
 
 #: The one check a transcript cannot replay: the engine's debug log is not part of a snapshot.
 _DEBUG_LOG = "debug_log"
@@ -34,9 +34,9 @@ class Baseline:
     missing: str  # why a case has no baseline record, for the change list
 
 
-def newest_pinned(*, snapshot_root: Path) -> str | None:
+def newest_pinned(pinned: Sequence[str], *, snapshot_root: Path) -> str | None:
     """The newest pinned claude version with a committed snapshot folder (None when there is none)."""
-    present = [v for v in PINNED if any((snapshot_root / snapshots.engine_dir(f"claude@{v}")).glob("*.json"))]
+    present = [v for v in pinned if any((snapshot_root / engine_dir(f"claude@{v}")).glob("*.json"))]
     return max(present, key=version_key, default=None)
 
 
@@ -48,22 +48,23 @@ def from_snapshots(cases: Iterable[Case], *, engine: str, snapshot_root: Path, e
         if transcript is None:
             continue
         listed = known.get(case.id, [])
-        failures = checks.check(case, transcript, debug_log=None)
+        differences = checks.check(case, transcript, debug_log=None)
         # The committed expectations are the record of what the baseline's debug log showed.
-        failures += [
-            checks.Failure(at=k.at, expected="as the case states", got=k.observed) for k in listed if k.at == _DEBUG_LOG
+        differences += [
+            checks.Difference(at=k.at, expected="as the case states", observed=k.observed)
+            for k in listed
+            if k.at == _DEBUG_LOG
         ]
-        verdict = expectations.judge(failures, listed)
-        status: Status = verdict.status(intermittent_settles=False)
-        run = CaseRun(
-            case=case, engine=engine, status=status, transcript=transcript, verdict=verdict, error=None, duration=0.0
+        findings = expectations.judge(differences, listed)
+        status = status_of(findings, settle_intermittent=False)
+        records[case.id] = Record.of(
+            case, engine=engine, status=status, duration=0.0, findings=findings, transcript=transcript
         )
-        records[case.id] = Record.from_run(run)
     source = (
-        f"committed snapshots {snapshot_root.name}/{snapshots.engine_dir(engine)}/ and "
+        f"committed snapshots {snapshot_root.name}/{engine_dir(engine)}/ and "
         f"{expectations.file_for(expectations_root, engine).name}"
     )
-    missing = f"no committed snapshot {snapshot_root.name}/{snapshots.engine_dir(engine)}/<case>.json"
+    missing = f"no committed snapshot {snapshot_root.name}/{engine_dir(engine)}/<case>.json"
     return Baseline(engine=engine, records=records, known=known, source=source, missing=missing)
 
 
@@ -77,16 +78,15 @@ def from_records(records: Iterable[Record], *, engine: str, expectations_root: P
     )
 
 
-def rejudge(record: Record, known: list[KnownDifference]) -> str:
+def rejudge(record: Record, known: list[KnownDifference]) -> Status:
     """``record``'s status had its differences been judged against ``known`` (another version's list).
 
     A new version has no expectations file of its own yet, so all its differences would fail; what
-    ``check`` asks is whether it behaves like the baseline, known differences included.
-    """
-    if record.status in ("error", "skipped"):
+    ``check`` asks is whether it behaves like the baseline, known differences included."""
+    if record.status.is_error or record.status is Status.NOT_MODELLED:
         return record.status
-    failures = [checks.Failure(at=at, expected="", got=got) for at, got in record.observed()]
-    return expectations.judge(failures, known).status(intermittent_settles=False)
+    differences = [checks.Difference(at=at, expected="", observed=got) for at, got in record.observed()]
+    return status_of(expectations.judge(differences, known), settle_intermittent=False)
 
 
 def changes(base: Baseline, new: Iterable[Record], *, case_ids: Iterable[str]) -> list[CaseChange]:

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from harness.claims import base_id, catalogue
+from harness.claims import Catalogue, claim_order
+from harness.outcome import Status
 from harness.results import Record
 
 #: Rendered in place of a value one side does not have.
@@ -42,8 +43,8 @@ class CaseChange:
 
     case: str
     claims: tuple[str, ...]
-    old_status: str | None
-    new_status: str | None
+    old_status: Status | None
+    new_status: Status | None
     fields: tuple[FieldChange, ...]
     note: str | None = None  # why a side is missing, e.g. no committed snapshot
 
@@ -217,8 +218,8 @@ def compare_case(
     *,
     old: Record | None,
     new: Record | None,
-    old_status: str | None = None,
-    new_status: str | None = None,
+    old_status: Status | None = None,
+    new_status: Status | None = None,
     note: str | None = None,
 ) -> CaseChange:
     """One case's change. ``old_status``/``new_status`` override the records' own (see ``check``)."""
@@ -228,8 +229,8 @@ def compare_case(
     fields: list[FieldChange] = []
     if old is not None and new is not None and old.transcript is not None and new.transcript is not None:
         fields = transcript_changes(old.transcript, new.transcript)
-    elif old is not None and new is not None and (old.error or new.error) and old.error != new.error:
-        fields = [FieldChange(where="error", kind="error", old=show(old.error), new=show(new.error))]
+    elif old is not None and new is not None and (old.fault or new.fault) and old.fault != new.fault:
+        fields = [FieldChange(where="fault", kind="fault", old=_fault(old), new=_fault(new))]
     return CaseChange(
         case=some.case,
         claims=some.claims,
@@ -271,26 +272,15 @@ def without(change: CaseChange, common: Iterable[Widespread]) -> CaseChange:
     return dataclasses.replace(change, fields=rest)
 
 
-def claim_order(claim_ids: Iterable[str]) -> list[str]:
-    """Claim ids in the catalogue's order (a part such as ``A6a`` right after ``A6``), unknown ids last."""
-    order = {cid: i for i, cid in enumerate(catalogue())}
-
-    def key(cid: str) -> tuple[int, str]:
-        return (order.get(base_id(cid), len(order)), cid)
-
-    return sorted(set(claim_ids), key=key)
-
-
-def by_claim(changes: Iterable[CaseChange]) -> list[tuple[str, list[CaseChange]]]:
+def by_claim(changes: Iterable[CaseChange], catalogue: Catalogue | None) -> list[tuple[str, list[CaseChange]]]:
     """Changed cases grouped under each claim they check (a case with two claims is under both)."""
     groups: dict[str, list[CaseChange]] = {}
     for change in changes:
         if change.changed:
             for claim in change.claims:
                 groups.setdefault(claim, []).append(change)
-    return [(cid, groups[cid]) for cid in claim_order(groups)]
+    return [(cid, groups[cid]) for cid in claim_order(groups, catalogue)]
 
 
-def claim_text(claim_id: str) -> str:
-    claim = catalogue().get(base_id(claim_id))
-    return claim.text if claim else "(not in the claims catalogue)"
+def _fault(record: Record) -> str:
+    return record.fault.render() if record.fault else "(no fault)"

@@ -10,9 +10,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from harness import grid
+from harness.claims import Catalogue, claim_order, claim_text
 from harness.engines.install import version_key
-from harness.report.compare import claim_order, claim_text
-from harness.results import STALE, Record, totals
+from harness.outcome import Judgement, Status
+from harness.results import Record, totals
 
 #: Flags a grid cell gets a footnote for, and what each means for a reader of the grid.
 FOOTNOTE_FLAGS = {
@@ -54,7 +55,7 @@ class Footnote:
 @dataclass(frozen=True, kw_only=True)
 class EngineGrid:
     engine: str
-    totals: dict[str, int]
+    totals: dict[Status, int]
     cells: tuple[grid.Cell, ...]
     footnotes: tuple[Footnote, ...]
     outside: tuple[Record, ...]  # cases that check no grid cell (engine and mode claims)
@@ -92,7 +93,7 @@ class Observation:
 
 @dataclass(frozen=True, kw_only=True)
 class ClaimCell:
-    verdict: str  # holds | differs | error | skipped | none
+    verdict: str  # holds | differs | error | not-modelled | none
     observations: tuple[Observation, ...] = ()
     stale: tuple[str, ...] = ()  # cases whose expectations list a difference no longer observed
 
@@ -112,37 +113,34 @@ class ClaimRow:
 def _claim_cell(records: Sequence[Record]) -> ClaimCell:
     if not records:
         return ClaimCell(verdict="none")
-    if any(r.status == "error" for r in records):
+    if any(r.status.is_error for r in records):
         return ClaimCell(verdict="error")
-    if all(r.status == "skipped" for r in records):
-        return ClaimCell(verdict="skipped")
+    if all(r.status is Status.NOT_MODELLED for r in records):
+        return ClaimCell(verdict="not-modelled")
     seen: list[Observation] = []
     stale: list[str] = []
     for r in records:
-        seen += [
-            Observation(case=r.case, at=k["at"], observed=k["observed"], known=True, reason=k.get("reason"))
-            for k in r.known
-        ]
-        for f in r.failures:
-            if f.get("expected") == STALE:
+        for f in r.findings:
+            if f.judgement is Judgement.STALE:
                 stale.append(r.case)
             else:
-                seen.append(Observation(case=r.case, at=f["at"], observed=f["got"], known=False, reason=None))
+                known = f.judgement is not Judgement.UNEXPECTED
+                seen.append(Observation(case=r.case, at=f.at, observed=f.observed, known=known, reason=f.reason))
     ordered = tuple(sorted(seen, key=lambda o: (o.case, o.at, o.observed or "")))
     # A claim holds when no case observed a difference; a stale expectation is bookkeeping, not behaviour.
     verdict = "differs" if ordered else "holds"
     return ClaimCell(verdict=verdict, observations=ordered, stale=tuple(sorted(set(stale))))
 
 
-def claim_rows(records: Sequence[Record], *, engines: Sequence[str]) -> list[ClaimRow]:
+def claim_rows(records: Sequence[Record], *, engines: Sequence[str], catalogue: Catalogue | None) -> list[ClaimRow]:
     """One row per claim id the records check (``A6a`` and ``A6`` are separate rows)."""
     rows = []
-    for claim in claim_order(c for r in records for c in r.claims):
+    for claim in claim_order((c for r in records for c in r.claims), catalogue):
         cells = {
             engine: _claim_cell(
                 sorted((r for r in records if r.engine == engine and claim in r.claims), key=lambda r: r.case)
             )
             for engine in engines
         }
-        rows.append(ClaimRow(claim=claim, text=claim_text(claim), cells=cells))
+        rows.append(ClaimRow(claim=claim, text=claim_text(claim, catalogue), cells=cells))
     return rows

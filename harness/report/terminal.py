@@ -10,11 +10,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from harness.report.compare import CaseChange, Widespread, by_claim, claim_text, widespread, without
+from harness.claims import Catalogue, claim_text
+from harness.outcome import Status
+from harness.report.compare import CaseChange, Widespread, by_claim, widespread, without
 
 #: Longer values are cut in the terminal (the results file keeps them whole).
 MAX_SHOWN = 600
-_STATUS_STYLE = {"pass": "green", "known": "yellow", "fail": "red", "error": "bold red", "skipped": "dim"}
+_STATUS_STYLE = {Status.PASS: "green", Status.KNOWN: "yellow", Status.FAIL: "red", Status.NOT_MODELLED: "dim"}
 
 
 #: Characters kept on each side of where two long values start (and stop) differing.
@@ -46,8 +48,10 @@ def focus(old: str, new: str, *, context: int = CONTEXT) -> tuple[str, str]:
     return out[0], out[1]
 
 
-def _status(status: str | None) -> Text:
-    return Text(status or "(no record)", style=_STATUS_STYLE.get(status or "", "dim"))
+def _status(status: Status | None) -> Text:
+    if status is None:
+        return Text("(no record)", style="dim")
+    return Text(status.value, style=_STATUS_STYLE.get(status, "bold red"))
 
 
 def _case_block(out: Console, change: CaseChange, *, old_label: str, new_label: str) -> None:
@@ -86,12 +90,14 @@ def console() -> Console:
     return Console() if sys.stdout.isatty() or "COLUMNS" in os.environ else Console(width=160)
 
 
-def print_by_claim(out: Console, changes: Sequence[CaseChange], *, old_label: str, new_label: str) -> None:
+def print_by_claim(
+    out: Console, changes: Sequence[CaseChange], *, old_label: str, new_label: str, catalogue: Catalogue | None
+) -> None:
     """``check``'s output: every changed case under each claim it checks."""
     common = widespread(changes)
     _widespread_block(out, common, old_label=old_label, new_label=new_label)
-    for claim, group in by_claim(without(c, common) for c in changes):
-        text = claim_text(claim)
+    for claim, group in by_claim((without(c, common) for c in changes), catalogue):
+        text = claim_text(claim, catalogue)
         out.print()
         out.print(Text(claim, style="bold cyan") + Text("  " + (text if len(text) <= 100 else text[:100] + "…")))
         for change in group:
