@@ -14,12 +14,14 @@ pytest's own: a fault (timeout, crash, API fault, install error, broken case, ha
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from syrupy.assertion import SnapshotAssertion
 from syrupy.location import PyTestLocation
+from syrupy.terminal import disable_color
 
 from harness import snapshots
 from harness.case import CASE_FILE, BrokenCase, Case, load_or_broken
@@ -65,6 +67,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SUITE] = suite
     if suite is None:
         return
+    # snapshot files are named by case id, not by test name, on purpose (one file per case and engine)
+    config.addinivalue_line("filterwarnings", "ignore:(?s).*Can not relate snapshot name:UserWarning")
     config.stash[snapshots.SNAPSHOT_ROOT] = suite.snapshots
     config.stash[_EXPECTATIONS] = Expectations(root=suite.expectations)
     config.stash[_ENGINES] = expand(config.getoption("--engine") or list(suite.engines), pinned=suite.pinned)
@@ -129,7 +133,8 @@ class CaseTest(pytest.Function):
         if self.record.status is Status.NOT_MODELLED:
             pytest.skip(self.record.fault.message if self.record.fault else "not modelled")
         if self.record.status.is_error:
-            raise CaseError(self.record)
+            # in setup, a failure is reported as an error; pytrace=False: the fault says it all
+            pytest.fail(self.record.explain(), pytrace=False)
 
     def runtest(self) -> None:
         """Judge the run: the snapshot first (so --snapshot-update records it), then the case's verdict."""
@@ -168,7 +173,10 @@ class CaseTest(pytest.Function):
         )
         if snapshot == record.transcript:
             return None
-        diff = "\n".join(snapshot.get_assert_diff(diff_mode=self.config.option.diff_mode))
+        # colours only where pytest itself writes them (not in a pipe, a CI log or JUnit XML)
+        plain = self.config.option.no_colors or not self.config.get_terminal_writer().hasmarkup
+        with disable_color() if plain else contextlib.nullcontext():
+            diff = "\n".join(snapshot.get_assert_diff(diff_mode=self.config.option.diff_mode))
         return (
             f"{self.case_id} on {self.engine_name}: the transcript differs from its snapshot {path}"
             f" (- snapshot, + this run); if the engine's new behaviour is right, record it with:\n"
@@ -176,17 +184,9 @@ class CaseTest(pytest.Function):
         )
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
-        if isinstance(excinfo.value, CaseError | CaseFailure):
+        if isinstance(excinfo.value, CaseFailure):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
-
-
-class CaseError(Exception):
-    """The run has no verdict: reported by pytest as an error, with the fault's status and cause."""
-
-    def __init__(self, record: Record) -> None:
-        super().__init__(record.explain())
-        self.record = record
 
 
 class CaseFailure(AssertionError):

@@ -1,9 +1,10 @@
 """The working copy and the run's HOME: a case's fixture files copied, never the originals touched.
 
-Symlinks are where a copy could reach outside: a link copied as a link lets the run write through it
+Symlinks are where a copy could reach outside: a link copied as it is lets the run write through it
 into the user's repository (or read ``/proc/self/environ``). So a link whose target lies inside the
-folder being copied is materialised (its target's content is copied), and any other link, or a
-dangling one, is refused with an error naming it. A project copy takes the files git would (tracked
+folder being copied is made again inside the copy, pointing at the copy of its target (a run that
+writes through it changes the copy, as it would the original), and any other link, or a dangling
+one, is refused with an error naming it. A project copy takes the files git would (tracked
 and untracked, not ignored) when the project is a git work tree, and skips the usual bulk otherwise.
 """
 
@@ -79,18 +80,9 @@ def _project_files(root: Path) -> list[Path]:
     return [p for p in _walk(root) if not BULK & set(p.parts)]
 
 
-def _copy(
-    root: Path,
-    files: Iterable[Path],
-    dest: Path,
-    *,
-    excluded: tuple[Path, ...],
-    case: Case,
-    real_root: Path | None = None,
-    seen: frozenset[Path] = frozenset(),
-) -> None:
-    """Copy ``files`` (relative to ``root``) to ``dest``; links must stay inside ``real_root``."""
-    real_root = real_root or root.resolve()
+def _copy(root: Path, files: Iterable[Path], dest: Path, *, excluded: tuple[Path, ...], case: Case) -> None:
+    """Copy ``files`` (relative to ``root``) to ``dest``; links must stay inside ``root``."""
+    real_root = root.resolve()
     left_out = {x.resolve() for x in excluded}
     for rel in files:
         source = root / rel
@@ -99,7 +91,7 @@ def _copy(
             continue
         target = dest / rel
         if source.is_symlink():
-            _materialise(source, target, real_root=real_root, case=case, seen=seen)
+            _relink(source, target, real_root=real_root, dest=dest, case=case)
             continue
         if source.is_dir():
             continue  # git lists a submodule as a folder: not part of the fixture
@@ -109,8 +101,8 @@ def _copy(
         shutil.copy2(source, target, follow_symlinks=False)
 
 
-def _materialise(link: Path, target: Path, *, real_root: Path, case: Case, seen: frozenset[Path]) -> None:
-    """Copy what ``link`` points at, if that lies inside the folder being copied; refuse it otherwise."""
+def _relink(link: Path, target: Path, *, real_root: Path, dest: Path, case: Case) -> None:
+    """Make ``link`` again at ``target``, pointing at the copy of what it points at inside the folder."""
     pointed = link.resolve()
     if not pointed.exists():
         raise CaseFormatError(path=str(link), field="(symlink)", message=f"dangling link to {os.readlink(link)!r}")
@@ -124,13 +116,7 @@ def _materialise(link: Path, target: Path, *, real_root: Path, case: Case, seen:
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.is_symlink() or target.exists():
         _remove(target)
-    if pointed.is_dir():
-        if pointed in seen or any(p in seen for p in pointed.parents):
-            raise CaseFormatError(path=str(link), field="(symlink)", message=f"a link cycle through {pointed}")
-        target.mkdir()
-        _copy(pointed, _walk(pointed), target, excluded=(), case=case, real_root=real_root, seen=seen | {pointed})
-    else:
-        shutil.copy2(pointed, target)
+    target.symlink_to(os.path.relpath(dest / pointed.relative_to(real_root), start=target.parent))
 
 
 def _remove(path: Path) -> None:

@@ -208,6 +208,8 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
     )
     if run.agent and case.fixture_file(f".claude/agents/{run.agent}.md") is None:
         raise fail("run.agent", f"no .claude/agents/{run.agent}.md in the fixture")
+    for folder in case.home_dirs:
+        _check_home_state(folder / ".claude.json")
     for root in case.fixture_dirs:
         if root != case.project:  # a project is the user's own repository, not a fixture with placeholders
             _check_placeholders(root, {s.name for s in servers}, case_file=case.case_file)
@@ -245,6 +247,18 @@ def _folder(directory: Path, raw: dict[str, Any], key: str, fail: Callable[[str,
     if key == "home" and directory.resolve() not in folder.parents:
         raise fail(key, f"{value!r} must be a folder inside the case's own folder")
     return folder
+
+
+def _check_home_state(path: Path) -> None:
+    """A case's ``~/.claude.json`` is merged with the harness's own state: it must be a JSON object."""
+    if not path.is_file():
+        return
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CaseFormatError(path=str(path), field="(file)", message=f"not JSON: {exc}") from None
+    if not isinstance(state, dict):
+        raise CaseFormatError(path=str(path), field="(file)", message="must be a JSON object (~/.claude.json)")
 
 
 def _check_placeholders(root: Path, servers: set[str], *, case_file: Path) -> None:

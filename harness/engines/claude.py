@@ -41,14 +41,17 @@ _QUIET_ENV = {
 
 
 def seed_home(home: Path, *, workdir: Path, trusted: bool) -> None:
-    """The user-level state a first run would otherwise ask for: onboarding, bypass consent, trust."""
-    project = {"hasTrustDialogAccepted": trusted, "hasCompletedProjectOnboarding": True}
-    state = {
-        "hasCompletedOnboarding": True,
-        "bypassPermissionsModeAccepted": True,
-        "projects": {str(workdir.resolve()): project},
-    }
-    (home / ".claude.json").write_text(json.dumps(state, indent=2), encoding="utf-8")
+    """The user-level state a first run would otherwise ask for: onboarding, bypass consent, trust.
+
+    Laid over a ``~/.claude.json`` the case's own HOME folder holds (user-scoped MCP servers, say): the
+    case's keys stay, except the working copy's trust, which ``run.trusted`` decides."""
+    path = home / ".claude.json"
+    state = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}  # checked at load
+    state.update(hasCompletedOnboarding=True, bypassPermissionsModeAccepted=True)
+    projects = state.setdefault("projects", {})
+    key = str(workdir.resolve())
+    projects[key] = {**projects.get(key, {}), "hasTrustDialogAccepted": trusted, "hasCompletedProjectOnboarding": True}
+    path.write_text(json.dumps(state, indent=2), encoding="utf-8")
 
 
 @dataclass(frozen=True, kw_only=True)

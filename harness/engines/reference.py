@@ -15,7 +15,7 @@ from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
 from harness.errors import EngineCrash, HarnessError, NotModelled
 from harness.refengine import errors as refengine_errors
-from harness.refengine.profiles import Profile, profile_for
+from harness.refengine.profiles import Profile, newest_measured, profile_for
 from harness.refengine.runtime import Request
 from harness.refengine.session import Engine, Invocation
 from harness.scripted import ModelRequest, ScriptedModel
@@ -27,7 +27,8 @@ class ReferenceEngine:
     Without a version (the engine name ``reference``), each case runs in documented mode at the version
     it was documented for (``documented_for``): that version's measured profile with the articles'
     readings for it laid over (refengine/readings.py). A case with no ``documented_for`` runs at
-    ``default_version``'s measured profile.
+    ``default_version``'s measured profile (the suite's newest pinned version), else at the newest
+    version the profile table has measured.
     """
 
     def __init__(self, *, version: str | None = None, default_version: str | None = None) -> None:
@@ -48,9 +49,7 @@ class ReferenceEngine:
             return self._profile
         if case.documented_for is not None:
             return self._profile_for(case.documented_for, documented=True)
-        if self._default is None:
-            raise EngineCrash(f"{case.case_file}: no documented_for, and the suite names no default version")
-        return self._profile_for(self._default)
+        return self._profile_for(self._default or newest_measured())
 
     @staticmethod
     def _profile_for(version: str, *, documented: bool = False) -> Profile:

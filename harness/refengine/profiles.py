@@ -184,6 +184,11 @@ CHANGES: tuple[Change, ...] = (
 )
 
 
+def newest_measured() -> str:
+    """The newest version a row of ``CHANGES`` names: what the engine knows best when asked for no version."""
+    return ".".join(map(str, max(change.since for change in CHANGES)))
+
+
 def parse_version(text: str) -> Version:
     parts = text.strip().split(".")
     if len(parts) != 3 or not all(p.isdigit() for p in parts):

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from harness.case.spec import PARTS
 from harness.claims import Catalogue
 from harness.grid import SYMBOL
-from harness.outcome import WORST_FIRST
+from harness.outcome import WORST_FIRST, Status
 from harness.report.summary import ClaimCell, ClaimRow, EngineGrid, claim_rows, engine_grid, engines_of
 from harness.results import Record
 
@@ -113,7 +113,9 @@ def render(
     engines = engines_of(records)
     grids = [engine_grid(records, engine=e) for e in engines]
     rows = claim_rows(records, engines=engines, catalogue=catalogue)
-    shown = [s for s in WORST_FIRST if any(g.totals[s] for g in grids)]
+    # the conformance outcomes always, then each kind of error that occurs
+    always = (Status.PASS, Status.KNOWN, Status.FAIL)
+    shown = [*always, *(s for s in reversed(WORST_FIRST) if s not in always and any(g.totals[s] for g in grids))]
     claims = f"[the claims catalogue]({catalogue_link})" if catalogue_link else "the claims the cases name"
     lines = [
         "# Conformance",
@@ -130,8 +132,10 @@ def render(
         "by case, from fresh runs or from saved results (`--results-a`, `--results-b`).",
         "",
         "Statuses: "
-        + " · ".join(f"{SYMBOL[s]} {s.value} ({s.label})" for s in WORST_FIRST)
-        + ". A grid cell counts its cases by status, worst first; · no case.",
+        + " · ".join(f"{SYMBOL[s]} {s.value}" for s in reversed(WORST_FIRST))
+        + ". known: a difference listed in the engine's expectations file; not-modelled: the reference engine"
+        " has no measurement for it; the rest are errors, with no verdict on the engine. A grid cell counts its"
+        " cases by status, worst first; · no case.",
     ]
     lines += _attention(records)
     lines += [
