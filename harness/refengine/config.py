@@ -1,8 +1,14 @@
-"""Load the ``.claude/`` fixture of a working copy: settings, skills, agents and ``.mcp.json``.
+"""Load the ``.claude/`` fixture of a working copy and the user's ``~/.claude``: settings, skills,
+agents and ``.mcp.json``.
 
 Only reading happens here; what the definitions *do* lives in skills.py, agents.py, hooks.py and
 permissions.py. Folder trust (E4) is recorded on the result, because each consumer applies it
 differently: project allow rules are ignored untrusted, agent hooks dropped, skill hooks kept (S8).
+
+User level next to project level, measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 (NOT_MODELLED.md,
+"User level"): a user skill beats a project skill of the same name, a project agent beats a user agent
+of the same name, settings hooks of both files run (a handler repeated in them runs once), a deny rule
+at either level wins, and ``disableAllHooks`` is one merged setting (the project's value beats the user's).
 """
 
 from __future__ import annotations
@@ -16,7 +22,14 @@ from typing import Any
 
 import yaml
 
-from harness.refengine.hooks import HookRule, InvalidHooks, parse_hook_rules, unknown_event_problem, unknown_events
+from harness.refengine.hooks import (
+    HookAction,
+    HookRule,
+    InvalidHooks,
+    parse_hook_rules,
+    unknown_event_problem,
+    unknown_events,
+)
 
 _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.DOTALL)
 
@@ -99,6 +112,10 @@ class AgentDef:
     body: str
     model: str | None = None
     builtin: bool = False
+    user_level: bool = False
+    """Read from ``~/.claude/agents``. Measured (2.1.252 to 2.1.332): such an agent's frontmatter hooks
+    run in a folder whose trust was never accepted, where a project agent's are dropped (notes §1.10:
+    ``~/.claude/agents`` is exempt). agents.py's trust check does not read this yet (NOT_MODELLED.md)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,6 +152,10 @@ class ProjectConfig:
     mcp_servers: Mapping[str, McpServerDef]
     warnings: tuple[str, ...] = field(default=())
     settings_problems: tuple[SettingsProblem, ...] = field(default=())
+    hooks_disabled: bool = False
+    """The merged ``disableAllHooks``: the last settings file (user, project, local) that sets it decides.
+    When true ``hooks`` is empty; measured, skill and agent frontmatter hooks do not run either (the
+    runtime does not read this yet, NOT_MODELLED.md), while a skill with hooks still needs approval."""
 
 
 def load_project(*, workdir: Path, home: Path, trusted: bool) -> ProjectConfig:
@@ -155,16 +176,19 @@ def load_project(*, workdir: Path, home: Path, trusted: bool) -> ProjectConfig:
         deny=tuple(r for f in files for r in _rules(f, "deny")),
         ask=tuple(r for f in files for r in _rules(f, "ask")),
     )
+    hooks_disabled = _hooks_disabled(files)
     return ProjectConfig(
         workdir=workdir,
         trusted=trusted,
-        hooks=_settings_hooks(read),
+        hooks=() if hooks_disabled else _settings_hooks([rules for _, rules in read]),
         permissions=permissions,
         skills=_load_skills([home / ".claude" / "skills", workdir / ".claude" / "skills"], warnings),
-        agents=_load_agents([home / ".claude" / "agents", workdir / ".claude" / "agents"], warnings),
+        agents=_load_agents([home / ".claude" / "agents", workdir / ".claude" / "agents"], warnings,
+                            home_root=home / ".claude" / "agents"),
         mcp_servers=_load_mcp(workdir, files, warnings),
         warnings=tuple(warnings),
         settings_problems=tuple(problems),
+        hooks_disabled=hooks_disabled,
     )
 
 
@@ -212,31 +236,60 @@ def _rules(settings: Mapping[str, Any], kind: str) -> list[str]:
     return [v for v in values if isinstance(v, str)] if isinstance(values, list) else []
 
 
-def _settings_hooks(files: list[tuple[dict[str, Any], tuple[HookRule, ...]]]) -> tuple[HookRule, ...]:
-    """Settings hooks merge across files; a handler repeated in several files runs once (notes §1.8)."""
+def _hooks_disabled(files: list[dict[str, Any]]) -> bool:
+    """``disableAllHooks`` follows settings precedence (files in user, project, local order): measured, a
+    user ``true`` silences the project's hooks too, and a project ``false`` brings the user's back."""
+    values = [s["disableAllHooks"] for s in files if isinstance(s.get("disableAllHooks"), bool)]
+    return bool(values) and values[-1]
+
+
+def handler_identity(action: HookAction) -> str:
+    """What makes two settings handlers "the same handler", which then runs once per event.
+
+    Measured (2.1.252 to 2.1.332): for a command action the command string alone. The same command in
+    ``~/.claude/settings.json`` and ``.claude/settings.json``, or twice in one file, writes one line, also
+    under different matchers (``Bash`` and ``Bash|Read``) and different timeouts. Unmeasured for the other
+    action types: the whole action (``repr``, as actions hold unhashable dicts).
+    """
+    return f"command:{action.command}" if action.type == "command" else repr(action)
+
+
+def _settings_hooks(files: list[tuple[HookRule, ...]]) -> tuple[HookRule, ...]:
+    """Settings hooks merge across files, user first (measured: the user file's handler is started
+    first, in parallel with the project's; the reference runs them one after the other).
+
+    A handler repeated under the same event and matcher is kept once, the first copy (its timeout,
+    unmeasured which one the engine uses). The engine removes duplicates among the handlers that
+    *matched* a call, whatever their matchers; this list cannot say that for different matchers, so
+    such copies stay apart here (NOT_MODELLED.md).
+    """
     seen: set[tuple[str, str | None, str]] = set()
     out: list[HookRule] = []
-    for settings, rules in files:
-        if settings.get("disableAllHooks") is True:
-            continue
+    for rules in files:
         for rule in rules:
-            # repr() as the identity: actions hold dicts (headers, input) and are not hashable.
-            fresh = tuple(a for a in rule.actions if (rule.event, rule.matcher, repr(a)) not in seen)
-            seen.update((rule.event, rule.matcher, repr(a)) for a in fresh)
+            fresh: list[HookAction] = []
+            for action in rule.actions:
+                key = (rule.event, rule.matcher, handler_identity(action))
+                if key not in seen:
+                    seen.add(key)
+                    fresh.append(action)
             if fresh:
-                out.append(HookRule(event=rule.event, matcher=rule.matcher, actions=fresh, origin=rule.origin))
+                out.append(HookRule(event=rule.event, matcher=rule.matcher, actions=tuple(fresh), origin=rule.origin))
     return tuple(out)
 
 
 def _load_skills(roots: list[Path], warnings: list[str]) -> dict[str, SkillDef]:
-    """Later roots override earlier ones; the project comes last (notes §2.1 give personal > project
-    precedence, but a fresh harness home never holds skills, so the order is moot here)."""
+    """The first root that has a name wins: ``~/.claude/skills`` over the project's (notes §2.1: personal >
+    project). Measured on 2.1.252 to 2.1.332 with a skill ``dup`` at both levels: only the user one is
+    listed, ``Skill {skill: dup}`` injects its body, and the base directory is under HOME. The order is
+    the listing order, also measured: user skills first, then the project's."""
     skills: dict[str, SkillDef] = {}
     for root in roots:
         if not root.is_dir():
             continue
         for skill_file in sorted(root.glob("*/SKILL.md")):
-            skills[skill_file.parent.name] = _skill(skill_file, warnings)
+            if skill_file.parent.name not in skills:
+                skills[skill_file.parent.name] = _skill(skill_file, warnings)
     return skills
 
 
@@ -278,8 +331,12 @@ def _flag(value: Any) -> bool:
     return str(value).strip().lower() in ("true", "yes", "on", "1")
 
 
-def _load_agents(roots: list[Path], warnings: list[str]) -> dict[str, AgentDef]:
-    """Files without ``name`` or ``description`` are skipped silently (notes §3.1)."""
+def _load_agents(roots: list[Path], warnings: list[str], *, home_root: Path) -> dict[str, AgentDef]:
+    """Later roots override earlier ones: a project agent beats a user agent of the same name (notes
+    §3.1). Measured on 2.1.252 to 2.1.332 with ``probe`` at both levels: only the project one is listed,
+    and ``subagent_type: probe`` and ``--agent probe`` run it (its ``tools`` offered, its body in the
+    system prompt); a user agent alone is found by both. Files without ``name`` or ``description`` are
+    skipped silently (notes §3.1)."""
     agents: dict[str, AgentDef] = {}
     for root in roots:
         if not root.is_dir():
@@ -298,6 +355,7 @@ def _load_agents(roots: list[Path], warnings: list[str]) -> dict[str, AgentDef]:
                 hooks=_hooks_or_none(meta.get("hooks"), origin=f"agent:{name}", warnings=warnings),
                 body=body.strip(),
                 model=str(meta["model"]) if meta.get("model") is not None else None,
+                user_level=root == home_root,
             )
     return agents
 
