@@ -23,9 +23,10 @@ from tests.conftest import EXPECTATIONS, PINNED, write_files
 REPO_FILES = {
     "config/claude/settings.json": """\
         {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-          {"type": "command", "command": "cat >> \\"$CLAUDE_PROJECT_DIR/audit.log\\"; echo >> \\"$CLAUDE_PROJECT_DIR/audit.log\\""}
+          {"type": "command", "command": "bash .claude/audit.sh"}
         ]}]}}
         """,
+    "config/claude/audit.sh": 'cat >> "$CLAUDE_PROJECT_DIR/audit.log"; echo >> "$CLAUDE_PROJECT_DIR/audit.log"\n',
     "docs/notes.md": "first note\n",
     "README.md": "a team repository\n",
 }

@@ -109,7 +109,7 @@ def active_agent_hooks(rt: Runtime, agent: AgentDef | None, *, main_thread: bool
     """
     if agent is None or not agent.hooks or not rt.profile.agent_frontmatter_hooks:
         return ()
-    if rt.profile.agent_hooks_need_trust and not rt.config.trusted:
+    if rt.profile.agent_hooks_need_trust and not rt.config.trusted and not agent.user_level:
         return ()
     if main_thread:
         return agent.hooks if rt.profile.agent_hooks_on_main_agent else ()

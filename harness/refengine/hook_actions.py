@@ -19,6 +19,7 @@ from typing import Any
 
 from harness.refengine import messages
 from harness.refengine.agents import full_pool
+from harness.refengine.config import handler_identity
 from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
 from harness.refengine.hooks import (
     EVENTS_WITHOUT_MATCHER,
@@ -44,9 +45,12 @@ STRUCTURED_OUTPUT = "StructuredOutput"
 def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | None,
          fields: Mapping[str, Any], tool: str | None = None) -> HookOutcome:
     """Run every action whose rule matches ``subject`` (the tool name, agent type or source)."""
+    if rt.config.hooks_disabled:  # measured: disableAllHooks silences skill and agent hooks too
+        return combine(event, tool, [], deny_names_event=rt.profile.hook_deny_reason_names_event)
     rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
     data = payload(event, source=rt.payload_source(conversation), fields=fields)
     results: list[ActionResult] = []
+    seen: set[str] = set()  # settings handlers already run for this event (measured: once, whatever the matcher)
     for rule in rules:
         if rule.event != event:
             continue
@@ -54,6 +58,11 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
                 rule.matcher, subject, profile=rt.profile, debug=rt.debug.append):
             continue
         for action in rule.actions:
+            if not rule.origin.startswith(("skill:", "agent:")):
+                key = handler_identity(action)
+                if key in seen:
+                    continue
+                seen.add(key)
             if _runs(rt, conversation, event, action):
                 results.append(_run(rt, conversation, action, event=event, data=data))
     return combine(event, tool, results, deny_names_event=rt.profile.hook_deny_reason_names_event)
