@@ -206,8 +206,10 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         home=_folder(directory, raw, "home", fail),
         base_home=base_home,
     )
-    if run.agent and case.fixture_file(f".claude/agents/{run.agent}.md") is None:
-        raise fail("run.agent", f"no .claude/agents/{run.agent}.md in the fixture")
+    agent_file = f".claude/agents/{run.agent}.md"
+    in_home = any((folder / agent_file).is_file() for folder in case.home_dirs)
+    if run.agent and case.fixture_file(agent_file) is None and not in_home:
+        raise fail("run.agent", f"no {agent_file} in the fixture or the case's HOME folder")
     for folder in case.home_dirs:
         _check_home_state(folder / ".claude.json")
     for root in case.fixture_dirs:
