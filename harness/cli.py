@@ -26,6 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from harness import grid, results, trace
 from harness.case import BrokenCase, Case, discover_cases, scan_cases
 from harness.engines import engine_dir, expand, make_engine
+from harness.engines import registry
 from harness.engines.install import ensure_installed, is_version
 from harness.errors import HarnessError, UsageError
 from harness.expectations import Expectations
@@ -183,7 +184,8 @@ def print_summary(records: list[results.Record], engines: list[str]) -> None:
     for engine in engines:
         mine = [r for r in records if r.engine == engine]
         out.print(f"\n{engine}: {results.describe_totals(mine)}", markup=False, style="bold")
-        out.print(grid.render_text(mine, engine=engine), markup=False)
+        if any(r.combination for r in mine):  # a suite about one's own setup may not use the grid at all
+            out.print(grid.render_text(mine, engine=engine), markup=False, soft_wrap=True)
     bad = sorted((r for r in records if r.status.is_bad), key=lambda r: (WORST_FIRST.index(r.status), r.engine, r.case))
     for r in bad:
         out.print(f"\n{r.status.value.upper()} {r.case} on {r.engine}", style="red", markup=False)
@@ -238,8 +240,9 @@ def _check_baseline(args: argparse.Namespace, suite: Suite, cases: list[Case]) -
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    args.version = registry.resolve(args.version)
     if not is_version(args.version):  # the form npm publishes claude under
-        raise UsageError(f"not a version number: {args.version!r} (expected e.g. 2.1.332)")
+        raise UsageError(f"not a version number: {args.version!r} (expected e.g. 2.1.332, or latest)")
     suite = _suite(args)
     engine = f"claude@{args.version}"
     found = _selected_cases(args, suite)
@@ -406,7 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run every case on a new claude version and list, claim by claim, what changed since the newest pin",
         description="Exit status: 0 nothing changed, 1 something changed (or an error), 2 usage or install error.",
     )
-    p.add_argument("version", help="claude version to check, e.g. 2.1.331 (installed if needed)")
+    p.add_argument("version", help="claude version to check, e.g. 2.1.331, or latest (installed if needed)")
     p.add_argument("--against", default=None, help="baseline claude version (default: newest pinned with snapshots)")
     p.add_argument("--baseline-results", type=Path, default=None, help="baseline records from this results file")
     p.add_argument("--from-results", type=Path, default=None, help="the new version's records from this file (no run)")

@@ -1,0 +1,120 @@
+"""Compare a normalised transcript with the case's documented expectations.
+
+Each failure names the case-file field it comes from (``steps[0].turns[1].call.expect.result``), so a
+reader can go straight to the line, and so per-version expectation files can list it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from harness.case import Case, TextMatch, Turn
+
+
+@dataclass(frozen=True, kw_only=True)
+class Difference:
+    """Where a transcript departs from the case, before it is judged against the expectations file."""
+
+    at: str
+    expected: str
+    observed: str | None
+    detail: str = ""
+
+
+def _turn_field(ex: dict[str, Any]) -> str:
+    if ex["context"] == "main":
+        return f"steps[{ex['step'] - 1}].turns[{ex['turn'] - 1}]"
+    return f"contexts.{ex['context']}.turns[{ex['turn'] - 1}]"
+
+
+def _turn_of(case: Case, ex: dict[str, Any]) -> Turn:
+    turn: int = ex["turn"] - 1
+    if ex["context"] == "main":
+        step: int = ex["step"] - 1
+        return case.steps[step].turns[turn]
+    return case.context(str(ex["context"])).turns[turn]
+
+
+def _match(expected: TextMatch, got: str | None) -> bool:
+    return got is not None and expected.matches(got)
+
+
+def check(
+    case: Case, transcript: dict[str, Any], *, debug_log: str | None, script_detail: str = ""
+) -> list[Difference]:
+    """Every way ``transcript`` departs from what ``case`` documents (empty when it conforms).
+
+    ``script_detail``: the scripted model's whole account of a script failure, for the reader."""
+    failures: list[Difference] = []
+    if script_error := transcript.get("script_error"):
+        failures.append(
+            Difference(
+                at="script", expected="every scripted turn asked for", observed=script_error, detail=script_detail
+            )
+        )
+    for ex in transcript["exchanges"]:
+        where = _turn_field(ex)
+        for problem in ex.get("offer_problems", ()):
+            failures.append(Difference(at=f"{where}.offered", expected="as the case states", observed=problem))
+        turn = _turn_of(case, ex)
+        expect = turn.call.expect if turn.call else None
+        if expect is None:
+            continue
+        got = ex.get("result")
+        if expect.result is not None and not _match(expect.result, got):
+            failures.append(
+                Difference(at=f"{where}.call.expect.result", expected=expect.result.describe(), observed=got)
+            )
+        if expect.is_error is not None and got is not None and ex.get("is_error") != expect.is_error:
+            failures.append(
+                Difference(
+                    at=f"{where}.call.expect.is_error", expected=str(expect.is_error), observed=str(ex.get("is_error"))
+                )
+            )
+    prompts = {p["step"]: p for p in transcript["prompts"]}
+    for i, step in enumerate(case.steps):
+        if step.init_tools is not None and (printed := prompts.get(i + 1)) is not None:
+            for problem in step.init_tools.problems(printed.get("init_tools", []), verb="listed in system/init"):
+                failures.append(
+                    Difference(at=f"steps[{i}].init_tools", expected="as the case states", observed=problem)
+                )
+    files = transcript["files"]
+    for i in range(len(case.effects)):
+        failures += _check_effect(case, i, files)
+    if case.debug_log is not None and debug_log is not None:
+        for problem in case.debug_log.problems(debug_log, what="debug log"):
+            failures.append(Difference(at="debug_log", expected="as the case states", observed=problem))
+    return failures
+
+
+def _check_effect(case: Case, index: int, files: dict[str, Any]) -> list[Difference]:
+    effect = case.effects[index]
+    at = f"effects[{index}]"
+    value = files.get(effect.path)
+    if value is None:  # unchanged by the run: it is what the fixture holds (or absent)
+        path = case.fixture_file(effect.path)
+        text = path.read_text(errors="replace") if path is not None else None
+    elif isinstance(value, dict):
+        text = None  # removed by the run
+    elif isinstance(value, list):
+        text = "\n".join(v if isinstance(v, str) else _json_line(v) for v in value)
+    else:
+        text = value
+    out = []
+    if effect.exists is not None and (text is not None) != effect.exists:
+        out.append(
+            Difference(
+                at=f"{at}.exists",
+                expected=f"{effect.path} {'exists' if effect.exists else 'absent'}",
+                observed="exists" if text is not None else "absent",
+            )
+        )
+    if effect.content is not None and not _match(effect.content, text):
+        out.append(Difference(at=f"{at}.content", expected=effect.content.describe(), observed=text))
+    return out
+
+
+def _json_line(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)

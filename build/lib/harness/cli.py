@@ -1,0 +1,470 @@
+"""The ``cc-harness`` command: run cases, check a new engine version, diff engines, write reports.
+
+Every command works on a suite: the one configured nearest the current folder (``[tool.cc-harness]``
+in ``pyproject.toml``, or ``cc-harness.toml``), or the one ``--suite`` names. Exit status: 0 all well,
+1 a failure or an error in the results, 2 a usage error (named in one line, no traceback), 130
+interrupted (the results file still holds every finished case).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from importlib import metadata
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from harness import grid, results, trace
+from harness.case import BrokenCase, Case, discover_cases, scan_cases
+from harness.engines import engine_dir, expand, make_engine
+from harness.engines import registry
+from harness.engines.install import ensure_installed, is_version
+from harness.errors import HarnessError, UsageError
+from harness.expectations import Expectations
+from harness.outcome import WORST_FIRST
+from harness.report import baseline, compare, html, junit, markdown, terminal
+from harness.runner import bug, run_case
+from harness.selection import Selection
+from harness.suite import Suite
+
+console = Console(stderr=True, highlight=False)
+
+Found = Case | BrokenCase
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a run: the results file was closed with every finished case in it."""
+
+    def __init__(self, path: Path, records: int) -> None:
+        super().__init__(f"interrupted: {records} finished case run(s) saved in {path}")
+
+
+def _suite(args: argparse.Namespace) -> Suite:
+    return Suite.from_file(args.suite) if args.suite else Suite.discover(Path.cwd())
+
+
+def _cases_dir(args: argparse.Namespace, suite: Suite) -> Path:
+    return args.cases_dir.resolve() if getattr(args, "cases_dir", None) else suite.cases
+
+
+def _add_selection(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--case", action="append", default=[], help="case id glob (repeatable)")
+    p.add_argument("--claim", action="append", default=[], help="claim id (repeatable)")
+    p.add_argument("--combination", action="append", default=[], help="grid cell, e.g. skill->tool")
+    p.add_argument("--shard", default=None, help="run shard I of N (I/N), assigned by case id")
+    p.add_argument("--cases-dir", type=Path, default=None, help="folder of cases (default: the suite's)")
+    p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="cases run at once")
+    p.add_argument("--keep-workdirs", type=Path, default=None, help="keep each run's working copy and HOME here")
+
+
+def _selection(args: argparse.Namespace) -> Selection:
+    return Selection.from_options(case=args.case, claim=args.claim, combination=args.combination, shard=args.shard)
+
+
+def _selected_cases(args: argparse.Namespace, suite: Suite) -> list[Found]:
+    """The cases the selection options take (a broken one only if selected); none is a usage error."""
+    found = _selection(args)(scan_cases(_cases_dir(args, suite), catalogue=suite.catalogue))
+    if not found:
+        raise UsageError(f"no case in {_cases_dir(args, suite)} matches the selection")
+    return found
+
+
+def _engines(args: argparse.Namespace, suite: Suite) -> list[str]:
+    engines = expand(args.engine or list(suite.engines), pinned=suite.pinned)
+    for engine in engines:  # an engine name that cannot work is a usage error, not one error per case
+        make_engine(engine)
+    return engines
+
+
+def _default_version(suite: Suite) -> str | None:
+    """The version plain ``reference`` runs a case without ``documented_for`` at: the newest pinned one."""
+    return suite.pinned[-1] if suite.pinned else None
+
+
+def run_all(
+    suite: Suite, engines: list[str], cases: list[Found], *, jobs: int, keep: Path | None, writer: results.Writer
+) -> list[results.Record]:
+    """Run every case on every engine with a progress bar, each record saved as it finishes.
+
+    On Ctrl-C the cases not started are dropped, the running ones finish and are saved, and
+    ``Interrupted`` is raised (a second Ctrl-C stops waiting)."""
+    expectations = Expectations(root=suite.expectations)
+    work = [(e, c) for e in engines for c in cases]
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("running cases", total=len(work))
+
+        def one(item: tuple[str, Found]) -> results.Record:
+            engine, case = item
+            started = time.monotonic()
+            try:
+                record = run_case(
+                    case,
+                    make_engine(engine, default_version=_default_version(suite)),
+                    expectations=expectations,
+                    keep=keep,
+                )
+            except Exception as exc:  # a crash is a result too: the run goes on and the file records it
+                fault = bug(exc)
+                record = results.Record(
+                    case=case.id,
+                    engine=engine,
+                    status=fault.status,
+                    combination="",
+                    claims=(),
+                    flags=(),
+                    duration=round(time.monotonic() - started, 3),
+                    fault=fault,
+                )
+            writer.add(record)
+            progress.update(task, advance=1, description=f"{engine} {case.id}")
+            return record
+
+        pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+        futures: list[Future[results.Record]] = [pool.submit(one, item) for item in work]
+        try:
+            pending = set(futures)
+            while pending:
+                _, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+        except KeyboardInterrupt:
+            for f in futures:
+                f.cancel()
+            console.print("interrupted: waiting for the running cases to finish (Ctrl-C again to stop now)")
+            with _second_interrupt_stops():
+                pool.shutdown(wait=True)
+            raise Interrupted(writer.path, len(writer.records)) from None
+        pool.shutdown()
+    return list(writer.records)
+
+
+@contextmanager
+def _second_interrupt_stops() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _run_and_save(
+    args: argparse.Namespace, suite: Suite, engines: list[str], cases: list[Found], *, command: str
+) -> tuple[list[results.Record], Path]:
+    """Run the cases on the engines, writing each record to --results (default <results>/COMMAND-ENGINES.jsonl)."""
+    path = args.results or suite.results / f"{command}-{'+'.join(engine_dir(e) for e in engines)}.jsonl"
+    options: dict[str, object] = {
+        "command": command,
+        "suite": suite.describe(),
+        "selection": _selection(args).as_json(),
+        "shard": args.shard,
+        "cases": len(cases),
+    }
+    head = results.header(engines=engines, options=options, revision=results.suite_revision(suite.root))
+    with results.Writer(path, head=head) as writer:
+        records = run_all(suite, engines, cases, jobs=args.jobs, keep=args.keep_workdirs, writer=writer)
+    return sorted(records, key=lambda r: (r.engine, r.case)), path
+
+
+def print_summary(records: list[results.Record], engines: list[str]) -> None:
+    """Per engine: totals and the grid; then every failure and error, worst first, with its cause."""
+    out = Console(highlight=False)
+    for engine in engines:
+        mine = [r for r in records if r.engine == engine]
+        out.print(f"\n{engine}: {results.describe_totals(mine)}", markup=False, style="bold")
+        if any(r.combination for r in mine):  # a suite about one's own setup may not use the grid at all
+            out.print(grid.render_text(mine, engine=engine), markup=False, soft_wrap=True)
+    bad = sorted((r for r in records if r.status.is_bad), key=lambda r: (WORST_FIRST.index(r.status), r.engine, r.case))
+    for r in bad:
+        out.print(f"\n{r.status.value.upper()} {r.case} on {r.engine}", style="red", markup=False)
+        out.print(r.explain().split("\n", 1)[-1], markup=False)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    suite = _suite(args)
+    engines = _engines(args, suite)
+    cases = _selected_cases(args, suite)
+    records, path = _run_and_save(args, suite, engines, cases, command="run")
+    print_summary(records, engines)
+    Console(highlight=False).print(
+        f"\nresults: {path}  ({len(records)} runs: {results.describe_totals(records)})", markup=False
+    )
+    return 1 if any(r.status.is_bad for r in records) else 0
+
+
+def _engine_records(path: Path, engine: str | None, *, option: str, suite: Suite) -> tuple[str, list[results.Record]]:
+    """The records of one engine in a saved results file (the engine may be left out when it holds one)."""
+    saved = results.merge([path])
+    recorded, now = saved.head.get("suite_revision"), results.suite_revision(suite.root)
+    if recorded != now:  # the cases may have changed since: their edits would show as engine changes
+        console.print(f"note: {path} was recorded at suite revision {recorded}, the cases are at {now}", markup=False)
+    present = sorted({r.engine for r in saved.records})
+    if engine is None:
+        if len(present) != 1:
+            raise UsageError(f"{path} holds engines {', '.join(present) or '(none)'}: name the engine to use")
+        engine = present[0]
+    mine = [r for r in saved.records if r.engine == engine]
+    if not mine:
+        raise UsageError(f"{option} {path}: no records of {engine} (it holds {', '.join(present) or 'none'})")
+    return engine, mine
+
+
+def _check_baseline(args: argparse.Namespace, suite: Suite, cases: list[Case]) -> baseline.Baseline:
+    if args.baseline_results:
+        against = f"claude@{args.against}" if args.against else None
+        engine, records = _engine_records(args.baseline_results, against, option="--baseline-results", suite=suite)
+        return baseline.from_records(
+            records, engine=engine, expectations_root=suite.expectations, source=str(args.baseline_results)
+        )
+    version = args.against or baseline.newest_pinned(suite.pinned, snapshot_root=suite.snapshots)
+    if version is None:
+        raise UsageError(
+            f"no pinned version has committed snapshots under {suite.snapshots}/: record them"
+            " (pytest --engine pinned --snapshot-update) or pass --baseline-results FILE"
+        )
+    return baseline.from_snapshots(
+        cases, engine=f"claude@{version}", snapshot_root=suite.snapshots, expectations_root=suite.expectations
+    )
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    args.version = registry.resolve(args.version)
+    if not is_version(args.version):  # the form npm publishes claude under
+        raise UsageError(f"not a version number: {args.version!r} (expected e.g. 2.1.332, or latest)")
+    suite = _suite(args)
+    engine = f"claude@{args.version}"
+    found = _selected_cases(args, suite)
+    cases = [c for c in found if isinstance(c, Case)]
+    ids = {c.id for c in found}
+    # The baseline first: a missing one is a usage error, better found before the run than after it.
+    base = _check_baseline(args, suite, cases)
+    if not ids & set(base.records):
+        raise UsageError(
+            f"{base.engine} has no baseline record of any selected case ({base.source}):"
+            " record its snapshots or pass --baseline-results FILE"
+        )
+    if args.from_results:
+        new_records = _engine_records(args.from_results, engine, option="--from-results", suite=suite)[1]
+        source = str(args.from_results)
+    else:
+        ensure_installed(args.version)  # before the run: a failed install is exit 2, not one error per case
+        new_records, path = _run_and_save(args, suite, [engine], found, command="check")
+        source = f"a fresh run, results in {path}"
+    changes = baseline.changes(base, new_records, case_ids=ids)
+    out = terminal.console()
+    out.print(f"[bold]check {engine}[/bold] against {base.engine} ({base.source})", highlight=False)
+    out.print(f"new records: {source}; both judged against {base.engine}'s known differences", markup=False)
+    terminal.print_by_claim(out, changes, old_label=base.engine, new_label=engine, catalogue=suite.catalogue)
+    out.print("\n" + terminal.summary_line(changes), highlight=False)
+    errors = [r for r in new_records if r.status.is_error]
+    for r in errors:
+        out.print(f"{r.status.value}: {r.case}: {r.fault.message if r.fault else ''}", markup=False)
+    return 1 if errors or any(c.changed for c in changes) else 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    suite = _suite(args)
+    if bool(args.results_a) != bool(args.results_b):
+        raise UsageError("--results-a and --results-b go together (or leave both out for fresh runs)")
+    if args.results_a:
+        a, records_a = _engine_records(args.results_a, args.a, option="--results-a", suite=suite)
+        b, records_b = _engine_records(args.results_b, args.b, option="--results-b", suite=suite)
+        select = _selection(args)
+        if select.narrows:
+            wanted = {c.id for c in select(scan_cases(_cases_dir(args, suite), catalogue=suite.catalogue))}
+            records_a = [r for r in records_a if r.case in wanted]
+            records_b = [r for r in records_b if r.case in wanted]
+    else:
+        if not args.a or not args.b:
+            raise UsageError("diff needs two engines, e.g. cc-harness diff claude@2.1.252 claude@2.1.332")
+        a, b = args.a, args.b
+        if a == b:
+            raise UsageError(f"diff {a} {a}: name two different engines (or compare saved runs of one)")
+        for engine in (a, b):
+            make_engine(engine)
+        cases = _selected_cases(args, suite)
+        records, path = _run_and_save(args, suite, [a, b], cases, command="diff")
+        console.print(f"results: {path}", markup=False)
+        records_a = [r for r in records if r.engine == a]
+        records_b = [r for r in records if r.engine == b]
+    changes = compare.compare_engines(old=records_a, new=records_b)
+    label_a, label_b = a, b
+    if a == b and args.results_a:  # two saved runs of one engine: tell the columns apart by file
+        label_a, label_b = f"{a} ({args.results_a.name})", f"{b} ({args.results_b.name})"
+    out = terminal.console()
+    out.print(f"diff {label_a} → {label_b}", style="bold", markup=False)
+    terminal.print_by_case(out, changes, old_label=label_a, new_label=label_b)
+    out.print("\n" + terminal.summary_line(changes), highlight=False)
+    return 1 if any(c.changed for c in changes) else 0
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _partial(saved: results.Results, suite: Suite, cases_dir: Path) -> str | None:
+    """Why these results do not cover the whole suite (None when they do)."""
+    if not saved.complete:
+        return "the run was interrupted"
+    every = {f.id for f in scan_cases(cases_dir, catalogue=suite.catalogue)}
+    for engine in sorted({r.engine for r in saved.records}):
+        have = {r.case for r in saved.records if r.engine == engine}
+        if missing := sorted(every - have):
+            return f"{engine} has no record of {len(missing)} of the {len(every)} cases (e.g. {missing[0]})"
+    return None
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    suite = _suite(args)
+    saved = results.merge(list(args.results))
+    records = saved.records
+    if not records:
+        raise UsageError(f"{', '.join(map(str, args.results))}: no case records to report on")
+    target: Path = (args.markdown or suite.report).resolve()
+    link = os.path.relpath(suite.claims, target.parent) if suite.claims else None
+    text = markdown.render(records, catalogue=suite.catalogue, catalogue_link=link)
+    if args.check:
+        committed = target.read_text(encoding="utf-8") if target.is_file() else ""
+        if committed == text:
+            Console(highlight=False).print(f"{target} is up to date with {len(records)} records", markup=False)
+            return 0
+        diff = difflib.unified_diff(
+            committed.splitlines(keepends=True), text.splitlines(keepends=True), str(target), "from results"
+        )
+        print("".join(list(diff)[:200]), end="")  # plain: a diff must not be re-wrapped
+        console.print(f"{target} is stale: regenerate it with cc-harness report --results ...", markup=False)
+        return 1
+    if target == suite.report and not args.allow_partial:
+        why = _partial(saved, suite, _cases_dir(args, suite))
+        if why is not None:
+            raise UsageError(
+                f"not writing the suite's report {target} from a partial run ({why}); pass --markdown PATH to"
+                " write elsewhere, or --allow-partial to replace it anyway"
+            )
+    html_path = args.html or suite.results / "report.html"
+    junit_path = args.junit or suite.results / "junit.xml"
+    _write(target, text)
+    _write(html_path, html.render(records, cases_dir=_cases_dir(args, suite), catalogue=suite.catalogue))
+    _write(junit_path, junit.render(records))
+    out = Console(highlight=False)
+    for label, path in (("markdown", target), ("html", html_path), ("junit", junit_path)):
+        out.print(f"{label}: {path}", markup=False)
+    return 0
+
+
+def cmd_trace(args: argparse.Namespace) -> int:
+    """Claim -> cases -> status per engine; exit 1 when a claim has no case."""
+    suite = _suite(args)
+    if suite.catalogue is None:
+        raise UsageError(f"{suite.describe()}: the suite names no claims catalogue (claims = ...): nothing to trace")
+    cases = list(discover_cases(_cases_dir(args, suite), catalogue=suite.catalogue))
+    records = results.merge(list(args.results)).records if args.results else []
+    rows = trace.traces(cases, suite.catalogue, records)
+    Console(highlight=False).print(trace.render_text(rows), markup=False)
+    missing = trace.uncovered_in(rows)
+    if missing:
+        console.print(f"uncovered claims: {', '.join(missing)}", style="red", markup=False)
+    return 1 if missing else 0
+
+
+def _version() -> str:
+    try:
+        return metadata.version("cc-harness")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--suite", type=Path, default=None, help="the suite's cc-harness.toml or pyproject.toml (default: found upward)"
+    )
+    parser = argparse.ArgumentParser(prog="cc-harness", description=__doc__, parents=[common])
+    parser.add_argument("--version", action="version", version=f"cc-harness {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser(
+        "run", parents=[common], help="run cases on engines (default: every case on the suite's engines)"
+    )
+    p.add_argument("--engine", default=None, help="comma list: reference, reference@V, claude@V, pinned")
+    p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/run-<engines>.jsonl)")
+    _add_selection(p)
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser(
+        "check",
+        parents=[common],
+        help="run every case on a new claude version and list, claim by claim, what changed since the newest pin",
+        description="Exit status: 0 nothing changed, 1 something changed (or an error), 2 usage or install error.",
+    )
+    p.add_argument("version", help="claude version to check, e.g. 2.1.331, or latest (installed if needed)")
+    p.add_argument("--against", default=None, help="baseline claude version (default: newest pinned with snapshots)")
+    p.add_argument("--baseline-results", type=Path, default=None, help="baseline records from this results file")
+    p.add_argument("--from-results", type=Path, default=None, help="the new version's records from this file (no run)")
+    p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/check-claude-V.jsonl)")
+    _add_selection(p)
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser(
+        "diff",
+        parents=[common],
+        help="what differs between two engines, per case: status and transcript fields",
+        description="Exit status: 0 no difference, 1 differences, 2 usage error.",
+    )
+    p.add_argument("a", nargs="?", default=None, help="first engine, e.g. reference@2.1.252 or claude@2.1.252")
+    p.add_argument("b", nargs="?", default=None, help="second engine")
+    p.add_argument("--results-a", type=Path, default=None, help="saved results for A instead of a fresh run")
+    p.add_argument("--results-b", type=Path, default=None, help="saved results for B instead of a fresh run")
+    p.add_argument(
+        "--results", type=Path, default=None, help="fresh runs' results file (default: <results>/diff-A+B.jsonl)"
+    )
+    _add_selection(p)
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser(
+        "report",
+        parents=[common],
+        help="write the Markdown, HTML and JUnit reports from saved results (several files: shards, merged)",
+        description="With --check, write nothing and exit 1 when the Markdown report differs from the results.",
+    )
+    p.add_argument("--results", type=Path, nargs="+", required=True, help="results files (shards of one run merge)")
+    p.add_argument("--markdown", type=Path, default=None, help="Markdown report path (default: the suite's report)")
+    p.add_argument("--html", type=Path, default=None, help="HTML report path (default: <results>/report.html)")
+    p.add_argument("--junit", type=Path, default=None, help="JUnit XML path (default: <results>/junit.xml)")
+    p.add_argument("--check", action="store_true", help="exit 1 when the Markdown report is stale; write nothing")
+    p.add_argument("--allow-partial", action="store_true", help="replace the suite's report from a partial run")
+    p.add_argument("--cases-dir", type=Path, default=None, help="where the HTML report reads fixtures")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("trace", parents=[common], help="traceability: each claim, its cases, their status per engine")
+    p.add_argument("--results", type=Path, nargs="*", default=[], help="results files for the statuses")
+    p.add_argument("--cases-dir", type=Path, default=None)
+    p.set_defaults(func=cmd_trace)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except Interrupted as exc:
+        console.print(str(exc), markup=False)
+        return 130
+    except KeyboardInterrupt:
+        console.print("interrupted", markup=False)
+        return 130
+    except HarnessError as exc:
+        console.print(f"error: {exc}", style="red", markup=False, soft_wrap=True)  # one line: greppable
+        return 2

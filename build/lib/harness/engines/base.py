@@ -1,0 +1,55 @@
+"""The engine seam: one small interface that every engine adapter implements."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from harness.case import Case
+from harness.scripted import ScriptedModel
+
+
+@dataclass(frozen=True, kw_only=True)
+class StepOutput:
+    """What the engine itself printed for one user prompt (stream-json ``result`` and friends)."""
+
+    step: int
+    result: str | None = None
+    is_error: bool = False
+    permission_denials: tuple[dict[str, Any], ...] = ()
+    init_tools: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngineRun:
+    """Everything an adapter observed beyond the scripted model's journal."""
+
+    steps: tuple[StepOutput, ...]
+    debug_log: str = ""
+    notes: tuple[str, ...] = field(default=())
+
+
+class Engine(Protocol):
+    """An engine that can run a case.
+
+    ``name`` is ``family@version`` (``reference@2.1.252``, ``claude@2.1.252``).
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def version(self) -> str: ...
+
+    def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
+        """Run every step of ``case`` and return what the engine printed.
+
+        ``workdir`` is a private copy of the case's fixture (the engine's working directory), ``home`` the
+        run's HOME (seeded with the case's user-level files) and ``tmp`` its TMPDIR; the engine writes
+        nowhere else. Every model turn is asked of ``model``. Raises an EngineError subclass when the
+        engine crashes (EngineCrash), times out (EngineTimeout) or its API fails (ApiFault), NotModelled
+        when the reference engine abstains; a script failure surfaces as ScriptError from ``model`` (the
+        adapter re-raises it after the engine has stopped).
+        """
+        ...

@@ -1,0 +1,57 @@
+"""Read ``claude -p --output-format stream-json --verbose`` output: one JSON event per line."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.case import Step
+from harness.engines.base import StepOutput
+from harness.errors import EngineError
+
+
+@dataclass(kw_only=True)
+class ProcessOutput:
+    """The events of one engine process, split by user prompt (each ends with a ``result`` event)."""
+
+    session_id: str | None = None
+    init_tools: tuple[str, ...] = ()
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+
+def parse_line(line: str, out: ProcessOutput, *, source: str) -> dict[str, Any] | None:
+    """Fold one stdout line into ``out``; return the event (None for a blank line)."""
+    line = line.strip()
+    if not line:
+        return None
+    try:
+        event: dict[str, Any] = json.loads(line)
+    except json.JSONDecodeError:
+        raise EngineError(f"{source}: stdout line is not JSON: {line[:200]!r}") from None
+    kind = event.get("type")
+    if kind == "system" and event.get("subtype") == "init":
+        out.session_id = event.get("session_id") or out.session_id
+        out.init_tools = tuple(event.get("tools", ()))
+    elif kind == "result":
+        out.results.append(event)
+    return event
+
+
+def step_outputs(group: list[tuple[int, Step]], out: ProcessOutput) -> list[StepOutput]:
+    """One StepOutput per ``result`` event, paired with the steps of the process in order."""
+    outputs = []
+    for (index, _), result in zip(group, out.results, strict=False):
+        outputs.append(
+            StepOutput(
+                step=index,
+                result=result.get("result"),
+                is_error=bool(result.get("is_error")),
+                permission_denials=tuple(
+                    {"tool_name": d.get("tool_name"), "tool_input": d.get("tool_input")}
+                    for d in result.get("permission_denials", ())
+                ),
+                init_tools=out.init_tools,
+            )
+        )
+    return outputs

@@ -1,0 +1,222 @@
+"""Subagents: the Agent tool, tool-pool resolution (A1-A5), and new model contexts.
+
+A subagent is a new context whose opening user message is the task and whose system text is the
+agent's body. Its tools: the definition's ``tools`` is a real allowlist (A1), absent means inherit
+(A2), ``disallowedTools`` removes, and at the depth cap the Agent tool is withheld whatever the
+definition says (A5; seed 001's reading, ``depth_cap_error``, keeps it and refuses the call instead).
+``skills:`` preloads bodies as text and adds no tool (A3).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from harness.refengine import messages
+from harness.refengine.config import AgentDef
+from harness.refengine.conversation import AGENT, Conversation, system_note
+from harness.refengine.hooks import HookRule
+from harness.refengine.runtime import Runtime, new_agent_id
+from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, ToolResult
+
+GENERAL_PURPOSE = "general-purpose"
+_READ_ONLY_EXCLUDED = ("Agent", "ExitPlanMode", "Edit", "Write", "NotebookEdit")
+BUILTIN_AGENTS: Mapping[str, AgentDef] = {
+    GENERAL_PURPOSE: AgentDef(
+        name=GENERAL_PURPOSE, builtin=True, tools=None, disallowed_tools=(), skills=(), hooks=(),
+        description="General-purpose agent for researching complex questions, searching for code, and "
+                    "executing multi-step tasks.",
+        body="You are an agent for Claude Code. Given the user's message, use the tools available to complete "
+             "the task. Complete the task fully, then respond with a concise report.",
+    ),
+    "Explore": AgentDef(
+        name="Explore", builtin=True, tools=None, disallowed_tools=_READ_ONLY_EXCLUDED, skills=(), hooks=(),
+        description="Read-only search agent for broad fan-out searches.",
+        body="You are a file search specialist for Claude Code. You only read; you never modify files.",
+    ),
+    "Plan": AgentDef(
+        name="Plan", builtin=True, tools=None, disallowed_tools=_READ_ONLY_EXCLUDED, skills=(), hooks=(),
+        description="Software architect agent for designing implementation plans.",
+        body="You are a software architect for Claude Code. You explore the code and design a plan; you never "
+             "modify files.",
+    ),
+    "claude": AgentDef(
+        name="claude", builtin=True, tools=None, disallowed_tools=(), skills=(), hooks=(),
+        description="Catch-all for any task that doesn't fit a more specific agent.",
+        body="You are an agent for Claude Code. Complete the task you are given.",
+    ),
+}
+
+
+def all_agents(rt: Runtime) -> dict[str, AgentDef]:
+    """Built-ins, overridden by same-named definitions from the folder (notes §3.1)."""
+    return {**BUILTIN_AGENTS, **rt.config.agents}
+
+
+def full_pool(rt: Runtime) -> tuple[str, ...]:
+    """Every modelled tool, sorted as the real engine sorts built-ins, MCP tools after them."""
+    return (*sorted(MODELLED_BUILTINS), *rt.mcp.offered_tools())
+
+
+def canonical(name: str) -> str:
+    """``Task`` and ``Agent(x, y)`` both name the Agent tool (A4, notes §3.5)."""
+    base = re.sub(r"\(.*\)\s*$", "", name.strip())
+    return ALIASES.get(base, base)
+
+
+def resolve_tools(agent: AgentDef | None, pool: tuple[str, ...], *, depth: int, cap: int,
+                  withhold_agent_at_cap: bool = True) -> tuple[str, ...]:
+    """The tools of a context at ``depth`` running ``agent`` (None: inherit everything).
+
+    ``disallowedTools`` is applied first, then ``tools`` against what remains (notes §3.3); an
+    explicit list keeps its own order (measured: ``tools: [Read, Bash]`` is offered as Read, Bash).
+    ``withhold_agent_at_cap`` is False where the profile has the cap refuse the call instead (A5).
+    """
+    remaining = list(pool)
+    if agent is not None:
+        removed = {canonical(t) for t in agent.disallowed_tools}
+        remaining = [t for t in remaining if t not in removed and not _server_listed(t, removed)]
+        if agent.tools is not None and "*" not in agent.tools:
+            wanted = [canonical(t) for t in agent.tools]
+            listed = [t for t in dict.fromkeys(wanted) if t in remaining]
+            whole_servers = [t for t in remaining if t not in listed and _server_listed(t, set(wanted))]
+            remaining = listed + whole_servers
+    if depth >= cap and withhold_agent_at_cap:
+        remaining = [t for t in remaining if t != AGENT]
+    return tuple(remaining)
+
+
+def context_tools(rt: Runtime, agent: AgentDef | None, *, depth: int) -> tuple[str, ...]:
+    """The tools of a main or subagent context at ``depth`` under this run's profile and cap."""
+    return resolve_tools(agent, full_pool(rt), depth=depth, cap=rt.depth_cap,
+                         withhold_agent_at_cap=not rt.profile.depth_cap_error)
+
+
+def _server_listed(tool: str, names: set[str]) -> bool:
+    """``mcp__server`` or ``mcp__server__*`` in a tools field stands for all of that server's tools."""
+    return any(tool.startswith(n.removesuffix("*") if n.endswith("__*") else n + "__")
+               for n in names if n.startswith("mcp__"))
+
+
+def active_agent_hooks(rt: Runtime, agent: AgentDef | None, *, main_thread: bool) -> tuple[HookRule, ...]:
+    """Agent-frontmatter hooks for a context running ``agent`` (A6).
+
+    Measured on 2.1.252: inside a subagent they apply when the folder is trusted and are dropped when
+    it is not; the untrusted case is what A6a reports as "does nothing". In a subagent ``Stop``
+    becomes ``SubagentStop`` (notes §1.10).
+    """
+    if agent is None or not agent.hooks or not rt.profile.agent_frontmatter_hooks:
+        return ()
+    if rt.profile.agent_hooks_need_trust and not rt.config.trusted and not agent.user_level:
+        return ()
+    if main_thread:
+        return agent.hooks if rt.profile.agent_hooks_on_main_agent else ()
+    return tuple(
+        HookRule(event="SubagentStop", matcher=r.matcher, actions=r.actions, origin=r.origin)
+        if r.event == "Stop" else r
+        for r in agent.hooks
+    )
+
+
+def system_text(rt: Runtime, agent: AgentDef) -> str:
+    return f"{agent.body}\n\nWorking directory: {rt.workdir}"
+
+
+def opening_blocks(rt: Runtime, prompt: str, skills: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The task, then each preloaded skill as the real engine injects it (measured on 2.1.252:
+    the command tags, then ``Base directory for this skill`` + body)."""
+    preloaded = [rt.config.skills[s] for s in skills
+                 if s in rt.config.skills and not rt.config.skills[s].disable_model_invocation]
+    blocks = [{"type": "text", "text": prompt + ("\n" if preloaded else "")}]
+    for skill in preloaded:
+        blocks.append({"type": "text", "text": messages.preloaded_skill_tags(skill.name)})
+        blocks.append({"type": "text", "text": messages.skill_base_directory(skill.directory, skill.body)})
+    return blocks
+
+
+def subagent(rt: Runtime, parent: Conversation, agent: AgentDef, opening: list[dict[str, Any]], *,
+             fork: bool = False) -> Conversation:
+    """A fresh context one level below ``parent``; ``fork`` marks a forked skill's context."""
+    depth = parent.depth + 1
+    tools = context_tools(rt, agent, depth=depth)
+    conversation = Conversation(
+        kind="fork" if fork else "subagent",
+        system=system_text(rt, agent),
+        messages=[{"role": "user", "content": opening}],
+        pool=tools,
+        depth=depth,
+        agent=agent,
+        agent_id=new_agent_id(),
+        scoped_hooks=active_agent_hooks(rt, agent, main_thread=False),
+    )
+    if "Skill" in tools:
+        listing = skill_listing(rt)
+        if listing:
+            conversation.messages.append(system_note(listing))
+    return conversation
+
+
+def skill_listing(rt: Runtime, only: set[str] | None = None) -> str:
+    lines = [f"- {s.name}: {s.listing_text}" for s in rt.config.skills.values()
+             if s.listed(activated=rt.session.activated_skills,
+                         without_description=rt.profile.skill_listed_without_description)
+             and (only is None or s.name in only)]
+    return f"{messages.SKILL_LISTING_HEADER}\n\n" + "\n".join(lines) if lines else ""
+
+
+def agent_listing(rt: Runtime) -> str:
+    def tools_of(agent: AgentDef) -> str:
+        if agent.tools is not None:
+            return ", ".join(agent.tools)
+        if agent.disallowed_tools:
+            return "All tools except " + ", ".join(agent.disallowed_tools)
+        return "*" if agent.builtin else "All tools"
+
+    agents = sorted(all_agents(rt).values(), key=lambda a: a.name.lower())
+    return messages.AGENT_LISTING_HEADER + "\n" + "\n".join(
+        f"- {a.name}: {a.description} (Tools: {tools_of(a)})" for a in agents)
+
+
+def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> ToolResult:
+    """The Agent tool: run the subagent in the foreground; its final text is the result."""
+    if rt.profile.depth_cap_error and parent.depth >= rt.depth_cap:
+        return ToolResult(content=messages.subagent_nesting_limit(parent.depth), is_error=True)
+    wanted = str(tool_input.get("subagent_type") or GENERAL_PURPOSE)
+    agents = all_agents(rt)
+    agent = agents.get(wanted) or next(
+        (a for a in agents.values() if _loose(a.name) == _loose(wanted)), None)
+    if agent is None:
+        return ToolResult(content=messages.agent_type_not_found(wanted, sorted(agents)), is_error=True)
+    if tool_input.get("run_in_background") is not False:
+        rt.note_once("An Agent call without run_in_background: false ran in the foreground; the real engine "
+                     "(background default since 2.1.198) would answer 'Async agent launched successfully' and "
+                     "deliver the result later as a task notification.")
+    child = subagent(rt, parent, agent, opening_blocks(rt, str(tool_input["prompt"]), agent.skills))
+    started = time.monotonic()
+    reply = rt.converse(child)
+    elapsed = int((time.monotonic() - started) * 1000)
+    used = tools_used_summary(rt, parent, child)
+    hint = parent.kind == "main" or not rt.profile.send_message_hint_only_on_main
+    content = [{"type": "text", "text": messages.agent_result_report(
+                   reply, framed=rt.profile.agent_result_hand_back_frame, tools_used=used)},
+               {"type": "text", "text": messages.agent_result_trailer(
+                   child.agent_id or "", child.tool_uses, elapsed, send_message_hint=hint)}]
+    response = {"status": "completed", "prompt": tool_input["prompt"], "agentId": child.agent_id,
+                "agentType": agent.name, "content": [{"type": "text", "text": reply}],
+                "totalDurationMs": elapsed, "totalToolUseCount": child.tool_uses}
+    return ToolResult(content=content, response=response)
+
+
+def tools_used_summary(rt: Runtime, parent: Conversation, child: Conversation) -> tuple[str, ...] | None:
+    """The tools ``child`` called, refused ones included, for 2.1.332's ``<tools-used-before-summary>``.
+    Measured: it appears only when the call was the parent context's first tool call (why is unknown)."""
+    if not rt.profile.tools_used_summary or parent.tool_uses != 1:
+        return None
+    return tuple(dict.fromkeys(child.tools_called))
+
+
+def _loose(name: str) -> str:
+    """``subagent_type`` is matched ignoring case and separators (notes §3.4, since 2.1.140)."""
+    return re.sub(r"[\s_-]", "", name).lower()

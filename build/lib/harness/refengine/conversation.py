@@ -1,0 +1,84 @@
+"""A model context: the main thread, a subagent, a forked skill, or a hook's agent.
+
+Each has its own message list, tool pool and depth, and asks the same model (the engine opens a
+new context for every subagent, 000 "model 跟 engine"). The state here lives exactly as long as the
+context does; skill grants and withholdings last until the next user message (S1, S3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from harness.refengine.config import AgentDef
+from harness.refengine.hooks import HookRule
+from harness.refengine.permissions import Mode, Rule
+from harness.refengine.profiles import Profile
+from harness.refengine.tools import SEARCH_TOOLS
+
+ContextKind = Literal["main", "subagent", "fork", "hook_agent"]
+AGENT = "Agent"
+
+
+@dataclass(kw_only=True)
+class Conversation:
+    kind: ContextKind
+    system: str
+    messages: list[dict[str, Any]]
+    pool: tuple[str, ...]
+    """Tools this context may be offered, in offering order, before turn-scoped changes."""
+    depth: int
+    agent: AgentDef | None = None
+    agent_id: str | None = None
+    scoped_hooks: tuple[HookRule, ...] = ()
+    """Agent-frontmatter hooks, active in this context only (A6)."""
+    granted: list[Rule] = field(default_factory=list)
+    withheld: set[str] = field(default_factory=set)
+    mode: Mode | None = None
+    """A permission mode of its own; hook agents run in ``dontAsk`` whatever the session's mode."""
+    tools_called: list[str] = field(default_factory=list)
+    """Every tool this context asked for, in order, refused or not (``tool_uses`` counts them)."""
+    structured_output: Mapping[str, Any] | None = None
+    """A hook agent's verdict, once it called StructuredOutput."""
+
+    @property
+    def tool_uses(self) -> int:
+        return len(self.tools_called)
+
+    def offered(self, profile: Profile) -> tuple[str, ...]:
+        """The names in this request's ``tools``. Where the profile hides Glob and Grep, they appear
+        only while a skill withholds Bash (measured on 2.1.252: ``disallowed-tools: Bash`` adds them,
+        while an agent's ``disallowedTools: Bash`` does not). Deferred MCP tools are not named."""
+        return tuple(n for n in self.callable(profile)
+                     if not (profile.mcp_tools_deferred and n.startswith("mcp__")))
+
+    def callable(self, profile: Profile) -> tuple[str, ...]:
+        """The tools a call may name: the offered ones and, where the profile defers them, MCP tools."""
+        bash_withheld = "Bash" in self.pool and "Bash" in self.withheld
+        hide_search = profile.search_tools_hidden_while_bash_available and not bash_withheld
+        names = [n for n in self.pool if not (hide_search and n in SEARCH_TOOLS)]
+        return tuple(profile.agent_tool_name if n == AGENT else n for n in names)
+
+    def start_user_turn(self) -> None:
+        """A user message clears what skills granted or withheld during the previous turn."""
+        self.granted.clear()
+        self.withheld.clear()
+
+    @property
+    def agent_type(self) -> str | None:
+        return self.agent.name if self.agent is not None else None
+
+
+def text_of(blocks: list[dict[str, Any]]) -> str:
+    """The text of an assistant reply: its text blocks joined."""
+    return "\n".join(b["text"] for b in blocks if b.get("type") == "text")
+
+
+def user_text(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": [{"type": "text", "text": text}]}
+
+
+def system_note(text: str) -> dict[str, Any]:
+    """Context the engine adds between turns; the real engine sends these as ``system`` messages."""
+    return {"role": "system", "content": text}

@@ -1,0 +1,169 @@
+"""One tool_use, start to finish: lookup, validation, PreToolUse, permission, the tool, PostToolUse.
+
+This order is the engine's, and it is what makes T2 true: the hook runs before the tool, and on a
+deny the tool never starts. Validation failures come first and fire no hook at all.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.refengine import agents, messages, skills
+from harness.refengine.conversation import Conversation
+from harness.refengine.hook_actions import STRUCTURED_OUTPUT, fire
+from harness.refengine.hooks import HookOutcome
+from harness.refengine.mcp_client import McpUnavailable
+from harness.refengine.permissions import Request, decide
+from harness.refengine.profiles import Profile
+from harness.refengine.runtime import Runtime
+from harness.refengine.tools import (
+    ALIASES,
+    MACHINE_TOOLS,
+    MODELLED_BUILTINS,
+    ToolEnvironment,
+    ToolResult,
+    normalized_input,
+    validation_error,
+)
+
+# The SDK-facing name of the Agent tool in init ``tools`` and ``permission_denials`` (notes §3.5;
+# init measured on 2.1.252).
+REPORTED_NAMES = {"Agent": "Task"}
+
+
+def reported_name(name: str, profile: Profile) -> str:
+    """The name the engine prints for a tool in stream-json (init list, permission_denials)."""
+    return REPORTED_NAMES.get(name, name) if profile.init_lists_agent_as_task else name
+
+
+@dataclass(frozen=True, kw_only=True)
+class CallOutcome:
+    blocks: tuple[dict[str, Any], ...]
+    """The tool_result block, then anything injected after it in the same user message."""
+    notes: tuple[str, ...] = ()
+    """Hook context for the model, sent as a system message after the results."""
+    stop_turn: bool = False
+    ends_context: bool = False
+
+
+def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> CallOutcome:
+    use_id = str(use.get("id", ""))
+    called = str(use.get("name", ""))
+    name = ALIASES.get(called, called)
+    raw_input = use.get("input")
+    tool_input: dict[str, Any] = dict(raw_input) if isinstance(raw_input, dict) else {}
+    available = conversation.callable(rt.profile)
+    conversation.tools_called.append(called)  # every attempt counts, refused or not (measured ``tool_uses``)
+    if called not in available and name not in available:
+        return _error(use_id, messages.no_such_tool(
+            called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in available,
+            says_continue=rt.profile.unavailable_tool_says_continue))
+    invalid = validation_error(name, tool_input) or (
+        skills.validation_error(rt, tool_input) if name == "Skill" else None)
+    if invalid is not None:
+        return _error(use_id, invalid)
+
+    reported = normalized_input(name, tool_input, workdir=rt.workdir)
+    pre = fire(rt, conversation, "PreToolUse", subject=name, tool=name,
+               fields={"tool_name": name, "tool_input": reported, "tool_use_id": use_id})
+    if pre.blocked:
+        _deny(rt, name, reported)
+        return _error(use_id, pre.message or "", notes=pre.contexts, stop_turn=pre.stop_turn)
+    if pre.updated_input is not None:
+        tool_input = dict(pre.updated_input)  # updatedInput replaces the whole input (notes §1.7)
+    decision = decide(Request(
+        tool=name, tool_input=tool_input, mode=conversation.mode or rt.mode, workdir=rt.workdir, rules=rt.rules,
+        granted=tuple(conversation.granted), withheld=frozenset(conversation.withheld),
+        hook_allowed=pre.permission == "allow",
+        skill_needs_approval=name == "Skill" and skills.needs_approval(rt, tool_input),
+        skill_refusal_names_allow_rule=rt.profile.skill_approval_names_allow_rule,
+    ))
+    if decision.behaviour != "allow":
+        # Print mode cannot ask: an ask is a refusal whose message is the tool_result (E2).
+        _deny(rt, name, reported)
+        return _error(use_id, decision.message, notes=pre.contexts, stop_turn=pre.stop_turn)
+
+    started = time.monotonic()
+    result, injected = _execute(rt, conversation, name, tool_input)
+    post = _post_hooks(rt, conversation, name, reported, use_id, result, started)
+    block = _result_block(use_id, result)
+    exposed = _expose_conditional_skills(rt, reported) if not result.failed else ""
+    notes = [*pre.contexts, *post.contexts, post.message or "", exposed]
+    return CallOutcome(
+        blocks=(block, *injected),
+        notes=tuple(n for n in notes if n),
+        stop_turn=pre.stop_turn or post.stop_turn,
+        ends_context=name == STRUCTURED_OUTPUT,
+    )
+
+
+def _execute(rt: Runtime, conversation: Conversation, name: str,
+             tool_input: Mapping[str, Any]) -> tuple[ToolResult, tuple[dict[str, Any], ...]]:
+    if name in MACHINE_TOOLS:
+        try:
+            return MACHINE_TOOLS[name](tool_input, ToolEnvironment(workdir=rt.workdir, env=rt.env)), ()
+        except (OSError, UnicodeDecodeError) as exc:
+            return ToolResult(content=messages.tool_use_error(f"Error: {exc}"), is_error=True), ()
+    if name == "Skill":
+        run = skills.invoke(rt, conversation, tool_input)
+        return run.result, run.injected
+    if name == "Agent":
+        return agents.launch(rt, conversation, tool_input), ()
+    if name == STRUCTURED_OUTPUT:
+        conversation.structured_output = dict(tool_input)
+        return ToolResult(content="Structured output provided successfully"), ()
+    target = rt.mcp.split(name)
+    if target is None:
+        return ToolResult(content=messages.no_such_tool(name, known_builtin=False, bash_offered=False,
+                                                         says_continue=rt.profile.unavailable_tool_says_continue),
+                          is_error=True), ()
+    try:
+        called = rt.mcp.call(target[0], target[1], tool_input)
+    except McpUnavailable as exc:
+        return ToolResult(content=messages.tool_use_error(f"Error: {exc}"), is_error=True), ()
+    return ToolResult(content=called.content, is_error=True if called.is_error else None,
+                      response=called.content), ()
+
+
+def _expose_conditional_skills(rt: Runtime, reported: Mapping[str, Any]) -> str:
+    """A file tool touching a ``paths:`` glob lists that skill from the next request on."""
+    path = reported.get("file_path")
+    if not isinstance(path, str):
+        return ""
+    newly = skills.activate_for_path(rt, Path(path))
+    return agents.skill_listing(rt, only=newly) if newly else ""
+
+
+def _post_hooks(rt: Runtime, conversation: Conversation, name: str, reported: Mapping[str, Any], use_id: str,
+                result: ToolResult, started: float) -> HookOutcome:
+    """PostToolUse after success, PostToolUseFailure after an error result (notes §1.1)."""
+    if result.failed:
+        error = result.content if isinstance(result.content, str) else str(result.content)
+        return fire(rt, conversation, "PostToolUseFailure", subject=name, tool=name, fields={
+            "tool_name": name, "tool_input": reported, "tool_use_id": use_id, "error": error,
+            "is_interrupt": False, "duration_ms": int((time.monotonic() - started) * 1000)})
+    return fire(rt, conversation, "PostToolUse", subject=name, tool=name, fields={
+        "tool_name": name, "tool_input": reported, "tool_response": result.response, "tool_use_id": use_id,
+        "duration_ms": int((time.monotonic() - started) * 1000)})
+
+
+def _result_block(use_id: str, result: ToolResult) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": use_id, "content": result.content}
+    if result.is_error is not None:
+        block["is_error"] = result.is_error
+    return block
+
+
+def _error(use_id: str, text: str, *, notes: tuple[str, ...] = (), stop_turn: bool = False) -> CallOutcome:
+    return CallOutcome(blocks=(_result_block(use_id, ToolResult(content=text, is_error=True)),), notes=notes,
+                       stop_turn=stop_turn)
+
+
+def _deny(rt: Runtime, name: str, reported: Mapping[str, Any]) -> None:
+    """Refusals in every context count for the prompt's ``permission_denials`` (measured: a
+    subagent's hook denial is listed in the main result)."""
+    rt.session.denials.append({"tool_name": reported_name(name, rt.profile), "tool_input": dict(reported)})

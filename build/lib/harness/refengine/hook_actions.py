@@ -1,0 +1,209 @@
+"""Firing an event: pick the matching rules, run their actions, combine the results.
+
+The five action types are all run by the engine, never by the main model (H12): ``command`` and
+``http`` are processes and requests, ``mcp_tool`` is a direct MCP call that triggers no PreToolUse
+(H9), ``prompt`` and ``agent`` are model calls of their own through the same model (H10). Actions
+run one after the other in definition order; the real engine runs them in parallel (NOT_MODELLED.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from harness.refengine import messages
+from harness.refengine.agents import full_pool
+from harness.refengine.config import handler_identity
+from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
+from harness.refengine.hooks import (
+    EVENTS_WITHOUT_MATCHER,
+    ActionResult,
+    HookAction,
+    HookOutcome,
+    combine,
+    encode_payload,
+    event_runs,
+    js_json,
+    matcher_hits,
+    parse_output,
+    payload,
+    substitute,
+)
+from harness.refengine.mcp_client import McpUnavailable
+from harness.refengine.runtime import Request, Runtime
+
+DEFAULT_ACTION_TIMEOUT = 600.0  # seconds, command/http/mcp_tool (notes §1.8)
+STRUCTURED_OUTPUT = "StructuredOutput"
+
+
+def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | None,
+         fields: Mapping[str, Any], tool: str | None = None) -> HookOutcome:
+    """Run every action whose rule matches ``subject`` (the tool name, agent type or source)."""
+    if rt.config.hooks_disabled:  # measured: disableAllHooks silences skill and agent hooks too
+        return combine(event, tool, [], deny_names_event=rt.profile.hook_deny_reason_names_event)
+    rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
+    data = payload(event, source=rt.payload_source(conversation), fields=fields)
+    results: list[ActionResult] = []
+    seen: set[str] = set()  # settings handlers already run for this event (measured: once, whatever the matcher)
+    for rule in rules:
+        if rule.event != event:
+            continue
+        if event not in EVENTS_WITHOUT_MATCHER and subject is not None and not matcher_hits(
+                rule.matcher, subject, profile=rt.profile, debug=rt.debug.append):
+            continue
+        for action in rule.actions:
+            if not rule.origin.startswith(("skill:", "agent:")):
+                key = handler_identity(action)
+                if key in seen:
+                    continue
+                seen.add(key)
+            if _runs(rt, conversation, event, action):
+                results.append(_run(rt, conversation, action, event=event, data=data))
+    return combine(event, tool, results, deny_names_event=rt.profile.hook_deny_reason_names_event)
+
+
+def _runs(rt: Runtime, conversation: Conversation, event: str, action: HookAction) -> bool:
+    if not event_runs(event, action.type, profile=rt.profile):
+        rt.debug.append(
+            messages.http_hook_skipped_debug(action.url, event) if action.type == "http"
+            else f"[reference] {action.type} hook on {event} skipped: the event does not run that type"
+        )
+        return False
+    if (action.type == "http" and not rt.profile.http_hooks) or \
+            (action.type == "mcp_tool" and not rt.profile.mcp_tool_hooks):
+        return False
+    # A hook's own agent does not start hook agents again: its tool calls run only the other
+    # actions of a matching rule (H10, "the second hit runs only the command action").
+    return not (conversation.kind == "hook_agent" and action.type in ("prompt", "agent"))
+
+
+def _run(rt: Runtime, conversation: Conversation, action: HookAction, *, event: str,
+         data: Mapping[str, Any]) -> ActionResult:
+    if action.type == "command":
+        return _command(rt, action, data)
+    if action.type == "http":
+        return _http(rt, action, data)
+    if action.type == "mcp_tool":
+        return _mcp_tool(rt, action, data)
+    if action.type == "prompt":
+        return _prompt(rt, action, data)
+    return _agent(rt, conversation, action, event=event, data=data)
+
+
+def _timeout(rt: Runtime, action: HookAction) -> float:
+    return min(action.timeout or DEFAULT_ACTION_TIMEOUT, rt.timeout)
+
+
+def _command(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
+    try:
+        proc = subprocess.run(
+            ["bash", "-c", action.command], cwd=rt.workdir, env=dict(rt.env), input=encode_payload(data),
+            capture_output=True, text=True, timeout=_timeout(rt, action), check=False,
+        )
+    except subprocess.TimeoutExpired:
+        # A timed-out hook renders no decision; on PreToolUse it does not block (notes §1.6).
+        rt.debug.append(f"[reference] command hook timed out: {action.command}")
+        return ActionResult(action=action, exit_code=-1)
+    return ActionResult(action=action, exit_code=proc.returncode, stdout=proc.stdout, stderr=proc.stderr,
+                        output=parse_output(proc.stdout))
+
+
+_ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def header_value(value: str, *, allowed: tuple[str, ...], env: Mapping[str, str]) -> str:
+    """``$VAR`` / ``${VAR}`` resolved for the variables in ``allowedEnvVars``; any other becomes ''."""
+    def resolve(m: re.Match[str]) -> str:
+        name = m.group(1) or m.group(2)
+        return env.get(name, "") if name in allowed else ""
+
+    return _ENV_REFERENCE.sub(resolve, value)
+
+
+def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
+    """POST the payload; only a 2xx body's JSON counts, failures never block (notes §1.2). The URL is
+    taken as written; only header values see environment variables."""
+    headers = {k: header_value(v, allowed=action.allowed_env_vars, env=rt.env) for k, v in action.headers.items()}
+    request = urllib.request.Request(
+        action.url, data=json.dumps(data).encode(), method="POST",
+        headers={"Content-Type": "application/json", **headers},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=_timeout(rt, action)) as response:
+            status, body = response.status, response.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as exc:  # a non-2xx answer: its body is not read as a decision
+        answer = exc.read().decode("utf-8", "replace")
+        rt.debug.append(messages.http_hook_debug(action.url, status=exc.code, body=answer))
+        return ActionResult(action=action, exit_code=1)
+    except (urllib.error.URLError, TimeoutError, ValueError) as exc:
+        rt.debug.append(f"[reference] http hook {action.url} failed: {exc}")
+        return ActionResult(action=action, exit_code=1)
+    rt.debug.append(messages.http_hook_debug(action.url, status=status, body=body))
+    return ActionResult(action=action, stdout=body, output=parse_output(body))
+
+
+def _mcp_tool(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
+    arguments = substitute(dict(action.input), data)
+    try:
+        result = rt.mcp.call(action.server, action.tool, arguments)
+    except McpUnavailable as exc:
+        rt.debug.append(f"[reference] mcp_tool hook: {exc}")
+        return ActionResult(action=action, exit_code=1)
+    text = "\n".join(str(c.get("text", "")) for c in result.content if c.get("type") == "text")
+    if result.is_error:
+        return ActionResult(action=action, exit_code=1, stderr=text)
+    return ActionResult(action=action, stdout=text, output=parse_output(text))
+
+
+def hook_prompt_text(prompt: str, data: Mapping[str, Any]) -> str:
+    """``$ARGUMENTS`` becomes the payload JSON; without it the JSON is appended (measured)."""
+    arguments = js_json(data)
+    if "$ARGUMENTS" in prompt:
+        return prompt.replace("$ARGUMENTS", arguments)
+    return f"{prompt}\n\nARGUMENTS: {arguments}"
+
+
+def _prompt(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
+    """One tool-less request; the reply must be ``{"ok": ..., "reason": ...}``."""
+    request = Request(system=messages.PROMPT_HOOK_SYSTEM,
+                      messages=(user_text(hook_prompt_text(action.prompt, data)),), tools=())
+    verdict = _verdict(_json_object(text_of(rt.model.respond(request))))
+    return ActionResult(action=action, verdict_ok=verdict[0], verdict_reason=verdict[1])
+
+
+def _agent(rt: Runtime, conversation: Conversation, action: HookAction, *, event: str,
+           data: Mapping[str, Any]) -> ActionResult:
+    """A subagent context with the subagent tools (no Agent) plus StructuredOutput (measured)."""
+    checker = Conversation(
+        kind="hook_agent",
+        system=messages.agent_hook_system(event, rt.session.transcript_path),
+        messages=[user_text(hook_prompt_text(action.prompt, data))],
+        pool=(*(t for t in full_pool(rt) if t != AGENT), STRUCTURED_OUTPUT),
+        depth=conversation.depth + 1,
+        agent_id=f"hook-agent-{uuid.uuid4()}",
+        mode="dontAsk",
+    )
+    rt.converse(checker)
+    verdict = _verdict(checker.structured_output)
+    return ActionResult(action=action, verdict_ok=verdict[0], verdict_reason=verdict[1])
+
+
+def _json_object(text: str) -> Mapping[str, Any] | None:
+    try:
+        value = json.loads(text.strip().removeprefix("```json").removeprefix("```").removesuffix("```"))
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _verdict(value: Mapping[str, Any] | None) -> tuple[bool | None, str]:
+    """(ok, reason); ok is None when the model gave nothing usable (a non-blocking error)."""
+    if value is None or not isinstance(value.get("ok"), bool):
+        return None, ""
+    return value["ok"], str(value.get("reason") or "")

@@ -1,0 +1,166 @@
+"""Permission decisions: deny > ask > allow rules, the mode, and each tool's own check (E2, S1, S3, S6).
+
+The engine asks here after PreToolUse hooks ran. An ``ask`` cannot be answered in print mode, so the
+caller turns it into a refusal whose message is the tool_result (E2).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from harness.refengine import messages
+from harness.refengine.bash_safety import approval_message
+from harness.refengine.tools import ALIASES, READ_ONLY_TOOLS, resolve, skill_name
+
+Mode = Literal["default", "bypass", "dontAsk"]
+# The hook payload's name for each mode. ``dontAsk`` (hook agents) refuses what would ask, which in
+# print mode is what ``default`` does too.
+MODE_NAMES: Mapping[Mode, str] = {"default": "default", "bypass": "bypassPermissions", "dontAsk": "dontAsk"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rule:
+    """``Tool`` or ``Tool(specifier)`` from a settings list or a skill's ``allowed-tools``."""
+
+    tool: str
+    specifier: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Rule:
+        m = re.fullmatch(r"\s*([^(\s]+)\s*(?:\((.*)\))?\s*", text)
+        if m is None:
+            return cls(tool=text.strip())
+        specifier = m.group(2)
+        return cls(tool=ALIASES.get(m.group(1), m.group(1)), specifier=None if specifier in (None, "*") else specifier)
+
+    def covers_tool(self, tool: str) -> bool:
+        if self.tool == tool:
+            return True
+        # ``mcp__server`` and ``mcp__server__*`` cover every tool of that server.
+        if self.tool.endswith("__*"):
+            return tool.startswith(self.tool[:-1])
+        if self.tool.startswith("mcp__") and self.tool.count("__") == 1:
+            return tool.startswith(self.tool + "__")
+        return False
+
+    def matches(self, tool: str, tool_input: Mapping[str, Any], *, workdir: Path) -> bool:
+        if not self.covers_tool(tool):
+            return False
+        if self.specifier is None:
+            return True
+        if tool == "Bash":
+            return bash_pattern_matches(self.specifier, str(tool_input.get("command", "")))
+        if tool == "Skill":
+            name = skill_name(tool_input)
+            return name == self.specifier or (self.specifier.endswith(":*") and name == self.specifier[:-2])
+        if "file_path" in tool_input:
+            path = resolve(str(tool_input["file_path"]), workdir=workdir)
+            pattern = self.specifier.removeprefix("./")
+            return fnmatch.fnmatch(str(path.relative_to(workdir)) if path.is_relative_to(workdir) else str(path),
+                                   pattern) or fnmatch.fnmatch(str(path), pattern)
+        if tool == "Agent":
+            return str(tool_input.get("subagent_type", "general-purpose")) == self.specifier
+        return False
+
+
+def bash_pattern_matches(pattern: str, command: str) -> bool:
+    """``Bash(git:*)`` = ``Bash(git *)``; ``cmd *`` also matches the bare ``cmd`` (word boundary)."""
+    if pattern.endswith(":*"):
+        pattern = pattern[:-2] + " *"
+    if pattern.endswith(" *") and command.strip() == pattern[:-2]:
+        return True
+    regex = ".*".join(re.escape(piece) for piece in pattern.split("*"))
+    return re.fullmatch(regex, command.strip(), re.DOTALL) is not None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleSet:
+    allow: tuple[Rule, ...] = ()
+    deny: tuple[Rule, ...] = ()
+    ask: tuple[Rule, ...] = ()
+
+    @classmethod
+    def from_lists(cls, *, allow: Iterable[str], deny: Iterable[str], ask: Iterable[str]) -> RuleSet:
+        return cls(allow=tuple(map(Rule.parse, allow)), deny=tuple(map(Rule.parse, deny)),
+                   ask=tuple(map(Rule.parse, ask)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Decision:
+    behaviour: Literal["allow", "deny", "ask"]
+    message: str = ""
+
+
+ALLOW = Decision(behaviour="allow")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Request:
+    """One tool call as the permission check sees it."""
+
+    tool: str
+    tool_input: Mapping[str, Any]
+    mode: Mode
+    workdir: Path
+    rules: RuleSet
+    granted: tuple[Rule, ...] = ()
+    """Pre-approvals of skills invoked this turn (``allowed-tools``, S1)."""
+    withheld: frozenset[str] = frozenset()
+    """Tools denied by skills invoked this turn (``disallowed-tools``, S3)."""
+    hook_allowed: bool = False
+    skill_needs_approval: bool = False
+    skill_refusal_names_allow_rule: bool = False
+    """The profile's ``skill_approval_names_allow_rule``: how the Skill tool's ask is worded."""
+
+
+def decide(request: Request) -> Decision:
+    tool, tool_input = request.tool, request.tool_input
+
+    def any_match(rules: Iterable[Rule]) -> bool:
+        return any(r.matches(tool, tool_input, workdir=request.workdir) for r in rules)
+
+    # A skill's disallowed-tools holds even in bypass mode (S3).
+    if tool in request.withheld:
+        return Decision(behaviour="deny", message=messages.permission_denied(tool))
+    for rule in request.rules.deny:
+        if rule.matches(tool, tool_input, workdir=request.workdir):
+            text = messages.bash_denied_by_rule(str(tool_input.get("command", ""))) if tool == "Bash" \
+                and rule.specifier else messages.permission_denied(tool)
+            return Decision(behaviour="deny", message=text)
+    # Explicit ask rules are never auto-approved, not even in bypass mode (notes §4.1).
+    if any_match(request.rules.ask):
+        return Decision(behaviour="ask", message=messages.permission_not_granted(tool))
+    if request.hook_allowed or request.mode == "bypass":
+        return ALLOW
+    allow_rules = (*request.rules.allow, *request.granted)
+    if any_match(allow_rules):
+        return ALLOW
+    return _tool_default(request, allow_rules)
+
+
+def _tool_default(request: Request, allow_rules: tuple[Rule, ...]) -> Decision:
+    """What the tool itself says in default mode when no rule decided."""
+    tool = request.tool
+    if tool in READ_ONLY_TOOLS or tool in ("Agent", "StructuredOutput"):
+        return ALLOW
+    if tool == "Bash":
+        def allowed(part: str) -> bool:
+            return any(r.matches("Bash", {"command": part}, workdir=request.workdir) for r in allow_rules)
+
+        message = approval_message(str(request.tool_input["command"]), workdir=request.workdir, allowed=allowed)
+        return ALLOW if message is None else Decision(behaviour="ask", message=message)
+    if tool in ("Write", "Edit"):
+        path = resolve(str(request.tool_input["file_path"]), workdir=request.workdir)
+        return Decision(behaviour="ask", message=messages.write_not_granted(path))
+    if tool == "Skill":
+        if not request.skill_needs_approval:
+            return ALLOW
+        name = skill_name(request.tool_input)
+        return Decision(behaviour="ask", message=messages.execute_skill(
+            name, names_allow_rule=request.skill_refusal_names_allow_rule))
+    return Decision(behaviour="ask", message=messages.permission_not_granted(tool))

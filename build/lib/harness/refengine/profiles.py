@@ -1,0 +1,217 @@
+"""Version profiles: which behaviour the reference engine models for a given Claude Code version.
+
+The table ``CHANGES`` is the single place that names the version at which a modelled behaviour
+changed. A profile for version V starts from ``BASELINE`` (the oldest behaviour we model) and applies
+every change whose ``since`` is at most V, in table order. Evidence says where each row comes from:
+"measured" rows were observed on the real binary through the fake API; "notes" rows come from
+shared/reference/claude-code-semantics.md (docs and changelog) and are leads, not measurements.
+
+That is the *measured* profile, the one ``reference@V`` runs. ``profile_for(V, documented=True)`` is the
+*documented* profile the engine name ``reference`` runs a case documented for V with: the measured
+profile with the articles' readings for exactly V laid over it (readings.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from harness.refengine.errors import EngineFailure
+from harness.refengine.readings import readings_for
+
+Version = tuple[int, int, int]
+SkillHookLifetime = Literal["process", "session", "turn"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Profile:
+    """Every version-dependent switch the reference engine reads. Field docs say what True means."""
+
+    version: Version
+    agent_tool_name: str
+    """The name under which the subagent tool is offered (``Task`` was renamed ``Agent``)."""
+    subagent_spawn_depth: int
+    """Default nesting cap: a context at this depth gets no Agent tool (main thread is depth 0)."""
+    matcher_comma_list: bool
+    """A matcher like ``Bash,Read`` is a list of exact names (before: it never matched)."""
+    matcher_hyphen_exact: bool
+    """A ``-`` keeps a matcher on the exact-name path (before: it made the matcher a regex)."""
+    safe_skills_skip_approval: bool
+    """A skill whose loaded properties are all on the safe list needs no approval in print mode."""
+    skill_disallowed_tools: bool
+    """SKILL.md ``disallowed-tools`` is honoured."""
+    skill_allowed_tools_pre_approve: bool
+    """SKILL.md ``allowed-tools`` pre-approves the listed tools in print mode (S1)."""
+    http_hooks: bool
+    mcp_tool_hooks: bool
+    agent_hooks_on_main_agent: bool
+    """Agent-frontmatter hooks also apply when the agent is the main thread (``--agent``)."""
+    agent_hooks_need_trust: bool
+    """Project agent-frontmatter hooks are dropped unless the folder's trust was accepted."""
+    search_tools_hidden_while_bash_available: bool
+    """Glob and Grep are offered only while Bash is withheld (the model is told to use find/grep)."""
+    skill_hook_lifetime: SkillHookLifetime
+    """How long an invoked skill's hooks stay registered (S4): ``process`` (lost on resume and on a new
+    session), ``session`` (kept on resume, lost on a new session), ``turn`` (until the next user message)."""
+    skill_camel_allowed_tools: bool
+    """A camelCase ``allowedTools:`` key in SKILL.md is read as ``allowed-tools`` (S6)."""
+    skill_listed_without_description: bool
+    """A skill with neither ``description`` nor ``when_to_use`` is listed, by its body's first line (E5)."""
+    agent_frontmatter_hooks: bool
+    """Agent-frontmatter ``hooks:`` apply at all (A6; where and when: the two switches above)."""
+    depth_cap_error: bool
+    """At the depth cap the Agent tool stays offered and a call fails with ``Subagent nesting limit
+    reached (depth N)`` (before: the tool is withheld, A5)."""
+    rich_hook_actions_only_on_tool_events: bool
+    """mcp_tool, prompt and agent actions run only on PreToolUse, PostToolUse, PermissionRequest (H13)."""
+    hook_deny_reason_names_event: bool
+    """A PreToolUse deny reason reaches the model as ``PreToolUse:<tool> hook error: <reason>``."""
+    unavailable_tool_says_continue: bool
+    """A call to a known but unoffered tool says ``X is not among the tools available here. Continue
+    with the tools you have.`` (before: ``X is disabled for this session, in subagents as well as here.``)."""
+    skill_approval_names_allow_rule: bool
+    """The Skill refusal adds ``The user can add the allow rule Skill(x) to .claude/settings.local.json...``."""
+    agent_result_hand_back_frame: bool
+    """An Agent tool_result puts the subagent's reply, indented, under a ``[Subagent hand-back]`` frame."""
+    tools_used_summary: bool
+    """Agent and forked-skill results start with ``<tools-used-before-summary>`` naming the tools called
+    (on the parent context's first tool call only, measured)."""
+    send_message_hint_only_on_main: bool
+    """The Agent result's ``(use SendMessage ...)`` hint is left out where a subagent started the subagent."""
+    mcp_tools_deferred: bool
+    """MCP tools are left out of the request's ``tools`` (deferred behind ToolSearch) and still callable."""
+    settings_errors_logged: bool
+    """Settings problems (an unknown hook event, a malformed hook entry) are written to the debug log."""
+    hook_effort_level: str
+    """The ``effort.level`` of hook payloads."""
+    init_lists_agent_as_task: bool
+    """stream-json's ``system/init`` tool list (and ``permission_denials``) names the Agent tool ``Task``."""
+    documented: bool = False
+    """The articles' readings for this version are laid over the measured profile (readings.py)."""
+    readings: tuple[str, ...] = ()
+    """Claim ids of the readings that changed a measured value, in table order (documented mode only)."""
+
+
+BASELINE: dict[str, Any] = {
+    "agent_tool_name": "Task",
+    "subagent_spawn_depth": 1,
+    "matcher_comma_list": False,
+    "matcher_hyphen_exact": False,
+    "safe_skills_skip_approval": False,
+    "skill_disallowed_tools": False,
+    "skill_allowed_tools_pre_approve": False,
+    "http_hooks": False,
+    "mcp_tool_hooks": False,
+    "agent_hooks_on_main_agent": False,
+    "agent_hooks_need_trust": False,
+    "search_tools_hidden_while_bash_available": False,
+    # Measured on 2.1.252 (the earliest version measured) and unchanged through 2.1.332:
+    "skill_hook_lifetime": "process",
+    "skill_camel_allowed_tools": False,
+    "skill_listed_without_description": True,
+    "agent_frontmatter_hooks": True,
+    "depth_cap_error": False,
+    "rich_hook_actions_only_on_tool_events": False,
+    # Measured on 2.1.252 to 2.1.257 (2.1.278 for most); later versions differ (rows below).
+    "hook_deny_reason_names_event": False,
+    "unavailable_tool_says_continue": False,
+    "skill_approval_names_allow_rule": False,
+    "agent_result_hand_back_frame": False,
+    "tools_used_summary": False,
+    "send_message_hint_only_on_main": False,
+    "mcp_tools_deferred": False,
+    "settings_errors_logged": False,
+    "hook_effort_level": "high",
+    "init_lists_agent_as_task": True,
+}
+_BETWEEN_278_AND_332 = "measured: 2.1.278 does not, 2.1.332 does (the switch lies between)"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Change:
+    behaviour: str
+    since: Version
+    value: Any
+    evidence: str
+
+
+CHANGES: tuple[Change, ...] = (
+    Change(behaviour="safe_skills_skip_approval", since=(2, 1, 19), value=True,
+           evidence="notes §2.3: skills without extra permissions or hooks run without approval"),
+    Change(behaviour="agent_tool_name", since=(2, 1, 63), value="Agent",
+           evidence="notes §3.5: Task renamed Agent; Task stays an alias (A4)"),
+    Change(behaviour="http_hooks", since=(2, 1, 63), value=True, evidence="notes §1.1 changelog"),
+    Change(behaviour="agent_hooks_on_main_agent", since=(2, 1, 116), value=True,
+           evidence="notes §5 #30260: fixed in 2.1.116"),
+    Change(behaviour="mcp_tool_hooks", since=(2, 1, 118), value=True, evidence="notes §1.1 changelog"),
+    Change(behaviour="skill_disallowed_tools", since=(2, 1, 152), value=True, evidence="notes §2.2"),
+    Change(behaviour="subagent_spawn_depth", since=(2, 1, 172), value=5, evidence="notes §3.6"),
+    Change(behaviour="matcher_comma_list", since=(2, 1, 191), value=True, evidence="notes §1.3"),
+    Change(behaviour="matcher_hyphen_exact", since=(2, 1, 195), value=True, evidence="notes §1.3"),
+    Change(behaviour="subagent_spawn_depth", since=(2, 1, 217), value=1, evidence="notes §3.6"),
+    Change(behaviour="agent_hooks_need_trust", since=(2, 1, 218), value=True,
+           evidence="notes §1.10; measured on 2.1.252: applied inside the subagent when trusted, "
+                    "dropped when not (this, not the version, separates A6a from A6b)"),
+    Change(behaviour="subagent_spawn_depth", since=(2, 1, 219), value=3,
+           evidence="notes §3.6; A5; measured on 2.1.252 with the env override 2"),
+    Change(behaviour="search_tools_hidden_while_bash_available", since=(2, 1, 252), value=True,
+           evidence="measured on 2.1.252 (the earliest version measured, not the first that does it)"),
+    Change(behaviour="skill_allowed_tools_pre_approve", since=(2, 1, 332), value=True,
+           evidence="measured: 2.1.257 and 2.1.278 refuse Write, Edit, Bash(touch:*) and Bash(python3:*) "
+                    "that allowed-tools lists; 2.1.332 runs them (the switch lies between); 2.1.252 refuses "
+                    "or runs the python3 one-liner from run to run (6 of 16, a race), modelled as refusing"),
+    Change(behaviour="agent_result_hand_back_frame", since=(2, 1, 278), value=True,
+           evidence="measured: 2.1.257 returns the reply as is, 2.1.278 under the frame (the switch lies between)"),
+    Change(behaviour="hook_deny_reason_names_event", since=(2, 1, 332), value=True,
+           evidence=f"{_BETWEEN_278_AND_332}: 'PreToolUse:Bash hook error: BLOCKED-BY-SKILL-HOOK'"),
+    Change(behaviour="unavailable_tool_says_continue", since=(2, 1, 332), value=True,
+           evidence=f"{_BETWEEN_278_AND_332}: an Agent call past the cap (subagent-subagent-depth-cap-252)"),
+    Change(behaviour="skill_approval_names_allow_rule", since=(2, 1, 332), value=True,
+           evidence=f"{_BETWEEN_278_AND_332}: skill-tool-allowed-tools-approval, silent-skill-key-hooks"),
+    Change(behaviour="tools_used_summary", since=(2, 1, 332), value=True,
+           evidence=f"{_BETWEEN_278_AND_332}: skill-skill-fork-body-asks, subagent-tool-inherit"),
+    Change(behaviour="send_message_hint_only_on_main", since=(2, 1, 332), value=True,
+           evidence=f"{_BETWEEN_278_AND_332}: agent-a's result from agent-b (subagent-subagent-depth-cap)"),
+    Change(behaviour="mcp_tools_deferred", since=(2, 1, 332), value=True,
+           evidence=f"{_BETWEEN_278_AND_332}: mcp__marker__record is not in tools (ToolSearch is), and a call "
+                    "to it runs (silent-hook-matcher-mcp-bare)"),
+    Change(behaviour="settings_errors_logged", since=(2, 1, 332), value=True,
+           evidence=f"{_BETWEEN_278_AND_332}: 'Invalid setting skipped without dialog (automated session)' "
+                    "(silent-hook-event-typo, silent-hook-matcher-list)"),
+    Change(behaviour="hook_effort_level", since=(2, 1, 332), value="medium",
+           evidence="measured: hook payloads carry effort high on 2.1.252 to 2.1.278, medium on 2.1.332"),
+)
+
+
+def newest_measured() -> str:
+    """The newest version a row of ``CHANGES`` names: what the engine knows best when asked for no version."""
+    return ".".join(map(str, max(change.since for change in CHANGES)))
+
+
+def parse_version(text: str) -> Version:
+    parts = text.strip().split(".")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise EngineFailure(f"reference engine: version {text!r} is not MAJOR.MINOR.PATCH")
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def profile_for(version: str, *, documented: bool = False) -> Profile:
+    """The measured profile for ``version``: the baseline with every change up to that version applied.
+
+    ``documented``: the articles' readings for exactly ``version`` are laid over it (the engine name
+    ``reference``, which runs each case at its ``documented_for`` version).
+    """
+    wanted = parse_version(version)
+    profile = Profile(version=wanted, **BASELINE)
+    for change in CHANGES:
+        if change.since <= wanted:
+            profile = dataclasses.replace(profile, **{change.behaviour: change.value})
+    if not documented:
+        return profile
+    changed: list[str] = []
+    for reading in readings_for(wanted):
+        if getattr(profile, reading.behaviour) != reading.value:
+            changed.append(reading.claim)
+            profile = dataclasses.replace(profile, **{reading.behaviour: reading.value})
+    return dataclasses.replace(profile, documented=True, readings=tuple(dict.fromkeys(changed)))

@@ -1,0 +1,116 @@
+"""The state of one engine run: what the process holds, what the session holds, and services.
+
+Which state is per-process matters for ``session: resume`` (a new process resuming the session):
+- per process (lost on resume and on a new session): hooks registered by invoked skills (S4; how long
+  they last is the profile's ``skill_hook_lifetime``, measured ``process``), MCP connections,
+  turn-scoped skill grants and withholdings;
+- per session (kept on resume, lost on a new session): the session id and the main conversation;
+- per run: the debug log and the reference engine's notes.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from harness.refengine.config import AgentDef, ProjectConfig
+from harness.refengine.conversation import Conversation
+from harness.refengine.hooks import HookRule, PayloadSource
+from harness.refengine.mcp_client import McpPool
+from harness.refengine.permissions import MODE_NAMES, Mode, RuleSet
+from harness.refengine.profiles import Profile
+
+
+@dataclass(frozen=True, kw_only=True)
+class Request:
+    """One model request, as the Messages API carries it: the system text, the messages, the offered tool names."""
+
+    system: str
+    messages: tuple[dict[str, Any], ...]
+    tools: tuple[str, ...]
+
+
+class Model(Protocol):
+    """What the engine asks for every turn of every context: the content blocks of the assistant's reply."""
+
+    def respond(self, request: Request) -> list[dict[str, Any]]: ...
+
+
+@dataclass(kw_only=True)
+class SessionState:
+    session_id: str
+    transcript_path: Path
+    main: Conversation | None = None
+    prompt_id: str | None = None
+    skill_hooks: list[HookRule] = field(default_factory=list)
+    activated_skills: set[str] = field(default_factory=set)
+    """Conditional (``paths:``) skills a file tool has exposed in this process."""
+    pending_context: list[str] = field(default_factory=list)
+    """SessionStart context waiting for the first prompt of the session."""
+    denials: list[dict[str, Any]] = field(default_factory=list)
+    """Refused tool calls of the current prompt, in every context."""
+
+    def forget_skill_hooks(self) -> None:
+        self.skill_hooks.clear()
+
+
+@dataclass(kw_only=True)
+class Runtime:
+    profile: Profile
+    config: ProjectConfig
+    rules: RuleSet
+    mode: Mode
+    env: Mapping[str, str]
+    """Environment of every process the engine starts: Bash, command hooks, MCP servers."""
+    model: Model
+    mcp: McpPool
+    timeout: float
+    depth_cap: int
+    main_agent: AgentDef | None
+    session: SessionState
+    converse: Callable[[Conversation], str]
+    """Runs a context until its model stops calling tools; returns the final text (session.py)."""
+    debug: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def workdir(self) -> Path:
+        return self.config.workdir
+
+    def payload_source(self, conversation: Conversation) -> PayloadSource:
+        return PayloadSource(
+            session_id=self.session.session_id,
+            transcript_path=self.session.transcript_path,
+            cwd=self.workdir,
+            prompt_id=self.session.prompt_id,
+            permission_mode=MODE_NAMES[conversation.mode or self.mode],
+            agent_id=conversation.agent_id,
+            agent_type=conversation.agent_type,
+            effort=None if conversation.agent is not None and "haiku" in (conversation.agent.model or "")
+            else self.profile.hook_effort_level,
+        )
+
+    def note_once(self, text: str) -> None:
+        """A divergence from the real engine worth telling the reader of a run."""
+        if text not in self.notes:
+            self.notes.append(text)
+
+
+def project_key(workdir: Path) -> str:
+    """How the real engine names a project's folder under ``~/.claude/projects`` (measured)."""
+    return re.sub(r"[^A-Za-z0-9]", "-", str(workdir))
+
+
+def new_session(*, home: Path, workdir: Path) -> SessionState:
+    session_id = str(uuid.uuid4())
+    transcript = home / ".claude" / "projects" / project_key(workdir) / f"{session_id}.jsonl"
+    return SessionState(session_id=session_id, transcript_path=transcript)
+
+
+def new_agent_id() -> str:
+    """Shaped like the real ids (``a`` + 16 hex digits)."""
+    return "a" + uuid.uuid4().hex[:16]

@@ -1,0 +1,260 @@
+"""Sessions, prompts, and the loop every context runs.
+
+``Engine`` is one run of the engine in a folder, driven the way a command line drives ``claude -p``:
+``start_process()`` (fresh, or resuming the session), ``prompt(text)`` any number of times,
+``end_process()``, and ``new_session()`` between processes. runtime.py lists what a new process loses.
+Each prompt fires UserPromptSubmit, then the main context's loop runs until a reply holds no tool_use
+and the Stop hooks let it end. The engine knows nothing of cases or of the harness that drives it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from harness.refengine import agents
+from harness.refengine.config import load_project
+from harness.refengine.conversation import Conversation, system_note, text_of, user_text
+from harness.refengine.dispatch import reported_name, run_tool_use
+from harness.refengine.errors import EngineFailure
+from harness.refengine.hook_actions import fire
+from harness.refengine.mcp_client import McpPool
+from harness.refengine.messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
+from harness.refengine.permissions import RuleSet
+from harness.refengine.profiles import Profile
+from harness.refengine.runtime import Model, Request, Runtime, new_session
+
+MAX_TURNS = 100
+STOP_BLOCK_CAP = 8  # consecutive Stop-hook blocks before the turn ends anyway (notes §1.7)
+HOOK_AGENT_MAX_TURNS = 50
+DEPTH_VARIABLE = "CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH"
+MAIN_SYSTEM = "You are Claude Code, Anthropic's official CLI for Claude (reference engine)."
+
+
+@dataclass(frozen=True, kw_only=True)
+class Invocation:
+    """What the command line and the environment give the engine."""
+
+    workdir: Path
+    home: Path
+    trusted: bool
+    """The folder's trust dialog was accepted (``hasTrustDialogAccepted``)."""
+    permission_mode: Literal["default", "bypass"]
+    env: Mapping[str, str]
+    """The engine process's environment; Bash, hooks and MCP servers get it with HOME and CLAUDE_PROJECT_DIR set."""
+    agent: str | None = None
+    """``--agent NAME``: the main thread runs as this agent."""
+    timeout: float = 60.0
+    """Seconds a hook command, MCP call or tool process may take."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PromptOutput:
+    """What the engine prints for one prompt (stream-json ``result`` and the init event's tool list)."""
+
+    result: str
+    is_error: bool
+    permission_denials: tuple[dict[str, Any], ...]
+    init_tools: tuple[str, ...]
+
+
+class Engine:
+    """One engine run in ``invocation.workdir`` with ``profile``'s behaviour, asking ``model`` every turn."""
+
+    def __init__(self, invocation: Invocation, *, profile: Profile, model: Model) -> None:
+        config = load_project(workdir=invocation.workdir, home=invocation.home, trusted=invocation.trusted)
+        env = process_env(workdir=invocation.workdir, home=invocation.home, base=invocation.env)
+        main_agent = config.agents.get(invocation.agent) if invocation.agent else None
+        if invocation.agent and main_agent is None:
+            raise EngineFailure(f"reference engine: --agent {invocation.agent}: no such agent")
+        rt = Runtime(
+            profile=profile, config=config,
+            rules=RuleSet.from_lists(allow=config.permissions.allow, deny=config.permissions.deny,
+                                     ask=config.permissions.ask),
+            mode=invocation.permission_mode, env=env, model=model,
+            mcp=McpPool(servers=config.mcp_servers, cwd=invocation.workdir, env=env, timeout=invocation.timeout),
+            timeout=invocation.timeout, depth_cap=_depth_cap(env, profile), main_agent=main_agent,
+            session=new_session(home=invocation.home, workdir=invocation.workdir),
+            converse=lambda conversation: "",  # replaced next: the loop needs the runtime it runs in
+        )
+        rt.converse = lambda conversation: run_conversation(rt, conversation)
+        rt.notes.extend(config.warnings)
+        if profile.readings:
+            rt.notes.append(f"Documented readings of {'.'.join(map(str, profile.version))} laid over the measured "
+                            f"profile: {', '.join(profile.readings)} (harness/refengine/readings.py).")
+        self._rt = rt
+        self._home = invocation.home
+        self._running = False
+
+    def start_process(self, *, resume: bool = False) -> None:
+        """A new engine process: a fresh one, or one resuming the current session (``--resume``)."""
+        _start_process(self._rt, source="resume" if resume else "startup")
+        self._running = True
+
+    def new_session(self) -> None:
+        """The next process starts a new session in the same folder (call between processes)."""
+        self._rt.session = new_session(home=self._home, workdir=self._rt.workdir)
+
+    def prompt(self, text: str) -> PromptOutput:
+        return run_prompt(self._rt, text)
+
+    def end_process(self) -> None:
+        """SessionEnd and MCP shutdown; safe to call when no process runs."""
+        if self._running:
+            self._running = False
+            _end_process(self._rt)
+
+    @property
+    def debug_log(self) -> str:
+        return "\n".join([*self._rt.debug, *self._rt.mcp.failures])
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Where this run knowingly departs from the real engine (configuration warnings, readings)."""
+        return tuple(self._rt.notes)
+
+
+def process_env(*, workdir: Path, home: Path, base: Mapping[str, str]) -> dict[str, str]:
+    """What Bash, hooks and MCP servers see: the engine's own environment with its home and project directory."""
+    return {**base, "HOME": str(home), "CLAUDE_PROJECT_DIR": str(workdir)}
+
+
+def _depth_cap(env: Mapping[str, str], profile: Profile) -> int:
+    value = env.get(DEPTH_VARIABLE, "")
+    return int(value) if value.strip().isdigit() else profile.subagent_spawn_depth
+
+
+def _start_process(rt: Runtime, *, source: str) -> None:
+    """A new engine process: MCP servers connect, skill-registered hooks start empty (unless they live
+    as long as the session, S4), SessionStart."""
+    rt.mcp.start()
+    if rt.profile.settings_errors_logged:
+        rt.debug.extend(settings_error_debug(str(p.path), p.problem) for p in rt.config.settings_problems)
+    if rt.profile.skill_hook_lifetime != "session":
+        rt.session.forget_skill_hooks()
+    rt.session.activated_skills.clear()
+    if rt.session.main is not None:
+        rt.session.main.start_user_turn()
+    outcome = fire(rt, _main(rt), "SessionStart", subject=source, fields={"source": source})
+    rt.session.pending_context.extend(outcome.contexts)
+
+
+def _end_process(rt: Runtime) -> None:
+    if rt.session.main is not None:
+        fire(rt, rt.session.main, "SessionEnd", subject="other", fields={"reason": "other"})
+    rt.mcp.close()
+
+
+def _main(rt: Runtime) -> Conversation:
+    """The main context, created with the session (opened by its first prompt)."""
+    if rt.session.main is None:
+        agent = rt.main_agent
+        rt.session.main = Conversation(
+            kind="main",
+            system=agents.system_text(rt, agent) if agent else MAIN_SYSTEM,
+            messages=[],
+            pool=agents.context_tools(rt, agent, depth=0),
+            depth=0,
+            agent=agent,
+            scoped_hooks=agents.active_agent_hooks(rt, agent, main_thread=True),
+        )
+    return rt.session.main
+
+
+def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
+    conversation = _main(rt)
+    rt.session.prompt_id = str(uuid.uuid4())
+    conversation.start_user_turn()
+    if rt.profile.skill_hook_lifetime == "turn":
+        rt.session.forget_skill_hooks()  # S4 as seed 001 reads it: the hook belongs to the skill's turn
+    rt.session.denials.clear()
+    opening = not conversation.messages
+    conversation.messages.append(user_text(prompt))
+    notes = [*_listings(rt, conversation)] if opening else []
+    notes += rt.session.pending_context
+    rt.session.pending_context.clear()
+    submitted = fire(rt, conversation, "UserPromptSubmit", subject=None, fields={"prompt": prompt})
+    if submitted.blocked:
+        # Exit 2 / decision block erases the prompt; the model never sees it (notes §1.6).
+        conversation.messages.pop()
+        return _prompt_output(rt, result="")
+    notes += submitted.contexts
+    if notes:
+        conversation.messages.append(system_note("\n\n".join(notes)))
+    return _prompt_output(rt, result=run_conversation(rt, conversation))
+
+
+def _listings(rt: Runtime, conversation: Conversation) -> list[str]:
+    tools = conversation.pool
+    return [text for text, present in ((agents.agent_listing(rt), "Agent" in tools),
+                                       (agents.skill_listing(rt), "Skill" in tools)) if present and text]
+
+
+def _prompt_output(rt: Runtime, *, result: str) -> PromptOutput:
+    offered = _main(rt).offered(rt.profile)
+    return PromptOutput(result=result, is_error=False, permission_denials=tuple(rt.session.denials),
+                        init_tools=tuple(reported_name(t, rt.profile) for t in offered))
+
+
+def run_conversation(rt: Runtime, conversation: Conversation) -> str:
+    """Ask the model until a reply has no tool_use and no Stop hook sends it back; the final text.
+
+    Subagent and fork contexts are framed by SubagentStart and SubagentStop.
+    """
+    is_subagent = conversation.kind in ("subagent", "fork")
+    if is_subagent:
+        started = fire(rt, conversation, "SubagentStart", subject=conversation.agent_type,
+                       fields={})
+        if started.contexts:
+            conversation.messages.append(system_note("\n\n".join(started.contexts)))
+    stop_blocks = 0
+    reminded = False
+    limit = HOOK_AGENT_MAX_TURNS if conversation.kind == "hook_agent" else MAX_TURNS
+    for _ in range(limit):
+        reply = rt.model.respond(_request(rt, conversation))
+        conversation.messages.append({"role": "assistant", "content": reply})
+        uses = [b for b in reply if b.get("type") == "tool_use"]
+        if uses:
+            outcomes = [run_tool_use(rt, conversation, use) for use in uses]
+            conversation.messages.append({"role": "user", "content": [b for o in outcomes for b in o.blocks]})
+            notes = [n for o in outcomes for n in o.notes]
+            if notes:
+                conversation.messages.append(system_note("\n\n".join(notes)))
+            if any(o.ends_context for o in outcomes) or any(o.stop_turn for o in outcomes):
+                return ""
+            continue
+        text = text_of(reply)
+        if conversation.kind == "hook_agent":
+            if conversation.structured_output is None and not reminded:
+                reminded = True
+                conversation.messages.append(user_text(STRUCTURED_OUTPUT_ENFORCE))
+                continue
+            return text
+        feedback = _stop_hooks(rt, conversation, text, active=stop_blocks > 0)
+        if feedback is None or stop_blocks >= STOP_BLOCK_CAP:
+            return text
+        stop_blocks += 1
+        conversation.messages.append(user_text(feedback))
+    raise EngineFailure(f"reference engine: a {conversation.kind} context made {limit} model calls without ending")
+
+
+def _request(rt: Runtime, conversation: Conversation) -> Request:
+    tools = conversation.offered(rt.profile)
+    return Request(system=conversation.system, messages=tuple(conversation.messages), tools=tools)
+
+
+def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *, active: bool) -> str | None:
+    """Stop (main) or SubagentStop (subagent, fork): a block returns the feedback for the model."""
+    if conversation.kind == "main":
+        outcome = fire(rt, conversation, "Stop", subject=None, fields={
+            "stop_hook_active": active, "last_assistant_message": text, "background_tasks": [],
+            "session_crons": []})
+    else:
+        transcript = rt.session.transcript_path.with_suffix("") / "subagents" / f"agent-{conversation.agent_id}.jsonl"
+        outcome = fire(rt, conversation, "SubagentStop", subject=conversation.agent_type, fields={
+            "stop_hook_active": active, "agent_transcript_path": str(transcript), "last_assistant_message": text,
+            "background_tasks": [], "session_crons": []})
+    return outcome.message if outcome.blocked else None

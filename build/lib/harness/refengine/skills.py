@@ -1,0 +1,154 @@
+"""The Skill tool: validation (E5), its own approval (S6), inline runs (E6, S1, S3, S4), forks (S2, S7).
+
+A skill does nothing by itself: inline, its body becomes a hidden user message the model reads;
+forked, it becomes a subagent's task. What the engine *does* guarantee are the frontmatter effects:
+``allowed-tools`` pre-approves, ``disallowed-tools`` denies, ``hooks`` registers for the session.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.refengine import messages
+from harness.refengine.agents import GENERAL_PURPOSE, all_agents, subagent, tools_used_summary
+from harness.refengine.config import SkillDef
+from harness.refengine.conversation import Conversation
+from harness.refengine.permissions import Rule
+from harness.refengine.runtime import Runtime
+from harness.refengine.tools import ToolResult, skill_name
+
+MAX_SUGGESTION_DISTANCE = 2
+
+
+def validation_error(rt: Runtime, tool_input: Mapping[str, Any]) -> str | None:
+    """The Skill tool's validateInput: runs before hooks, so a bad name fires no PreToolUse."""
+    name = skill_name(tool_input)
+    if not name:
+        return messages.invalid_skill_format(str(tool_input.get("skill", "")))
+    skill = rt.config.skills.get(name)
+    if skill is None and name in messages.UI_COMMANDS:
+        return messages.ui_command_not_skill(name)
+    available = [s.name for s in rt.config.skills.values() if s.available(activated=rt.session.activated_skills)]
+    if skill is None or skill.name not in available:
+        return messages.unknown_skill(name, _suggestion(name, available))
+    if skill.disable_model_invocation:
+        return messages.skill_model_invocation_disabled(name)
+    return None
+
+
+def needs_approval(rt: Runtime, tool_input: Mapping[str, Any]) -> bool:
+    """S6. The real engine lists the loaded skill's properties and auto-approves only when each
+    non-empty one is on a safe list of 44 names (found in the 2.1.252 binary). Of the properties a
+    SKILL.md can set, three are off that list: ``allowedTools`` (from ``allowed-tools`` only; a
+    camelCase ``allowedTools:`` key is not read, measured), ``disallowedTools`` (from either
+    spelling) and ``hooks``. ``context``, ``agent``, ``model`` and the rest are safe."""
+    skill = rt.config.skills.get(skill_name(tool_input))
+    if skill is None:
+        return True
+    if not rt.profile.safe_skills_skip_approval:
+        return True
+    return bool(_allowed_tools(rt, skill) or skill.disallowed_tools or skill.hooks)
+
+
+def _allowed_tools(rt: Runtime, skill: SkillDef) -> tuple[str, ...]:
+    return skill.allowed(camel_case_read=rt.profile.skill_camel_allowed_tools)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SkillRun:
+    result: ToolResult
+    injected: tuple[dict[str, Any], ...] = ()
+    """Blocks that follow the tool_result in the same user message (the inline body, E6)."""
+
+
+def invoke(rt: Runtime, conversation: Conversation, tool_input: Mapping[str, Any]) -> SkillRun:
+    skill = rt.config.skills[skill_name(tool_input)]
+    body = render(rt, skill, str(tool_input.get("args") or ""))
+    _register_hooks(rt, skill)
+    if skill.fork:
+        return _fork(rt, conversation, skill, body)
+    _apply_layers(rt, conversation, skill)
+    response = {"success": True, "commandName": skill.name}
+    if _allowed_tools(rt, skill):
+        response["allowedTools"] = list(_allowed_tools(rt, skill))
+    return SkillRun(
+        result=ToolResult(content=messages.launching_skill(skill.name), response=response),
+        injected=({"type": "text", "text": messages.skill_base_directory(skill.directory, body)},),
+    )
+
+
+def render(rt: Runtime, skill: SkillDef, args: str) -> str:
+    """The body with its placeholders filled (notes §2.4); arguments are appended when the body
+    does not place them."""
+    body = skill.body.replace("${CLAUDE_SKILL_DIR}", str(skill.directory))
+    body = body.replace("${CLAUDE_PROJECT_DIR}", str(rt.workdir))
+    body = body.replace("${CLAUDE_SESSION_ID}", rt.session.session_id)
+    if "$ARGUMENTS" in body:
+        return body.replace("$ARGUMENTS", args)
+    return f"{body}\n\nARGUMENTS: {args}" if args else body
+
+
+def _register_hooks(rt: Runtime, skill: SkillDef) -> None:
+    """S4: once invoked, a skill's hooks stay registered, in a trusted folder or not (S8), for as long as
+    the profile's ``skill_hook_lifetime`` says (session.py forgets them). A second invocation does not
+    register them twice."""
+    registered = {rule.origin for rule in rt.session.skill_hooks}
+    if skill.hooks and skill.hooks[0].origin not in registered:
+        rt.session.skill_hooks.extend(skill.hooks)
+
+
+def _apply_layers(rt: Runtime, conversation: Conversation, skill: SkillDef) -> None:
+    """S1 and S3: both last until the next user message."""
+    if rt.profile.skill_allowed_tools_pre_approve:
+        conversation.granted.extend(Rule.parse(t) for t in _allowed_tools(rt, skill))
+    if rt.profile.skill_disallowed_tools:
+        conversation.withheld.update(Rule.parse(t).tool for t in skill.disallowed_tools)
+
+
+def _fork(rt: Runtime, parent: Conversation, skill: SkillDef, body: str) -> SkillRun:
+    """S2/S7: the body is a subagent's task; print mode waits for it and returns its reply.
+    An ``agent:`` naming no agent falls back to general-purpose without a word (silent fail)."""
+    agents = all_agents(rt)
+    agent = agents.get(skill.agent or GENERAL_PURPOSE) or agents[GENERAL_PURPOSE]
+    opening = [{"type": "text", "text": messages.skill_base_directory(skill.directory, body)}]
+    child = subagent(rt, parent, agent, opening, fork=True)
+    _apply_layers(rt, child, skill)
+    reply = rt.converse(child)
+    response = {"success": True, "commandName": skill.name, "status": "forked", "agentId": child.agent_id,
+                "result": reply}
+    content = messages.forked_skill_result(skill.name, reply, tools_used_summary(rt, parent, child))
+    return SkillRun(result=ToolResult(content=content, response=response))
+
+
+def activate_for_path(rt: Runtime, path: Path) -> set[str]:
+    """Conditional skills whose globs match ``path`` become available (notes §2.2 ``paths``)."""
+    relative = path.relative_to(rt.workdir).as_posix() if path.is_relative_to(rt.workdir) else path.as_posix()
+    newly = {s.name for s in rt.config.skills.values()
+             if s.paths and s.name not in rt.session.activated_skills
+             and any(_glob_hits(g, relative) for g in s.paths)}
+    rt.session.activated_skills.update(newly)
+    return newly
+
+
+def _glob_hits(glob: str, relative: str) -> bool:
+    return relative == glob or relative.startswith(glob.rstrip("/") + "/") or fnmatch.fnmatch(relative, glob)
+
+
+def _suggestion(name: str, known: list[str]) -> str | None:
+    """The closest known name within edit distance 2, as in ``Unknown skill: x. Did you mean y?``."""
+    scored = sorted((_distance(name, k), k) for k in known)
+    return scored[0][1] if scored and scored[0][0] <= MAX_SUGGESTION_DISTANCE else None
+
+
+def _distance(a: str, b: str) -> int:
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]

@@ -1,0 +1,110 @@
+"""The baseline ``check`` compares a new engine version with: the newest pinned version in the repo.
+
+Its behaviour is what the repo has committed for it, not a fresh run: the transcripts under
+``snapshots/claude-<V>/`` and the known differences in ``expectations/claude-<V>.yaml``. A baseline
+record is rebuilt by checking the committed transcript against the case file, exactly as the runner
+checks a live one, and judging the failures against that expectations file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness import checks, expectations, snapshots
+from harness.case import Case
+from harness.engines import engine_dir
+from harness.engines.install import version_key
+from harness.expectations import KnownDifference
+from harness.outcome import Status, status_of
+from harness.report.compare import CaseChange, compare_case
+from harness.results import Record
+
+#: The one check a transcript cannot replay: the engine's debug log is not part of a snapshot.
+_DEBUG_LOG = "debug_log"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Baseline:
+    engine: str
+    records: dict[str, Record]  # by case id; a case without a committed snapshot is absent
+    known: dict[str, list[KnownDifference]]  # the baseline's expectations file, by case id
+    source: str  # what the records come from, for the report's heading
+    missing: str  # why a case has no baseline record, for the change list
+
+
+def newest_pinned(pinned: Sequence[str], *, snapshot_root: Path) -> str | None:
+    """The newest pinned claude version with a committed snapshot folder (None when there is none)."""
+    present = [v for v in pinned if any((snapshot_root / engine_dir(f"claude@{v}")).glob("*.json"))]
+    return max(present, key=version_key, default=None)
+
+
+def from_snapshots(cases: Iterable[Case], *, engine: str, snapshot_root: Path, expectations_root: Path) -> Baseline:
+    known = expectations.load(expectations_root, engine)
+    records = {}
+    for case in cases:
+        transcript = snapshots.read(snapshot_root, engine, case.id)
+        if transcript is None:
+            continue
+        listed = known.get(case.id, [])
+        differences = checks.check(case, transcript, debug_log=None)
+        # The committed expectations are the record of what the baseline's debug log showed.
+        differences += [
+            checks.Difference(at=k.at, expected="as the case states", observed=k.observed)
+            for k in listed
+            if k.at == _DEBUG_LOG
+        ]
+        findings = expectations.judge(differences, listed)
+        status = status_of(findings, settle_intermittent=False)
+        records[case.id] = Record.of(
+            case, engine=engine, status=status, duration=0.0, findings=findings, transcript=transcript
+        )
+    source = (
+        f"committed snapshots {snapshot_root.name}/{engine_dir(engine)}/ and "
+        f"{expectations.file_for(expectations_root, engine).name}"
+    )
+    missing = f"no committed snapshot {snapshot_root.name}/{engine_dir(engine)}/<case>.json"
+    return Baseline(engine=engine, records=records, known=known, source=source, missing=missing)
+
+
+def from_records(records: Iterable[Record], *, engine: str, expectations_root: Path, source: str) -> Baseline:
+    return Baseline(
+        engine=engine,
+        records={r.case: r for r in records if r.engine == engine},
+        known=expectations.load(expectations_root, engine),
+        source=source,
+        missing=f"not in {source}",
+    )
+
+
+def rejudge(record: Record, known: list[KnownDifference]) -> Status:
+    """``record``'s status had its differences been judged against ``known`` (another version's list).
+
+    A new version has no expectations file of its own yet, so all its differences would fail; what
+    ``check`` asks is whether it behaves like the baseline, known differences included."""
+    if record.status.is_error or record.status is Status.NOT_MODELLED:
+        return record.status
+    differences = [checks.Difference(at=at, expected="", observed=got) for at, got in record.observed()]
+    return status_of(expectations.judge(differences, known), settle_intermittent=False)
+
+
+def changes(base: Baseline, new: Iterable[Record], *, case_ids: Iterable[str]) -> list[CaseChange]:
+    """Each case's change from the baseline, both sides' statuses judged against the baseline's known list."""
+    new_by_case = {r.case: r for r in new}
+    out = []
+    for case_id in sorted(set(case_ids)):
+        old_record, new_record = base.records.get(case_id), new_by_case.get(case_id)
+        if old_record is None and new_record is None:
+            continue
+        known = base.known.get(case_id, [])
+        out.append(
+            compare_case(
+                old=old_record,
+                new=new_record,
+                old_status=rejudge(old_record, known) if old_record else None,
+                new_status=rejudge(new_record, known) if new_record else None,
+                note=None if old_record else base.missing,
+            )
+        )
+    return out

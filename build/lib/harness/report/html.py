@@ -1,0 +1,324 @@
+"""A single-file HTML report: the Markdown report's grids and claims, plus one section per case.
+
+A case section shows the case's fixture (every file under ``<cases>/<id>/``) and each engine's
+transcript side by side, one row per exchange, so a difference between engines sits on one line.
+Failures and errors come first. No external assets: inline CSS, ``<details>`` for the long parts, and
+a few lines of inline script for the filter by status, engine and claim (without script every case
+shows; ``report.html?status=fail&engine=claude@2.1.332`` opens the page filtered). Statuses are
+words on coloured cells, not emoji: a browser without an emoji font (headless CI) would draw empty
+boxes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from harness.case.spec import PARTS
+from harness.claims import Catalogue
+from harness.outcome import WORST_FIRST, Judgement, Status
+from harness.report.compare import keyed_exchanges
+from harness.report.summary import ClaimRow, EngineGrid, claim_rows, engine_grid, engines_of
+from harness.results import Record
+
+#: Fixture files longer than this are cut (a fixture is a few small text files; anything big is noise).
+MAX_FIXTURE_CHARS = 20_000
+
+_CSS = """
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
+main{max-width:1400px;margin:0 auto;padding:24px}
+h1{margin-top:0}h2{border-bottom:2px solid #d5d9e0;padding-bottom:4px;margin-top:40px}
+table{border-collapse:collapse;margin:8px 0 16px;background:#fff}
+th,td{border:1px solid #d5d9e0;padding:6px 8px;vertical-align:top;text-align:left;overflow-wrap:anywhere}
+th{background:#eef0f4;overflow-wrap:normal;word-break:keep-all}
+table.grid th{white-space:nowrap}
+table.grid td{min-width:120px}
+.pass,.holds{background:#e6f6ea}.known,.differs{background:#fff6d6}.fail,.unexpected{background:#fde8e8}
+.error,.timeout,.crash,.api-fault,.install-error,.case-error,.harness-error{background:#f9d7d7;font-weight:600}
+.not-modelled,.none{background:#f1f1f1;color:#777}
+.counts span{display:block;white-space:nowrap}
+#filter{position:sticky;top:0;background:#f6f7f9;padding:8px 0;border-bottom:1px solid #d5d9e0;z-index:1}
+#filter label{margin-right:16px}
+pre{margin:0;white-space:pre-wrap;word-break:break-word;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
+code{font:12px ui-monospace,Menlo,Consolas,monospace;background:#eef0f4;padding:0 3px;border-radius:3px}
+section.case{background:#fff;border:1px solid #d5d9e0;border-radius:6px;padding:12px 16px;margin:16px 0}
+section.case h3{margin:0 0 4px}
+.meta{color:#555}
+details{margin:4px 0}summary{cursor:pointer;font-weight:600}
+table.transcript{width:100%;table-layout:fixed}
+table.transcript td.changed{outline:2px solid #d9822b;outline-offset:-2px}
+.label{white-space:nowrap;font:12px ui-monospace,Menlo,Consolas,monospace;width:170px}
+.tag{display:inline-block;border-radius:3px;padding:0 5px;margin-right:4px;font-size:12px}
+ol.notes{font-size:13px;color:#333}
+"""
+
+
+def _pre(text: str) -> str:
+    return f"<pre>{escape(text)}</pre>"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
+
+
+def _grid(g: EngineGrid) -> str:
+    by_cell = {(c.caller, c.callee): c for c in g.cells}
+    head = "".join(f"<th>{escape(p)}</th>" for p in PARTS)
+    rows = []
+    for caller in PARTS:
+        tds = []
+        for callee in PARTS:
+            cell = by_cell[(caller, callee)]
+            marks = ",".join(str(n.number) for n in g.notes_for(cell))
+            sup = f"<sup>{marks}</sup>" if marks else ""
+            if not cell.cases:
+                tds.append('<td class="none">·</td>')
+                continue
+            links = ", ".join(f'<a href="#case-{escape(c)}">{escape(c)}</a>' for c in cell.cases)
+            worst = cell.worst.value if cell.worst else "none"
+            counted = "".join(f"<span>{n} {s.value}</span>" for s, n in cell.counts)
+            tds.append(f'<td class="{worst} counts">{counted}{sup}<small>{links}</small></td>')
+        rows.append(f"<tr><th>{escape(caller)}</th>{''.join(tds)}</tr>")
+    notes = "".join(f'<li value="{n.number}">{escape(n.text)}</li>' for n in g.footnotes)
+    outside = ""
+    if g.outside:
+        items = ", ".join(
+            f'<a href="#case-{escape(r.case)}">{escape(r.case)}</a> <span class="tag {r.status}">{r.status}</span>'
+            for r in g.outside
+        )
+        outside = f"<p>Outside the grid: {items}</p>"
+    return (
+        f'<h3 id="grid-{escape(g.engine)}">{escape(g.engine)}</h3>'
+        f'<table class="grid"><tr><th>caller ↓ / callee →</th>{head}</tr>{"".join(rows)}</table>'
+        + (f'<ol class="notes">{notes}</ol>' if notes else "")
+        + outside
+    )
+
+
+def _claims(rows: Sequence[ClaimRow], engines: Sequence[str]) -> str:
+    head = "".join(f"<th>{escape(e)}</th>" for e in engines)
+    out = []
+    for row in rows:
+        tds = []
+        for e in engines:
+            cell = row.cells[e]
+            if cell.verdict == "none":
+                tds.append('<td class="none">·</td>')
+                continue
+            css = "unexpected" if cell.unexpected else ("known" if cell.verdict == "differs" else cell.verdict)
+            body = (
+                "differs (unexpected)" if cell.unexpected else ("known difference" if css == "known" else cell.verdict)
+            )
+            for o in cell.observations:
+                why = f"known: {o.reason}" if o.known else "unexpected"
+                body += (
+                    f"<div><small>{escape(o.case)} · <code>{escape(o.at)}</code> ({escape(why)})</small>"
+                    f"{_pre(o.observed if o.observed is not None else '(nothing)')}</div>"
+                )
+            if cell.stale:
+                body += f"<div><small>stale expectation: {escape(', '.join(cell.stale))}</small></div>"
+            tds.append(f'<td class="{css}">{body}</td>')
+        out.append(f'<tr><th title="{escape(row.text)}">{escape(row.claim)}</th>{"".join(tds)}</tr>')
+    return f'<table class="claims"><tr><th>claim</th>{head}</tr>{"".join(out)}</table>'
+
+
+def _fixture(case_dir: Path) -> str:
+    if not case_dir.is_dir():
+        return f"<p><em>No fixture: {escape(str(case_dir))} does not exist.</em></p>"
+    files = sorted((p for p in case_dir.rglob("*") if p.is_file()), key=lambda p: (p.name != "case.yaml", str(p)))
+    parts = []
+    for path in files:
+        data = path.read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = f"<binary, {len(data)} bytes>"
+        if len(text) > MAX_FIXTURE_CHARS:
+            text = text[:MAX_FIXTURE_CHARS] + f"\n… <{len(text)} chars>"
+        rel = path.relative_to(case_dir).as_posix()
+        parts.append(f"<details open><summary><code>{escape(rel)}</code></summary>{_pre(text)}</details>")
+    return "".join(parts)
+
+
+def _exchange(ex: Mapping[str, Any] | None) -> str:
+    if ex is None:
+        return "<em>(no such turn)</em>"
+    out = []
+    if "offered" in ex:
+        tools = ex["offered"]
+        out.append(f"<details><summary>offered {len(tools)} tools</summary>{_pre(', '.join(tools))}</details>")
+    if "say" in ex:
+        out.append(f"<div><b>say</b>{_pre(str(ex['say']))}</div>")
+    if "call" in ex:
+        call = ex["call"]
+        out.append(f"<div><b>call {escape(str(call.get('name')))}</b>{_pre(_json(call.get('input')))}</div>")
+        result = ex.get("result")
+        flag = " (is_error)" if ex.get("is_error") else ""
+        out.append(f"<div><b>result{flag}</b>{_pre(result if result is not None else '(no result)')}</div>")
+    for problem in ex.get("offer_problems", ()):
+        out.append(f'<div class="unexpected">{escape(str(problem))}</div>')
+    return "".join(out)
+
+
+def _transcripts(case_records: Sequence[Record]) -> str:
+    engines = [r.engine for r in case_records]
+    head = "".join(
+        f'<th><span class="tag {r.status.value}">{r.status.value}</span>{escape(r.engine)}</th>' for r in case_records
+    )
+    rows: list[str] = []
+
+    def row(label: str, values: list[Any], render: Any) -> None:
+        first = values[0]
+        tds = "".join(
+            f'<td class="{"changed" if i and v != first else ""}">{render(v)}</td>' for i, v in enumerate(values)
+        )
+        rows.append(f'<tr><td class="label">{escape(label)}</td>{tds}</tr>')
+
+    verdicts = []
+    for r in case_records:
+        lines = [r.fault.render()] if r.fault else []
+        for f in r.findings:
+            if f.judgement is Judgement.UNEXPECTED:
+                lines.append(f"{f.at}: expected {f.expected}, got {f.observed!r}")
+            elif f.judgement is Judgement.STALE:
+                lines.append(f"{f.at}: stale known difference, {f.observed!r} no longer observed")
+            else:
+                lines.append(f"{f.at}: known difference ({f.reason}), observed {f.observed!r}")
+        verdicts.append("\n".join(lines))
+    row("verdict", verdicts, lambda v: _pre(v) if v else "<em>as documented</em>")
+    keyed = [keyed_exchanges(r.transcript or {}) for r in case_records]
+    labels = list(dict.fromkeys(label for k in keyed for label in k))
+    for label in labels:
+        row(label, [k.get(label) for k in keyed], _exchange)
+    prompts = [{p.get("step"): p for p in (r.transcript or {}).get("prompts", ())} for r in case_records]
+    for step in sorted({s for p in prompts for s in p if s is not None}):
+        row(f"prompt {step} result", [p.get(step) for p in prompts], lambda v: _pre(_json(v)) if v else "")
+    files = [(r.transcript or {}).get("files", {}) for r in case_records]
+    for name in sorted({n for f in files for n in f}):
+        row(
+            f"file {name}",
+            [f.get(name) for f in files],
+            lambda v: _pre(v if isinstance(v, str) else _json(v)) if v is not None else "<em>(not written)</em>",
+        )
+    width = "".join('<col style="width:auto">' for _ in engines)
+    return (
+        f'<table class="transcript"><colgroup><col style="width:170px">{width}</colgroup>'
+        f"<tr><th>field</th>{head}</tr>{''.join(rows)}</table>"
+    )
+
+
+def _case_section(case_id: str, case_records: Sequence[Record], *, cases_dir: Path) -> str:
+    first = case_records[0]
+    claims = ", ".join(first.claims)
+    flags = ", ".join(first.flags) or "none"
+    data = (
+        f' data-statuses=" {escape(" ".join(sorted({r.status.value for r in case_records})))} "'
+        f' data-engines=" {escape(" ".join(r.engine for r in case_records))} "'
+        f' data-claims=" {escape(" ".join(first.claims))} "'
+    )
+    return (
+        f'<section class="case" id="case-{escape(case_id)}"{data}><h3>{escape(case_id)}</h3>'
+        f'<div class="meta">{escape(first.combination or "outside the grid")} · claims {escape(claims or "none")}'
+        f" · flags {escape(flags)}</div>"
+        f"<details open><summary>fixture: {escape(cases_dir.name)}/{escape(case_id)}/</summary>"
+        f"{_fixture(cases_dir / case_id)}</details>"
+        f"<h4>Transcripts</h4>{_transcripts(case_records)}</section>"
+    )
+
+
+def _filter(engines: Sequence[str], claims: Sequence[str]) -> str:
+    """Three selects; the script hides the case sections that do not match (all show without script)."""
+
+    def select(name: str, label: str, values: Sequence[str]) -> str:
+        options = "".join(f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
+        return f'<label>{label} <select id="filter-{name}"><option value="">all</option>{options}</select></label>'
+
+    statuses = [s.value for s in WORST_FIRST]
+    return (
+        '<div id="filter">'
+        + select("status", "status", ["failing or error", *statuses])
+        + select("engine", "engine", engines)
+        + select("claim", "claim", claims)
+        + '<span id="filter-count"></span></div>'
+        + f"<script>{_FILTER_JS}</script>"
+    )
+
+
+_BAD = " ".join(s.value for s in Status if s.is_bad)
+_FILTER_JS = (
+    "(function(){var ids=['status','engine','claim'];function apply(){"
+    "var v={};ids.forEach(function(k){v[k]=document.getElementById('filter-'+k).value;});var n=0;"
+    "document.querySelectorAll('section.case').forEach(function(s){var ok=true;"
+    "if(v.status==='failing or error'){ok='" + _BAD + "'.split(' ').some(function(b){"
+    "return s.dataset.statuses.indexOf(' '+b+' ')>=0;});}"
+    "else if(v.status){ok=s.dataset.statuses.indexOf(' '+v.status+' ')>=0;}"
+    "if(ok&&v.engine){ok=s.dataset.engines.indexOf(' '+v.engine+' ')>=0;}"
+    "if(ok&&v.claim){ok=s.dataset.claims.indexOf(' '+v.claim+' ')>=0;}"
+    "s.style.display=ok?'':'none';if(ok){n++;}});"
+    "document.getElementById('filter-count').textContent=n+' cases shown';}"
+    "var q=new URLSearchParams(location.search);ids.forEach(function(k){var e=document.getElementById('filter-'+k);"
+    "if(q.get(k)!==null){e.value=q.get(k);}e.addEventListener('change',apply);});"
+    "apply();})();"
+)
+
+
+def _attention(records: Sequence[Record]) -> str:
+    """Failures and errors first, each linked to its case."""
+    bad = sorted((r for r in records if r.status.is_bad), key=lambda r: (WORST_FIRST.index(r.status), r.engine, r.case))
+    if not bad:
+        return "<p>No failures and no errors.</p>"
+    items = []
+    for r in bad:
+        why = r.fault.message.splitlines()[0] if r.fault and r.fault.message else (r.failing_at or "")
+        items.append(
+            f'<li><span class="tag {r.status.value}">{r.status.value}</span> {escape(r.engine)} · '
+            f'<a href="#case-{escape(r.case)}">{escape(r.case)}</a>: <code>{escape(why)}</code></li>'
+        )
+    return f"<ul>{''.join(items)}</ul>"
+
+
+def render(records: Sequence[Record], *, cases_dir: Path, catalogue: Catalogue | None = None) -> str:
+    engines = engines_of(records)
+    grids = [engine_grid(records, engine=e) for e in engines]
+    rows = claim_rows(records, engines=engines, catalogue=catalogue)
+    shown = [s for s in WORST_FIRST if any(g.totals[s] for g in grids)]
+    totals = "".join(
+        f"<tr><th>{escape(g.engine)}</th>" + "".join(f"<td>{g.totals[s]}</td>" for s in shown) + "</tr>" for g in grids
+    )
+    by_case: dict[str, list[Record]] = {}
+    worst = {r.case: WORST_FIRST.index(r.status) for r in records}
+    for r in sorted(records, key=lambda r: r.case):
+        worst[r.case] = min(worst[r.case], WORST_FIRST.index(r.status))
+        by_case.setdefault(r.case, []).append(r)
+    order = {e: i for i, e in enumerate(engines)}
+    # failing and erroring cases first, then the rest by id
+    sections = "".join(
+        _case_section(case_id, sorted(rs, key=lambda r: order[r.engine]), cases_dir=cases_dir)
+        for case_id, rs in sorted(by_case.items(), key=lambda kv: (not any(r.status.is_bad for r in kv[1]), kv[0]))
+    )
+    index = " · ".join(f'<a href="#case-{escape(c)}">{escape(c)}</a>' for c in by_case)
+    claims = sorted({c for r in records for c in r.claims})
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>cc-harness conformance report</title><style>{_CSS}</style></head>
+<body><main>
+<h1>cc-harness conformance report</h1>
+<p class="meta">Engines: {escape(", ".join(engines))} · {len(by_case)} cases ·
+generated by <code>cc-harness report</code></p>
+<h2 id="attention">Failures and errors</h2>
+{_attention(records)}
+<h2 id="totals">Totals</h2>
+<table><tr><th>engine</th>{"".join(f"<th>{s.value}</th>" for s in shown)}</tr>{totals}</table>
+<h2 id="grids">Grids</h2>
+{"".join(_grid(g) for g in grids)}
+<h2 id="claims">Claims by engine</h2>
+{_claims(rows, engines)}
+<h2 id="cases">Cases</h2>
+{_filter(engines, claims)}
+<p>{index}</p>
+{sections}
+</main></body></html>
+"""

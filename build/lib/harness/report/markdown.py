@@ -1,0 +1,166 @@
+"""``docs/CONFORMANCE.md``: per engine the 4x4 grid, then claims x engine versions.
+
+Deterministic by design (no timestamps, durations or revisions): CI regenerates it from the results
+and fails when the committed file differs (``cc-harness report --check``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from harness.case.spec import PARTS
+from harness.claims import Catalogue
+from harness.grid import SYMBOL
+from harness.outcome import WORST_FIRST, Status
+from harness.report.summary import ClaimCell, ClaimRow, EngineGrid, claim_rows, engine_grid, engines_of
+from harness.results import Record
+
+#: Observed strings are cut in table cells; the list under the table has them whole (up to this).
+CELL_CHARS = 60
+LIST_CHARS = 400
+VERDICT_SYMBOL = {"holds": "✅", "differs": "🟡", "error": "💥", "not-modelled": "◌", "none": "·"}
+
+
+def _escape(text: str) -> str:
+    """Text safe inside a Markdown table cell (pipes end cells, newlines end rows)."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "⏎").replace("`", "'")
+
+
+def _code(text: str | None, *, limit: int) -> str:
+    if text is None:
+        return "(nothing)"
+    cut = text if len(text) <= limit else text[:limit] + "…"
+    return f"`{_escape(cut)}`"
+
+
+def _grid(g: EngineGrid) -> list[str]:
+    by_cell = {(c.caller, c.callee): c for c in g.cells}
+    lines = [
+        "| caller ↓ / callee → | " + " | ".join(PARTS) + " |",
+        "|---" * (len(PARTS) + 1) + "|",
+    ]
+    for caller in PARTS:
+        row = [f"**{caller}**"]
+        for callee in PARTS:
+            cell = by_cell[(caller, callee)]
+            text = "·" if not cell.cases else cell.describe()
+            marks = ",".join(str(n.number) for n in g.notes_for(cell))
+            row.append(text + (f"<sup>{marks}</sup>" if marks else ""))
+        lines.append("| " + " | ".join(row) + " |")
+    if g.footnotes:
+        lines.append("")
+        lines += [f"{n.number}. {n.text}" for n in g.footnotes]
+    if g.outside:
+        lines.append("")
+        lines.append(
+            "Outside the grid: " + ", ".join(f"{r.case} {SYMBOL[r.status]} {r.status.value}" for r in g.outside)
+        )
+    return lines
+
+
+def _claim_cell(cell: ClaimCell) -> str:
+    symbol = VERDICT_SYMBOL[cell.verdict]
+    if cell.verdict == "none":
+        return "·"
+    if cell.verdict != "differs":
+        return f"{symbol} {cell.verdict}" + (" (stale expectation)" if cell.stale else "")
+    first = cell.observations[0]
+    more = f" (+{len(cell.observations) - 1})" if len(cell.observations) > 1 else ""
+    return f"{'❌' if cell.unexpected else symbol} differs: {_code(first.observed, limit=CELL_CHARS)}{more}"
+
+
+def _claims_table(rows: Sequence[ClaimRow], engines: Sequence[str]) -> list[str]:
+    lines = [
+        "| claim | " + " | ".join(engines) + " |",
+        "|---" * (len(engines) + 1) + "|",
+    ]
+    for row in rows:
+        lines.append(f"| **{row.claim}** | " + " | ".join(_claim_cell(row.cells[e]) for e in engines) + " |")
+    return lines
+
+
+def _observations(rows: Sequence[ClaimRow], engines: Sequence[str]) -> list[str]:
+    lines: list[str] = []
+    for row in rows:
+        entries = [(e, o) for e in engines for o in row.cells[e].observations]
+        if not entries:
+            continue
+        lines += ["", f"### {row.claim}", ""] + ([f"> {row.text}", ""] if row.text else [])
+        for engine, o in entries:
+            why = f"known difference: {o.reason}" if o.known else "**unexpected** (not in the expectations file)"
+            lines.append(f"- {engine} · `{o.case}` · `{o.at}`: observed {_code(o.observed, limit=LIST_CHARS)} — {why}")
+    return lines
+
+
+def _attention(records: Sequence[Record]) -> list[str]:
+    """Failures and errors, worst first: what a reader of a red run looks for first."""
+    bad = sorted((r for r in records if r.status.is_bad), key=lambda r: (WORST_FIRST.index(r.status), r.engine, r.case))
+    if not bad:
+        return []
+    lines = ["", "## Failures and errors", ""]
+    for r in bad:
+        if r.fault is not None:
+            why = _escape(r.fault.message.splitlines()[0] if r.fault.message else "")
+        else:
+            why = f"`{r.failing_at}`"
+        lines.append(f"- {SYMBOL[r.status]} **{r.status.value}** · {r.engine} · `{r.case}`: {why}")
+    return lines
+
+
+def render(
+    records: Sequence[Record], *, catalogue: Catalogue | None = None, catalogue_link: str | None = None
+) -> str:
+    engines = engines_of(records)
+    grids = [engine_grid(records, engine=e) for e in engines]
+    rows = claim_rows(records, engines=engines, catalogue=catalogue)
+    # the conformance outcomes always, then each kind of error that occurs
+    always = (Status.PASS, Status.KNOWN, Status.FAIL)
+    shown = [*always, *(s for s in reversed(WORST_FIRST) if s not in always and any(g.totals[s] for g in grids))]
+    claims = f"[the claims catalogue]({catalogue_link})" if catalogue_link else "the claims the cases name"
+    lines = [
+        "# Conformance",
+        "",
+        "<!-- Generated by `cc-harness report` from results files: do not edit by hand. -->",
+        "",
+        "What each engine does with the sixteen caller → callee combinations and with every claim of",
+        f"{claims}, from the suite's cases. Regenerate with",
+        "`cc-harness report --results FILE...`; `cc-harness report --check` fails when this file is stale.",
+        "",
+        "Upgrading to a new engine version: `cc-harness check VERSION` installs `claude@VERSION`, runs every case",
+        "on it and lists, claim by claim, what changed against the newest pinned version's committed snapshots",
+        "and known differences (exit 0: nothing changed). `cc-harness diff A B` compares any two engines case",
+        "by case, from fresh runs or from saved results (`--results-a`, `--results-b`).",
+        "",
+        "Statuses: "
+        + " · ".join(f"{SYMBOL[s]} {s.value}" for s in reversed(WORST_FIRST))
+        + ". known: a difference listed in the engine's expectations file; not-modelled: the reference engine"
+        " has no measurement for it; the rest are errors, with no verdict on the engine. A grid cell counts its"
+        " cases by status, worst first; · no case.",
+    ]
+    lines += _attention(records)
+    lines += [
+        "",
+        "## Totals",
+        "",
+        "| engine | " + " | ".join(s.value for s in shown) + " |",
+        "|---" * (len(shown) + 1) + "|",
+    ]
+    lines += [f"| {g.engine} | " + " | ".join(str(g.totals[s]) for s in shown) + " |" for g in grids]
+    lines += ["", "## Grids"]
+    for g in grids:
+        lines += ["", f"### {g.engine}", ""]
+        lines += _grid(g)
+    lines += [
+        "",
+        "## Claims by engine",
+        "",
+        "✅ holds: every case of the claim behaves as documented · 🟡 differs: a known difference (the observed",
+        "string is shown) · ❌ differs: an unexpected one · 💥 error: no verdict (see the failures and errors)",
+        "· ◌ not-modelled: the reference engine has no measurement for it.",
+        "",
+    ]
+    lines += _claims_table(rows, engines)
+    observed = _observations(rows, engines)
+    if observed:
+        lines += ["", "## Observed differences", *observed]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,330 @@
+"""Results as data: one JSON Lines file per run (header, one record per case and engine, footer).
+
+A record is written the moment its case finishes (``Writer.add``), so Ctrl-C or a crash of the
+harness loses nothing that finished; the footer says whether the run completed or was interrupted.
+Each record carries its typed status, findings and fault (harness/outcome.py), which every report
+reads as they are.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from harness.case import BrokenCase, Case
+from harness.errors import UsageError
+from harness.outcome import WORST_FIRST, Fault, Finding, Judgement, Status
+
+
+class ResultsError(UsageError, ValueError):
+    """A results file is malformed: the message names the file and line."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Record:
+    """One case on one engine: what happened, judged."""
+
+    case: str
+    engine: str
+    status: Status
+    combination: str
+    claims: tuple[str, ...]
+    flags: tuple[str, ...]
+    duration: float
+    findings: tuple[Finding, ...] = ()
+    fault: Fault | None = None
+    notes: tuple[str, ...] = ()
+    """Where the reference engine knowingly departs from the real one during this run."""
+    transcript: dict[str, Any] | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(
+        cls,
+        case: Case,
+        *,
+        engine: str,
+        status: Status,
+        duration: float,
+        findings: tuple[Finding, ...] = (),
+        fault: Fault | None = None,
+        notes: tuple[str, ...] = (),
+        transcript: dict[str, Any] | None = None,
+    ) -> Record:
+        return cls(
+            case=case.id,
+            engine=engine,
+            status=status,
+            combination=str(case.combination or ""),
+            claims=case.claims,
+            flags=case.flags,
+            duration=round(duration, 3),
+            findings=findings,
+            fault=fault,
+            notes=notes,
+            transcript=transcript,
+        )
+
+    @classmethod
+    def broken(cls, case: BrokenCase, *, engine: str) -> Record:
+        """A case that could not be loaded: a case-error naming the file and field."""
+        fault = case.error.fault(phase="load")
+        return cls(
+            case=case.id,
+            engine=engine,
+            status=fault.status,
+            combination="",
+            claims=(),
+            flags=(),
+            duration=0.0,
+            fault=fault,
+        )
+
+    @property
+    def failing_at(self) -> str | None:
+        """The first case-file field that made this record fail."""
+        bad = (Judgement.UNEXPECTED, Judgement.STALE)
+        return next((f.at for f in self.findings if f.judgement in bad), None)
+
+    def observed(self) -> tuple[tuple[str, str | None], ...]:
+        """Every observed difference from the documented behaviour as (case-file field, what the engine did).
+
+        Known and unexpected alike (an intermittent entry counts as observed: the engine may show it any
+        run); a stale entry (listed but not observed) is not an observation."""
+        return tuple((f.at, f.observed) for f in self.findings if f.differs)
+
+    def explain(self) -> str:
+        """A readable account of what went wrong (empty for a pass or a known difference)."""
+        lines = []
+        if self.fault is not None:
+            lines.append(self.fault.render())
+        lines += [f.render() for f in self.findings if f.judgement in (Judgement.UNEXPECTED, Judgement.STALE)]
+        return f"{self.case} on {self.engine} ({self.status.label}):\n" + "\n".join(lines) if lines else ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "case": self.case,
+            "engine": self.engine,
+            "status": self.status.value,
+            "combination": self.combination,
+            "claims": list(self.claims),
+            "flags": list(self.flags),
+            "duration": self.duration,
+            "findings": [f.to_json() for f in self.findings],
+            "fault": self.fault.to_json() if self.fault else None,
+            "notes": list(self.notes),
+            "transcript": self.transcript,
+        }
+        return out
+
+    @classmethod
+    def from_json(cls, item: dict[str, Any], *, where: str) -> Record:
+        missing = [k for k in _REQUIRED if k not in item]
+        if missing:
+            raise ResultsError(f"{where}: case record lacks {', '.join(missing)}")
+        unknown = sorted(set(item) - _FIELDS)
+        if unknown:
+            raise ResultsError(f"{where}: case record has unknown fields {', '.join(unknown)}")
+        try:
+            status = Status(item["status"])
+        except ValueError:
+            raise ResultsError(
+                f"{where}: status {item['status']!r} is not one of {', '.join(s.value for s in Status)}"
+            ) from None
+        for key in ("claims", "flags", "findings", "notes"):
+            if not isinstance(item.get(key, []), list):
+                raise ResultsError(f"{where}: {key} must be a list, got {type(item[key]).__name__}")
+        if item.get("transcript") is not None and not isinstance(item["transcript"], dict):
+            raise ResultsError(f"{where}: transcript must be an object or null")
+        try:
+            findings = tuple(Finding.from_json(f) for f in item.get("findings", ()))
+            fault = Fault.from_json(item["fault"]) if item.get("fault") else None
+        except (KeyError, ValueError, TypeError) as exc:
+            raise ResultsError(f"{where}: malformed finding or fault: {exc!r}") from None
+        return cls(
+            case=str(item["case"]),
+            engine=str(item["engine"]),
+            status=status,
+            combination=str(item["combination"]),
+            claims=tuple(item["claims"]),
+            flags=tuple(item["flags"]),
+            duration=float(item["duration"]),
+            findings=findings,
+            fault=fault,
+            notes=tuple(item.get("notes", ())),
+            transcript=item.get("transcript"),
+        )
+
+
+_REQUIRED = ("case", "engine", "status", "combination", "claims", "flags", "duration")
+_FIELDS = frozenset(Record.__dataclass_fields__)
+
+
+def suite_revision(root: Path) -> str:
+    """The git revision of the folder holding the suite, ``+dirty`` when its files changed since."""
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain"], capture_output=True, text=True)
+    except OSError:
+        return "unknown"
+    rev = out.stdout.strip() or "unknown"
+    return rev + ("+dirty" if out.returncode == 0 and dirty.stdout.strip() else "")
+
+
+def header(*, engines: list[str], options: dict[str, Any], revision: str) -> dict[str, Any]:
+    return {
+        "engines": engines,
+        "suite_revision": revision,
+        "platform": f"{platform.system()} {platform.machine()} python {platform.python_version()}",
+        "options": options,
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def totals(records: Iterable[Record]) -> dict[Status, int]:
+    """How many records have each status, worst first (every status present, zeros included)."""
+    counts = Counter(r.status for r in records)
+    return {s: counts.get(s, 0) for s in WORST_FIRST}
+
+
+def describe_totals(records: Iterable[Record]) -> str:
+    """``3 fail, 1 timeout, 100 pass``: the statuses that occur, worst first."""
+    t = totals(records)
+    return ", ".join(f"{n} {s.value}" for s, n in t.items() if n) or "no records"
+
+
+class Writer:
+    """Appends records to a results file as they finish; ``close`` writes the footer.
+
+    Used as a context manager, an exception (Ctrl-C included) still closes the file with a footer
+    that marks the run interrupted, so every finished record stays readable."""
+
+    def __init__(self, path: Path, *, head: dict[str, Any]) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.records: list[Record] = []
+        self._lock = threading.Lock()
+        # backslashreplace: a stray undecodable file name must not cost the run its results
+        self._file: IO[str] = path.open("w", encoding="utf-8", errors="backslashreplace")
+        self._line({"type": "header", **head})
+
+    def add(self, record: Record) -> None:
+        with self._lock:
+            self.records.append(record)
+            self._line({"type": "case", **record.to_json()})
+
+    def close(self, *, interrupted: bool = False) -> None:
+        with self._lock:
+            if self._file.closed:
+                return
+            counts = {s.value: n for s, n in totals(self.records).items()}
+            self._line({"type": "footer", "totals": counts, "complete": not interrupted})
+            self._file.close()
+
+    def __enter__(self) -> Writer:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close(interrupted=kind is not None)
+
+    def _line(self, item: dict[str, Any]) -> None:
+        self._file.write(json.dumps(item, ensure_ascii=False) + "\n")
+        self._file.flush()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Results:
+    """What one or more results files hold."""
+
+    head: dict[str, Any]
+    records: list[Record]
+    complete: bool
+    """Every file's run finished (none was interrupted)."""
+
+
+def read(path: Path) -> Results:
+    """The header and records of a results file (several files: see ``merge``).
+
+    Strict on purpose: a report built from a truncated or hand-edited file would be silently wrong,
+    so every problem raises ``ResultsError`` naming the file and line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ResultsError(f"{path}: cannot read results file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ResultsError(f"{path}: not UTF-8 text: {exc}") from None
+    head: dict[str, Any] | None = None
+    foot: dict[str, Any] | None = None
+    records: list[Record] = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{n}"
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ResultsError(f"{where}: not JSON: {exc}") from None
+        if not isinstance(item, dict):
+            raise ResultsError(f"{where}: expected a JSON object, got {type(item).__name__}")
+        if foot is not None:
+            raise ResultsError(f"{where}: line after the footer")
+        kind = item.pop("type", None)
+        if kind == "header":
+            if head is not None or records:
+                raise ResultsError(f"{where}: the header must be the first line, and only one")
+            head = item
+        elif kind == "case":
+            if head is None:
+                raise ResultsError(f"{where}: case record before the header")
+            records.append(Record.from_json(item, where=where))
+        elif kind == "footer":
+            foot = item
+        else:
+            raise ResultsError(f"{where}: unknown line type {kind!r} (expected header, case or footer)")
+    if head is None:
+        raise ResultsError(f"{path}: no header line: not a cc-harness results file")
+    if foot is None:
+        raise ResultsError(f"{path}: no footer line: the run that wrote it was killed (truncated file)")
+    counted = {s.value: n for s, n in totals(records).items()}
+    if foot.get("totals") != counted:
+        raise ResultsError(f"{path}: footer totals {foot.get('totals')} do not match the records {counted}")
+    ordered = sorted(records, key=lambda r: (r.engine, r.case))
+    return Results(head=head, records=ordered, complete=bool(foot.get("complete", True)))
+
+
+def merge(paths: list[Path]) -> Results:
+    """Shards' results as one run: records keyed by (engine, case); a duplicate is an error."""
+    if not paths:
+        raise ResultsError("no results file given")
+    heads: list[dict[str, Any]] = []
+    seen: dict[tuple[str, str], tuple[Record, Path]] = {}
+    complete = True
+    for p in paths:
+        part = read(p)
+        heads.append(part.head)
+        complete = complete and part.complete
+        for r in part.records:
+            key = (r.engine, r.case)
+            if key in seen:
+                raise ResultsError(f"{p}: {r.case} on {r.engine} is also in {seen[key][1]}")
+            seen[key] = (r, p)
+    merged = dict(heads[0])
+    merged["engines"] = sorted({e for h in heads for e in h.get("engines", ())})
+    merged["shards"] = [h.get("options", {}).get("shard") for h in heads]
+    records = sorted((r for r, _ in seen.values()), key=lambda r: (r.engine, r.case))
+    return Results(head=merged, records=records, complete=complete)
+
+
+def write(path: Path, *, head: dict[str, Any], records: Iterable[Record]) -> None:
+    """A complete results file holding ``records`` (for records rebuilt or merged rather than run)."""
+    with Writer(path, head=head) as writer:
+        for record in records:
+            writer.add(record)

@@ -1,0 +1,126 @@
+"""Run one case on one engine: private copy, scripted model, transcript, checks, verdict.
+
+Every run ends in a ``Record``, whatever happens: a conformance verdict (pass, known, fail), the
+reference engine's abstention (not-modelled), or a fault naming what broke instead of the engine's
+behaviour (timeout, crash, API fault, install error, a broken case, a harness bug).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness import checks, servers, transcript
+from harness.case import BrokenCase, Case, copy_fixture, copy_home
+from harness.engines import engine_dir
+from harness.engines.base import Engine, EngineRun
+from harness.errors import HarnessError, ScriptError
+from harness.expectations import Expectations, judge
+from harness.outcome import Fault, Status, status_of
+from harness.results import Record
+from harness.scripted import ScriptedModel
+
+
+@dataclass(frozen=True, kw_only=True)
+class Folders:
+    """A run's private folder: the working copy, HOME and TMPDIR, all removed afterwards."""
+
+    root: Path
+
+    @property
+    def work(self) -> Path:
+        return self.root / "work"
+
+    @property
+    def home(self) -> Path:
+        return self.root / "home"
+
+    @property
+    def tmp(self) -> Path:
+        return self.root / "tmp"
+
+
+def run_case(
+    case: Case | BrokenCase, engine: Engine, *, expectations: Expectations, keep: Path | None = None
+) -> Record:
+    """Run ``case`` on ``engine`` in a private folder and judge it; the case's own files are never written.
+
+    ``keep``: copy the private folder to ``keep/<engine>/<case id>`` before it is removed."""
+    if isinstance(case, BrokenCase):
+        return Record.broken(case, engine=engine.name)
+    started = time.monotonic()
+    folders = Folders(root=Path(tempfile.mkdtemp(prefix=f"cch-{case.id}-")))
+    try:
+        return _run(case, engine, folders, expectations=expectations, started=started)
+    except HarnessError as exc:
+        fault = exc.fault(phase="run")
+    except Exception as exc:  # our own bug: a result too, never a lost case
+        fault = bug(exc)
+    finally:
+        if keep is not None:
+            shutil.copytree(folders.root, keep / engine_dir(engine.name) / case.id, dirs_exist_ok=True, symlinks=True)
+        shutil.rmtree(folders.root, ignore_errors=True)
+    return Record.of(case, engine=engine.name, status=fault.status, duration=time.monotonic() - started, fault=fault)
+
+
+def bug(exc: Exception) -> Fault:
+    """A harness-error fault for an exception cc-harness did not expect (call it in the ``except``)."""
+    return Fault(
+        status=Status.HARNESS_ERROR, message=f"{type(exc).__name__}: {exc}", detail=traceback.format_exc(), phase="run"
+    )
+
+
+def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectations, started: float) -> Record:
+    copy_fixture(case, folders.work)
+    for folder in (folders.home, folders.tmp):
+        folder.mkdir()
+    copy_home(case, folders.home)
+    model = ScriptedModel(case=case)
+    run = EngineRun(steps=())
+    script_failure: str | None = None
+    fault: Fault | None = None
+    with servers.running(case, workdir=folders.work, logs=folders.root) as ports:
+        before = transcript.snapshot_files(folders.work)
+        try:
+            run = engine.run(case, workdir=folders.work, home=folders.home, tmp=folders.tmp, model=model)
+            model.finish()
+        except ScriptError as exc:
+            script_failure = str(exc)
+        except HarnessError as exc:
+            fault = exc.fault(phase=exc.phase)
+    if fault is not None:
+        detail = "\n".join(part for part in (fault.detail, model.conversation()) if part)
+        fault = Fault(status=fault.status, message=fault.message, detail=detail, phase=fault.phase)
+        duration = time.monotonic() - started
+        return Record.of(case, engine=engine.name, status=fault.status, duration=duration, fault=fault)
+    after = transcript.snapshot_files(folders.work)
+    norm = transcript.Normaliser(workdir=folders.work, home=folders.home, tmp=folders.tmp, ports=ports)
+    data = transcript.build(
+        case_id=case.id,
+        engine=engine.name,
+        exchanges=model.exchanges,
+        run=run,
+        files=transcript.changed_files(before, after),
+        norm=norm,
+        unordered_files=case.unordered_files,
+    )
+    if script_failure is not None:
+        # a stable string (no temporary or checkout paths), so that it can be listed as a known difference
+        data["script_error"] = norm.text(script_failure.splitlines()[0]).replace(str(case.directory), "<case>")
+    differences = checks.check(case, data, debug_log=run.debug_log, script_detail=script_failure or "")
+    findings = judge(differences, expectations.listed(engine.name, case.id))
+    # an intermittent case is "known" whichever way this run went, so reports do not flip between runs
+    status = status_of(findings, settle_intermittent=True)
+    return Record.of(
+        case,
+        engine=engine.name,
+        status=status,
+        duration=time.monotonic() - started,
+        findings=findings,
+        notes=run.notes,
+        transcript=data,
+    )

@@ -1,0 +1,280 @@
+"""The scripted model: deterministic replay of a case's turns, one list per model context.
+
+Both engines talk to it through ``respond(request)``: the reference engine calls it in process, the
+real engine through the fake Messages API. So the same offered-tools and context assertions hold on
+both, and the journal it keeps is the engine-neutral record of what happened.
+
+How a request is placed in a conversation ("thread"), most certain first:
+1. it carries a tool_use id this model issued -> the thread that issued it;
+2. its opening user message is that of a known thread -> that thread (a text-only turn has no ids);
+3. otherwise it opens a new thread: the main thread if it holds the current step's prompt and no main
+   thread is open for this session, else the context whose ``opens_with`` it holds, else a side call
+   (only for requests without tools; a tool-bearing request nobody scripted is an error).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.case import Case, Context, Turn
+from harness.errors import ScriptError
+
+ID_PREFIX = "toolu_cch_"
+MAIN = "main"
+SIDE_REPLY = "ok"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelRequest:
+    """What an engine sent the model: the system text, messages in API form, the offered tool names."""
+
+    system: str
+    messages: tuple[dict[str, Any], ...]
+    tools: tuple[str, ...]
+
+    @property
+    def opening(self) -> str:
+        first = next((m for m in self.messages if m["role"] == "user"), None)
+        return block_text(first["content"]) if first else ""
+
+    def opens_with_prompt(self, prompt: str) -> bool:
+        """Whether the opening user message carries ``prompt`` as one whole text block.
+
+        A hook's or subagent's opening message may quote the user's prompt inside other text (a hook
+        payload, a task); only the main thread's has it as a block of its own.
+        """
+        first = next((m for m in self.messages if m["role"] == "user"), None)
+        if first is None:
+            return False
+        content = first["content"]
+        blocks = (
+            [content] if isinstance(content, str) else [b.get("text", "") for b in content if b.get("type") == "text"]
+        )
+        return any(b.strip() == prompt.strip() for b in blocks)
+
+    def all_text(self) -> str:
+        return "\n".join([self.system, *(block_text(m["content"]) for m in self.messages)])
+
+    def issued_ids(self) -> list[str]:
+        return [
+            b["id"]
+            for m in self.messages
+            if m["role"] == "assistant" and isinstance(m["content"], list)
+            for b in m["content"]
+            if b.get("type") == "tool_use" and str(b.get("id", "")).startswith(ID_PREFIX)
+        ]
+
+    def tool_results(self) -> dict[str, dict[str, Any]]:
+        """tool_use_id -> tool_result block, for every result in the request."""
+        return {
+            b["tool_use_id"]: b
+            for m in self.messages
+            if m["role"] == "user" and isinstance(m["content"], list)
+            for b in m["content"]
+            if b.get("type") == "tool_result"
+        }
+
+
+_REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>\s*", re.DOTALL)
+
+
+def result_text(content: Any) -> str:
+    """A tool_result's own text: the engine's ``<system-reminder>`` additions are context, not output."""
+    text = block_text(content)
+    return _REMINDER.sub("\n", text).strip("\n") if "<system-reminder>" in text else text
+
+
+def block_text(content: Any) -> str:
+    """The text of a message or tool_result content: a string, or the text of its blocks joined."""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for b in content or ():
+        if b.get("type") == "text":
+            parts.append(b["text"])
+        elif b.get("type") == "tool_result":
+            parts.append(block_text(b.get("content")))
+        elif b.get("type") == "tool_use":
+            parts.append(json.dumps(b.get("input"), sort_keys=True))
+    return "\n".join(parts)
+
+
+@dataclass(kw_only=True)
+class Exchange:
+    """One scripted turn served: where, what was offered, what was said, and the engine's answer."""
+
+    context: str
+    step: int | None
+    turn: int
+    thread: int
+    offered: tuple[str, ...]
+    problems: list[str]
+    reply: Turn
+    result: str | None = None
+    is_error: bool | None = None
+
+
+@dataclass(kw_only=True)
+class _Thread:
+    index: int
+    context: str
+    opening: str
+    next_turn: int = 0
+
+
+@dataclass(kw_only=True)
+class ScriptedModel:
+    case: Case
+    exchanges: list[Exchange] = field(default_factory=list)
+    _threads: list[_Thread] = field(default_factory=list)
+    _by_id: dict[str, Exchange] = field(default_factory=dict)
+    _step: int = 0
+    _main_open: bool = False
+    _step_turns_used: dict[int, int] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def begin_step(self, index: int) -> None:
+        """The driver is about to send ``steps[index]``'s prompt."""
+        with self._lock:
+            self._step = index
+            if self.case.steps[index].session == "new":
+                self._main_open = False
+
+    def respond(self, request: ModelRequest) -> list[dict[str, Any]]:
+        """The next scripted reply as API content blocks; raises ScriptError when the script has none."""
+        with self._lock:
+            self._record_results(request)
+            thread = self._thread_for(request)
+            if thread is None:
+                return [{"type": "text", "text": SIDE_REPLY}]
+            return self._serve(thread, request)
+
+    def finish(self) -> None:
+        """Raise ScriptError if any scripted turn was never asked for."""
+        unused = []
+        for i, step in enumerate(self.case.steps):
+            used = self._step_turns_used.get(i, 0)
+            if used < len(step.turns):
+                unused.append(f"step {i + 1} (main): turns {used + 1}..{len(step.turns)} unused")
+        for ctx in self.case.contexts:
+            # one thread per context at most: a second opening is refused in _open_context
+            thread = next((t for t in self._threads if t.context == ctx.name), None)
+            used = thread.next_turn if thread else 0
+            if used < len(ctx.turns):
+                what = "never opened" if thread is None else "unused"
+                unused.append(f"context {ctx.name}: turns {used + 1}..{len(ctx.turns)} {what}")
+        if unused:
+            raise ScriptError(
+                f"{self.case.case_file}: the engine did not ask for every scripted turn:\n  "
+                + "\n  ".join(unused)
+                + "\n"
+                + self.conversation()
+            )
+
+    def conversation(self) -> str:
+        """The conversation so far, for failure messages."""
+        lines = ["conversation so far:"]
+        for ex in self.exchanges:
+            where = f"{ex.context}" + (f" step {ex.step + 1}" if ex.step is not None else "")
+            said = []
+            if ex.reply.say is not None:
+                said.append(f"say {ex.reply.say!r}")
+            if ex.reply.call is not None:
+                said.append(f"call {ex.reply.call.name} {json.dumps(ex.reply.call.input, sort_keys=True)}")
+            lines.append(f"  [{where} turn {ex.turn + 1}] " + "; ".join(said))
+            if ex.result is not None:
+                lines.append(f"      -> {'error ' if ex.is_error else ''}{ex.result[:300]!r}")
+        if len(lines) == 1:
+            lines.append("  (no turn served)")
+        return "\n".join(lines)
+
+    # -- internals -------------------------------------------------------------------------------
+
+    def _record_results(self, request: ModelRequest) -> None:
+        for tool_use_id, block in request.tool_results().items():
+            ex = self._by_id.get(tool_use_id)
+            if ex is not None and ex.result is None:
+                ex.result = result_text(block.get("content"))
+                ex.is_error = bool(block.get("is_error", False))
+
+    def _thread_for(self, request: ModelRequest) -> _Thread | None:
+        ids = request.issued_ids()
+        if ids and ids[-1] in self._by_id:
+            return self._threads[self._by_id[ids[-1]].thread]
+        opening = request.opening
+        for t in reversed(self._threads):
+            if t.opening == opening and not (t.context == MAIN and not self._main_open):
+                return t
+        step = self.case.steps[self._step]
+        if not self._main_open and request.opens_with_prompt(step.prompt):
+            self._main_open = True
+            return self._open(MAIN, opening)
+        for ctx in self.case.contexts:
+            if ctx.opens_with in opening:
+                return self._open_context(ctx, opening, request)
+        if not request.tools:
+            return None
+        raise ScriptError(
+            f"{self.case.case_file}: step {self._step + 1}: a conversation opened that no context scripts "
+            f"(opening text: {opening[-400:]!r}; tools offered: {', '.join(request.tools)})\n" + self.conversation()
+        )
+
+    def _open_context(self, ctx: Context, opening: str, request: ModelRequest) -> _Thread:
+        if any(t.context == ctx.name for t in self._threads):
+            raise ScriptError(
+                f"{self.case.case_file}: contexts.{ctx.name}: a second conversation opened with "
+                f"{ctx.opens_with!r}; script it as a context of its own\n" + self.conversation()
+            )
+        return self._open(ctx.name, opening)
+
+    def _open(self, context: str, opening: str) -> _Thread:
+        thread = _Thread(index=len(self._threads), context=context, opening=opening)
+        self._threads.append(thread)
+        return thread
+
+    def _turns(self, thread: _Thread) -> tuple[tuple[Turn, ...], int, str]:
+        if thread.context == MAIN:
+            return self.case.steps[self._step].turns, self._step_turns_used.get(self._step, 0), f"steps[{self._step}]"
+        return self.case.context(thread.context).turns, thread.next_turn, f"contexts.{thread.context}"
+
+    def _serve(self, thread: _Thread, request: ModelRequest) -> list[dict[str, Any]]:
+        turns, used, where = self._turns(thread)
+        if used >= len(turns):
+            raise ScriptError(
+                f"{self.case.case_file}: {where}: the engine asked {thread.context!r} for turn {used + 1}, "
+                f"but the script has {len(turns)}\n" + self.conversation()
+            )
+        turn = turns[used]
+        if thread.context == MAIN:
+            self._step_turns_used[self._step] = used + 1
+        else:
+            thread.next_turn = used + 1
+        problems: list[str] = []
+        if turn.offered and turn.offered.tools:
+            problems += turn.offered.tools.problems(list(request.tools))
+        if turn.offered and turn.offered.context:
+            problems += turn.offered.context.problems(request.all_text(), what="context")
+        blocks: list[dict[str, Any]] = []
+        if turn.say is not None:
+            blocks.append({"type": "text", "text": turn.say})
+        tool_use_id = None
+        if turn.call is not None:
+            tool_use_id = f"{ID_PREFIX}{thread.index:02d}_{len(self.exchanges):03d}"
+            blocks.append({"type": "tool_use", "id": tool_use_id, "name": turn.call.name, "input": turn.call.input})
+        ex = Exchange(
+            context=thread.context,
+            step=self._step if thread.context == MAIN else None,
+            turn=used,
+            thread=thread.index,
+            offered=request.tools,
+            problems=problems,
+            reply=turn,
+        )
+        self.exchanges.append(ex)
+        if tool_use_id:
+            self._by_id[tool_use_id] = ex
+        return blocks

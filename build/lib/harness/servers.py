@@ -1,0 +1,108 @@
+"""The case's own servers: started in the working copy before the run, stopped after it.
+
+A server listens on 127.0.0.1, on any free port, and prints that port as its first line on stdout; the
+harness then writes the port over ``{{port:NAME}}`` in the working copy, so that settings can point at
+it. Letting the server pick its port keeps parallel runs of the same case apart.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+from harness.case import Case, Server
+from harness.case.placeholders import fill_ports
+from harness.errors import ServerError
+
+START_TIMEOUT = 10.0
+
+
+@contextmanager
+def running(case: Case, *, workdir: Path, logs: Path) -> Iterator[dict[str, int]]:
+    """Start every server of ``case`` in ``workdir`` and fill in their ports; yield name → port.
+
+    Each server's stderr goes to ``logs/server-<name>.stderr``, outside the working copy; every server is
+    stopped (its whole process group) on exit, also when the run fails."""
+    started: list[subprocess.Popen[bytes]] = []
+    ports: dict[str, int] = {}
+    try:
+        for server in case.servers:
+            stderr = logs / f"server-{server.name}.stderr"
+            process = _spawn(case, server, workdir=workdir, stderr=stderr)
+            started.append(process)
+            ports[server.name] = _read_port(case, server, process, stderr)
+        if ports:  # most cases have no server: spare them a pass over every file
+            fill_ports(workdir, ports)
+        yield ports
+    finally:
+        for process in started:
+            _stop(process)
+
+
+def _spawn(case: Case, server: Server, *, workdir: Path, stderr: Path) -> subprocess.Popen[bytes]:
+    try:
+        with stderr.open("wb") as err:
+            return subprocess.Popen(
+                server.command,
+                cwd=workdir,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                start_new_session=True,
+            )
+    except OSError as exc:
+        raise ServerError(f"{case.case_file}: servers.{server.name}.command: cannot start: {exc}") from None
+
+
+def _read_port(case: Case, server: Server, process: subprocess.Popen[bytes], stderr: Path) -> int:
+    """The first stdout line, as a port number; then stdout is drained so the server never blocks on it."""
+    assert process.stdout is not None
+    line = b""
+    deadline = time.monotonic() + START_TIMEOUT
+    with selectors.DefaultSelector() as sel:
+        sel.register(process.stdout, selectors.EVENT_READ)
+        while not line.endswith(b"\n") and (left := deadline - time.monotonic()) > 0:
+            if not sel.select(left):
+                break
+            chunk = os.read(process.stdout.fileno(), 1)
+            if not chunk:
+                break
+            line += chunk
+    text = line.decode("utf-8", "replace").strip()
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        _stop(process)
+        process.stdout.close()
+        said = f"printed {text!r}" if text else f"printed no port within {START_TIMEOUT:g} s"
+        tail = stderr.read_text("utf-8", "replace").strip()[-2000:]
+        raise ServerError(
+            f"{case.case_file}: servers.{server.name}: {said}; a server prints its port as its first line"
+            + (f"\nits stderr:\n{tail}" if tail else "")
+        )
+    threading.Thread(target=_drain, args=(process.stdout,), daemon=True).start()
+    return int(text)
+
+
+def _drain(stream: IO[bytes]) -> None:
+    """Read to the end and close: the thread owns the stream once the port is known."""
+    with stream:
+        stream.read()
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        except ProcessLookupError:
+            pass

@@ -1,0 +1,66 @@
+"""A syrupy extension that stores one diff-friendly JSON file per case and engine.
+
+Layout: ``<suite snapshots>/<engine>/<case id>.json`` (``claude@2.1.252`` -> ``claude-2.1.252``), so a
+version's snapshots sit together and a diff between two versions is a diff between two folders. The
+folder comes from the suite configuration of the test's pytest run (the plugin stashes it), never from
+where cc-harness is installed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+from syrupy.location import PyTestLocation
+from syrupy.types import SerializableData, SerializedData, SnapshotIndex
+
+from harness.engines import engine_dir
+
+#: Where the pytest plugin keeps the suite's snapshot folder for the extension to find.
+SNAPSHOT_ROOT = pytest.StashKey[Path]()
+
+
+def _parts(test_location: PyTestLocation) -> tuple[Path, str, str]:
+    """(snapshot root, engine, case id) of a case test."""
+    item = test_location.item
+    return item.config.stash[SNAPSHOT_ROOT], getattr(item, "engine_name", "not-a-case"), getattr(item, "case_id", "")
+
+
+def path_for(root: Path, engine: str, case_id: str) -> Path:
+    return root / engine_dir(engine) / f"{case_id}.json"
+
+
+class TranscriptSnapshot(SingleFileSnapshotExtension):
+    file_extension = "json"
+    _write_mode = WriteMode.TEXT
+
+    def serialize(self, data: SerializableData, **kwargs: Any) -> SerializedData:
+        return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+    @classmethod
+    def dirname(cls, *, test_location: PyTestLocation) -> str:
+        root, engine, _ = _parts(test_location)
+        return str(root / engine_dir(engine))
+
+    @classmethod
+    def discovery_dirname(cls, *, test_location: PyTestLocation) -> str:
+        return cls.dirname(test_location=test_location)
+
+    @classmethod
+    def get_snapshot_name(cls, *, test_location: PyTestLocation, index: SnapshotIndex = 0) -> str:
+        return _parts(test_location)[2]
+
+    @classmethod
+    def matches_test_location(cls, *, test_location: PyTestLocation, snapshot_location: str) -> bool:
+        """A snapshot file belongs to exactly one case test: the one whose engine and id it is named for."""
+        root, engine, case = _parts(test_location)
+        return Path(snapshot_location).resolve() == path_for(root, engine, case).resolve()
+
+
+def read(root: Path, engine: str, case_id: str) -> dict[str, Any] | None:
+    """A committed snapshot, or None."""
+    path = path_for(root, engine, case_id)
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None

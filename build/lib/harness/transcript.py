@@ -1,0 +1,183 @@
+"""The normalised transcript: the engine-neutral record of one case run.
+
+It is built from the scripted model's journal (what each context was offered, said, and got back),
+what the engine printed per prompt, and the files the run left in the working copy. Normalisation
+removes only noise: temporary paths, session ids and other uuids, timestamps.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.engines.base import EngineRun
+from harness.scripted import Exchange
+
+_UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+_TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b")
+_HEX_ID = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{16,40}\b")  # agent ids and the like
+_TIMINGS = frozenset({"duration_ms", "duration_api_ms"})
+_DURATION = re.compile(r"\b(duration_ms|duration_api_ms)([:=]\s*)\d+")
+MAX_FILE_CHARS = 8000
+#: A tool result longer than this is stored cut, with a note of its length (a 10 MB output is noise).
+MAX_RESULT_CHARS = 64_000
+
+
+@dataclass(kw_only=True)
+class Normaliser:
+    workdir: Path
+    home: Path
+    tmp: Path | None = None
+    ports: Mapping[str, int] = field(default_factory=dict)
+    _uuids: dict[str, str] = field(default_factory=dict)
+    _paths: list[tuple[str, str]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        # worked out once: text() runs for every string of a transcript
+        self._paths = []
+        folders = [(self.workdir, "<workdir>"), (self.home, "<home>")]
+        if self.tmp is not None:
+            folders.append((self.tmp, "<tmp>"))
+        for path, label in folders:
+            for form in sorted({str(path.resolve()), str(path)}, key=len, reverse=True):
+                # the engine names per-project folders after the path with every other character as '-'
+                self._paths += [(form, label), (re.sub(r"[^A-Za-z0-9]", "-", form), f"-{label}")]
+
+    def text(self, value: str) -> str:
+        for name, port in self.ports.items():
+            # the port a case's server picked differs per run; the placeholder the fixture wrote does not
+            value = re.sub(rf"(?<=127\.0\.0\.1:|localhost:){port}\b", f"{{{{port:{name}}}}}", value)
+        for form, label in self._paths:
+            value = value.replace(form, label)
+        value = _UUID.sub(lambda m: self._label(m, "uuid"), value)
+        value = _HEX_ID.sub(lambda m: self._label(m, "id"), value)
+        value = _DURATION.sub(r"\1\2<n>", value)
+        return _TIMESTAMP.sub("<timestamp>", value)
+
+    def _label(self, m: re.Match[str], kind: str) -> str:
+        return self._uuids.setdefault(m.group(0), f"<{kind}-{len(self._uuids) + 1}>")
+
+    def value(self, v: Any) -> Any:
+        if isinstance(v, str):
+            return self.text(v)
+        if isinstance(v, list):
+            return [self.value(x) for x in v]
+        if isinstance(v, dict):
+            return {k: "<n>" if k in _TIMINGS and isinstance(x, int) else self.value(x) for k, x in v.items()}
+        return v
+
+
+def snapshot_files(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` by relative path. Links are never followed (a run could point one at
+    ``/proc/self/environ``): a link is recorded as its target's name. A name that is not UTF-8 is kept
+    with its bytes escaped."""
+    out: dict[str, bytes] = {}
+    for folder, dirs, files in os.walk(root):  # does not descend into linked folders
+        here = Path(folder)
+        for name in [*files, *(d for d in dirs if (here / d).is_symlink())]:
+            path = here / name
+            key = _printable(str(path.relative_to(root)))
+            if path.is_symlink():
+                out[key] = f"<symlink to {_printable(os.readlink(path))}>".encode()
+            elif path.is_file():
+                out[key] = path.read_bytes()
+    return dict(sorted(out.items()))
+
+
+def _printable(name: str) -> str:
+    """A file name as text: undecodable bytes (surrogate escapes) become ``\\xNN``."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def changed_files(before: dict[str, bytes], after: dict[str, bytes]) -> dict[str, bytes | None]:
+    """Files the run created, changed (new content) or removed (None)."""
+    out: dict[str, bytes | None] = {k: v for k, v in after.items() if before.get(k) != v}
+    out.update({k: None for k in before if k not in after})
+    return dict(sorted(out.items()))
+
+
+def _file_value(name: str, data: bytes | None, norm: Normaliser, *, unordered: bool) -> Any:
+    if data is None:
+        return {"removed": True}
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return f"<binary, {len(data)} bytes>"
+    if unordered:  # written by parallel hook actions: the order of the lines is the engine's race
+        text = "\n".join(sorted(text.splitlines())) + ("\n" if text.endswith("\n") else "")
+    if name.endswith(".jsonl"):
+        lines = []
+        for line in text.splitlines():
+            try:
+                lines.append(norm.value(json.loads(line)))
+            except json.JSONDecodeError:
+                lines.append(norm.text(line)) if line.strip() else None
+        return lines
+    return _cut(norm.text(text), MAX_FILE_CHARS)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... <{len(text)} chars>"
+
+
+def _exchange(ex: Exchange, previous_offer: tuple[str, ...] | None, norm: Normaliser) -> dict[str, Any]:
+    out: dict[str, Any] = {"context": ex.context}
+    if ex.step is not None:
+        out["step"] = ex.step + 1
+    out["turn"] = ex.turn + 1
+    if ex.offered != previous_offer:
+        out["offered"] = list(ex.offered)
+    if ex.reply.say is not None:
+        out["say"] = ex.reply.say
+    if ex.reply.call is not None:
+        out["call"] = {"name": ex.reply.call.name, "input": ex.reply.call.input}
+        if ex.result is not None:
+            out["result"] = _cut(norm.text(ex.result), MAX_RESULT_CHARS)
+            out["is_error"] = ex.is_error
+        else:
+            out["result"] = None
+    if ex.problems:
+        out["offer_problems"] = ex.problems
+    return out
+
+
+def build(
+    *,
+    case_id: str,
+    engine: str,
+    exchanges: list[Exchange],
+    run: EngineRun,
+    files: dict[str, bytes | None],
+    norm: Normaliser,
+    unordered_files: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    """The normalised transcript as plain JSON data (what snapshots store)."""
+    offers: dict[int, tuple[str, ...]] = {}
+    rendered = []
+    for ex in exchanges:
+        rendered.append(_exchange(ex, offers.get(ex.thread), norm))
+        offers[ex.thread] = ex.offered
+    return {
+        "case": case_id,
+        "engine": engine,
+        "exchanges": rendered,
+        "prompts": [
+            {
+                "step": s.step + 1,
+                "result": norm.text(s.result) if s.result is not None else None,
+                "is_error": s.is_error,
+                "permission_denials": norm.value(list(s.permission_denials)),
+                "init_tools": list(s.init_tools),
+            }
+            for s in run.steps
+        ],
+        "files": {
+            name: _file_value(name, data, norm, unordered=name in unordered_files)
+            for name, data in files.items()
+        },
+    }
