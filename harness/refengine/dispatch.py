@@ -118,9 +118,10 @@ def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]
 def _check_modelled(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> None:
     """Raise NotModelled for a call whose answer no measurement covers, before anything runs."""
     spec = SPECS.get(name)
-    if name not in FILE_WRITING_TOOLS or spec is None or spec.path_param is None:
+    given = tool_input.get(spec.path_param) if spec is not None and spec.path_param else None
+    if name not in FILE_WRITING_TOOLS or not isinstance(given, str):
         return
-    path = resolve(str(tool_input[spec.path_param]), workdir=rt.workdir)
+    path = resolve(given, workdir=rt.workdir)
     if not inside(path, rt.workdir) and (conversation.mode or rt.mode) != "bypass":
         # Measured: bypass writes there as in the working copy; with an allow rule 2.1.257 on refused an
         # existing unread file ("File has not been read yet"), 2.1.252 wrote a new one. The rule is unknown.

@@ -158,3 +158,18 @@ steps:
 """)
     with pytest.raises(HarnessNotModelled, match="WebFetch of a URL"):
         run_in_copy(directory, ReferenceEngine(version="2.1.332"), tmp_path)
+
+
+def test_writing_outside_the_working_copy_without_bypass_is_not_modelled(write_case: CaseWriter,
+                                                                         tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    directory = write_case("outside", HEAD.format(id="outside").replace("bypass", "default") + f"""\
+steps:
+  - prompt: Write.
+    turns:
+      - call: {{name: Write, input: {{file_path: "{outside}", content: x}}}}
+      - say: done
+""", files={".claude/settings.json": '{"permissions": {"allow": ["Write"]}}'})
+    with pytest.raises(HarnessNotModelled, match="Write outside the working copy"):
+        run_in_copy(directory, ReferenceEngine(version="2.1.332"), tmp_path / "run")
+    assert not outside.exists()
