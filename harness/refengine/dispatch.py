@@ -116,7 +116,7 @@ def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]
 
 
 def _check_modelled(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> None:
-    """Raise NotModelled for a call whose answer no measurement covers, before anything runs."""
+    """Raise NotModelled for a call whose answer no measurement covers, before the permission check."""
     spec = SPECS.get(name)
     given = tool_input.get(spec.path_param) if spec is not None and spec.path_param else None
     if name not in FILE_WRITING_TOOLS or not isinstance(given, str):
