@@ -9,7 +9,8 @@ Laid out like the WebAssembly reference interpreter, one module per area:
 - ``hooks``        hook rules, the matcher, the stdin payload, how results combine
 - ``hook_actions`` firing an event: command, http, mcp_tool, prompt and agent actions
 - ``mcp_client``   MCP servers over stdio through the official SDK
-- ``tools``        the built-in tools run in the working copy (Bash, Read, Write, Edit, Glob, Grep)
+- ``tools``        the built-in tools run in the working copy (Bash, Read, Write, Edit, Glob, Grep, NotebookEdit)
+- ``web``          WebFetch and WebSearch: a fetch or a model request of their own, then the model's answer
 - ``bash_safety``  which Bash commands run without asking in default mode, and the refusal text
 - ``permissions``  rules, modes and each tool's own check
 - ``skills``       the Skill tool: validation, approval, inline runs, forks

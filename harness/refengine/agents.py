@@ -4,7 +4,8 @@ A subagent is a new context whose opening user message is the task and whose sys
 agent's body. Its tools: the definition's ``tools`` is a real allowlist (A1), absent means inherit
 (A2), ``disallowedTools`` removes, and at the depth cap the Agent tool is withheld whatever the
 definition says (A5; seed 001's reading, ``depth_cap_error``, keeps it and refuses the call instead).
-``skills:`` preloads bodies as text and adds no tool (A3).
+``skills:`` preloads bodies as text and adds no tool (A3). A bare deny rule takes a built-in out of
+every pool. Glob and Grep follow their own rule (``search_tools_hidden_while_bash_available``).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from harness.refengine import messages
 from harness.refengine.config import AgentDef
 from harness.refengine.conversation import AGENT, Conversation, system_note
 from harness.refengine.hooks import HookRule
+from harness.refengine.permissions import removed_by_deny
 from harness.refengine.runtime import Runtime, new_agent_id
-from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, ToolResult
+from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, SEARCH_TOOLS, ToolResult
 
 GENERAL_PURPOSE = "general-purpose"
 _READ_ONLY_EXCLUDED = ("Agent", "ExitPlanMode", "Edit", "Write", "NotebookEdit")
@@ -56,8 +58,9 @@ def all_agents(rt: Runtime) -> dict[str, AgentDef]:
 
 
 def full_pool(rt: Runtime) -> tuple[str, ...]:
-    """Every modelled tool, sorted as the real engine sorts built-ins, MCP tools after them."""
-    return (*sorted(MODELLED_BUILTINS), *rt.mcp.offered_tools())
+    """Every modelled tool the session has, sorted as the real engine sorts built-ins, MCP tools after them."""
+    removed = removed_by_deny(rt.rules)
+    return (*sorted(t for t in MODELLED_BUILTINS if t not in removed), *rt.mcp.offered_tools())
 
 
 def canonical(name: str) -> str:
@@ -66,13 +69,19 @@ def canonical(name: str) -> str:
     return ALIASES.get(base, base)
 
 
+def is_allowlist(agent: AgentDef | None) -> bool:
+    """The definition names its tools (``*`` is inheriting)."""
+    return agent is not None and agent.tools is not None and "*" not in agent.tools
+
+
 def resolve_tools(agent: AgentDef | None, pool: tuple[str, ...], *, depth: int, cap: int,
-                  withhold_agent_at_cap: bool = True) -> tuple[str, ...]:
+                  withhold_agent_at_cap: bool = True, search_tools_hidden: bool = False) -> tuple[str, ...]:
     """The tools of a context at ``depth`` running ``agent`` (None: inherit everything).
 
     ``disallowedTools`` is applied first, then ``tools`` against what remains (notes §3.3); an
     explicit list keeps its own order (measured: ``tools: [Read, Bash]`` is offered as Read, Bash).
     ``withhold_agent_at_cap`` is False where the profile has the cap refuse the call instead (A5).
+    ``search_tools_hidden``: the profile's ``search_tools_hidden_while_bash_available`` (_search_tools).
     """
     remaining = list(pool)
     if agent is not None:
@@ -83,15 +92,28 @@ def resolve_tools(agent: AgentDef | None, pool: tuple[str, ...], *, depth: int, 
             listed = [t for t in dict.fromkeys(wanted) if t in remaining]
             whole_servers = [t for t in remaining if t not in listed and _server_listed(t, set(wanted))]
             remaining = listed + whole_servers
+    if search_tools_hidden and not is_allowlist(agent):
+        remaining = _search_tools(remaining, base=pool)
     if depth >= cap and withhold_agent_at_cap:
         remaining = [t for t in remaining if t != AGENT]
     return tuple(remaining)
 
 
+def _search_tools(inherited: list[str], *, base: tuple[str, ...]) -> list[str]:
+    """Glob and Grep in an inherited pool (measured on 2.1.252 to 2.1.332). They stay where Bash does, for
+    a skill's ``disallowed-tools: Bash`` to reveal them (Conversation.callable hides them meanwhile), and
+    where a deny rule took Bash out of the session's pool; an agent's ``disallowedTools: Bash`` leaves
+    them out. An explicit ``tools:`` list keeps the ones it names (hidden if it names Bash too)."""
+    if "Bash" in inherited or "Bash" not in base:
+        return inherited
+    return [t for t in inherited if t not in SEARCH_TOOLS]
+
+
 def context_tools(rt: Runtime, agent: AgentDef | None, *, depth: int) -> tuple[str, ...]:
     """The tools of a main or subagent context at ``depth`` under this run's profile and cap."""
     return resolve_tools(agent, full_pool(rt), depth=depth, cap=rt.depth_cap,
-                         withhold_agent_at_cap=not rt.profile.depth_cap_error)
+                         withhold_agent_at_cap=not rt.profile.depth_cap_error,
+                         search_tools_hidden=rt.profile.search_tools_hidden_while_bash_available)
 
 
 def _server_listed(tool: str, names: set[str]) -> bool:
@@ -146,6 +168,7 @@ def subagent(rt: Runtime, parent: Conversation, agent: AgentDef, opening: list[d
         system=system_text(rt, agent),
         messages=[{"role": "user", "content": opening}],
         pool=tools,
+        explicit_tools=is_allowlist(agent),
         depth=depth,
         agent=agent,
         agent_id=new_agent_id(),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from harness.refengine.config import AgentDef
@@ -27,7 +28,10 @@ class Conversation:
     system: str
     messages: list[dict[str, Any]]
     pool: tuple[str, ...]
-    """Tools this context may be offered, in offering order, before turn-scoped changes."""
+    """Tools this context may be offered, in offering order, before turn-scoped changes. Glob and Grep
+    are in it wherever they can be offered; ``callable`` hides them while Bash is offered (agents.py)."""
+    explicit_tools: bool = False
+    """The pool is an agent's explicit ``tools:`` list: nothing in it is deferred (measured on 2.1.332)."""
     depth: int
     agent: AgentDef | None = None
     agent_id: str | None = None
@@ -41,22 +45,29 @@ class Conversation:
     """Every tool this context asked for, in order, refused or not (``tool_uses`` counts them)."""
     structured_output: Mapping[str, Any] | None = None
     """A hook agent's verdict, once it called StructuredOutput."""
+    known_files: set[Path] = field(default_factory=set)
+    """Files this context holds whole: the engine's read-file state (tools.ToolEnvironment.known)."""
 
     @property
     def tool_uses(self) -> int:
         return len(self.tools_called)
 
     def offered(self, profile: Profile) -> tuple[str, ...]:
-        """The names in this request's ``tools``. Where the profile hides Glob and Grep, they appear
-        only while a skill withholds Bash (measured on 2.1.252: ``disallowed-tools: Bash`` adds them,
-        while an agent's ``disallowedTools: Bash`` does not). Deferred MCP tools are not named."""
+        """The names in this request's ``tools``: the callable ones but the deferred (2.1.332: MCP tools
+        everywhere, some built-ins in an inherited pool)."""
+        deferred = self.deferred(profile)
         return tuple(n for n in self.callable(profile)
-                     if not (profile.mcp_tools_deferred and n.startswith("mcp__")))
+                     if n not in deferred and not (profile.mcp_tools_deferred and n.startswith("mcp__")))
+
+    def deferred(self, profile: Profile) -> frozenset[str]:
+        """Built-ins callable here but left out of ``tools`` (behind ToolSearch)."""
+        return frozenset() if self.explicit_tools else profile.deferred_builtins
 
     def callable(self, profile: Profile) -> tuple[str, ...]:
-        """The tools a call may name: the offered ones and, where the profile defers them, MCP tools."""
-        bash_withheld = "Bash" in self.pool and "Bash" in self.withheld
-        hide_search = profile.search_tools_hidden_while_bash_available and not bash_withheld
+        """The tools a call may name. Where the profile hides Glob and Grep, a pool that offers Bash hides
+        them too, until a skill withholds Bash (measured on 2.1.252: ``disallowed-tools: Bash`` adds them)."""
+        bash_offered = "Bash" in self.pool and "Bash" not in self.withheld
+        hide_search = profile.search_tools_hidden_while_bash_available and bash_offered
         names = [n for n in self.pool if not (hide_search and n in SEARCH_TOOLS)]
         return tuple(profile.agent_tool_name if n == AGENT else n for n in names)
 

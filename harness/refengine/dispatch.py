@@ -12,23 +12,32 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agents, messages, skills
+from harness.refengine import agents, messages, skills, web
 from harness.refengine.conversation import Conversation
+from harness.refengine.errors import NotModelled
 from harness.refengine.hook_actions import STRUCTURED_OUTPUT, fire
 from harness.refengine.hooks import HookOutcome
 from harness.refengine.mcp_client import McpUnavailable
-from harness.refengine.permissions import Request, decide
+from harness.refengine.permissions import Request, decide, removed_by_deny
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Runtime
 from harness.refengine.tools import (
     ALIASES,
+    DISABLED_BUILTINS,
+    FILE_WRITING_TOOLS,
     MACHINE_TOOLS,
     MODELLED_BUILTINS,
+    SPECS,
     ToolEnvironment,
     ToolResult,
+    inside,
     normalized_input,
+    resolve,
     validation_error,
 )
+
+# Tools that ask the model themselves (web.py), after the usual checks.
+MODEL_TOOLS = {"WebFetch": web.run_webfetch, "WebSearch": web.run_websearch}
 
 # The SDK-facing name of the Agent tool in init ``tools`` and ``permission_denials`` (notes §3.5;
 # init measured on 2.1.252).
@@ -61,10 +70,14 @@ def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]
     if called not in available and name not in available:
         return _error(use_id, messages.no_such_tool(
             called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in available,
-            says_continue=rt.profile.unavailable_tool_says_continue))
+            says_continue=rt.profile.unavailable_tool_says_continue,
+            disabled=name in DISABLED_BUILTINS or name in removed_by_deny(rt.rules)))
     invalid = validation_error(name, tool_input) or (
         skills.validation_error(rt, tool_input) if name == "Skill" else None)
     if invalid is not None:
+        if name in conversation.deferred(rt.profile):
+            # 2.1.332 appends "This tool's schema was not sent to the API ..." and the tool's JSON schema.
+            raise NotModelled(f"input validation of the deferred tool {name}")
         return _error(use_id, invalid)
 
     reported = normalized_input(name, tool_input, workdir=rt.workdir)
@@ -75,6 +88,7 @@ def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]
         return _error(use_id, pre.message or "", notes=pre.contexts, stop_turn=pre.stop_turn)
     if pre.updated_input is not None:
         tool_input = dict(pre.updated_input)  # updatedInput replaces the whole input (notes §1.7)
+    _check_modelled(rt, conversation, name, tool_input)
     decision = decide(Request(
         tool=name, tool_input=tool_input, mode=conversation.mode or rt.mode, workdir=rt.workdir, rules=rt.rules,
         granted=tuple(conversation.granted), withheld=frozenset(conversation.withheld),
@@ -101,13 +115,29 @@ def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]
     )
 
 
+def _check_modelled(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> None:
+    """Raise NotModelled for a call whose answer no measurement covers, before the permission check."""
+    spec = SPECS.get(name)
+    given = tool_input.get(spec.path_param) if spec is not None and spec.path_param else None
+    if name not in FILE_WRITING_TOOLS or not isinstance(given, str):
+        return
+    path = resolve(given, workdir=rt.workdir)
+    if not inside(path, rt.workdir) and (conversation.mode or rt.mode) != "bypass":
+        # Measured: bypass writes there as in the working copy; with an allow rule 2.1.257 on refused an
+        # existing unread file ("File has not been read yet"), 2.1.252 wrote a new one. The rule is unknown.
+        raise NotModelled(f"{name} outside the working copy without bypass")
+
+
 def _execute(rt: Runtime, conversation: Conversation, name: str,
              tool_input: Mapping[str, Any]) -> tuple[ToolResult, tuple[dict[str, Any], ...]]:
     if name in MACHINE_TOOLS:
+        env = ToolEnvironment(workdir=rt.workdir, env=rt.env, profile=rt.profile, known=conversation.known_files)
         try:
-            return MACHINE_TOOLS[name](tool_input, ToolEnvironment(workdir=rt.workdir, env=rt.env)), ()
+            return MACHINE_TOOLS[name](tool_input, env), ()
         except (OSError, UnicodeDecodeError) as exc:
             return ToolResult(content=messages.tool_use_error(f"Error: {exc}"), is_error=True), ()
+    if name in MODEL_TOOLS:
+        return MODEL_TOOLS[name](rt, tool_input), ()
     if name == "Skill":
         run = skills.invoke(rt, conversation, tool_input)
         return run.result, run.injected

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from harness.refengine import messages
 from harness.refengine.bash_safety import approval_message
-from harness.refengine.tools import ALIASES, READ_ONLY_TOOLS, resolve, skill_name
+from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, READ_ONLY_TOOLS, SPECS, resolve, skill_name
 
 Mode = Literal["default", "bypass", "dontAsk"]
 # The hook payload's name for each mode. ``dontAsk`` (hook agents) refuses what would ask, which in
@@ -118,6 +118,13 @@ class Request:
     """The profile's ``skill_approval_names_allow_rule``: how the Skill tool's ask is worded."""
 
 
+def removed_by_deny(rules: RuleSet) -> frozenset[str]:
+    """Built-ins a bare deny rule takes out of every context (measured for ``deny: [Bash]`` on 2.1.252 to
+    2.1.332: Bash is not offered and a call gets "Bash is disabled for this session, in subagents as well as
+    here."); a rule with a specifier refuses matching calls instead (``decide``)."""
+    return frozenset(r.tool for r in rules.deny if r.specifier is None and r.tool in MODELLED_BUILTINS)
+
+
 def decide(request: Request) -> Decision:
     tool, tool_input = request.tool, request.tool_input
 
@@ -154,8 +161,10 @@ def _tool_default(request: Request, allow_rules: tuple[Rule, ...]) -> Decision:
 
         message = approval_message(str(request.tool_input["command"]), workdir=request.workdir, allowed=allowed)
         return ALLOW if message is None else Decision(behaviour="ask", message=message)
-    if tool in ("Write", "Edit"):
-        path = resolve(str(request.tool_input["file_path"]), workdir=request.workdir)
+    if tool in ("Write", "Edit", "NotebookEdit"):
+        # Measured for NotebookEdit too: "Claude requested permissions to write to <absolute path> ...".
+        path_param = SPECS[tool].path_param or "file_path"
+        path = resolve(str(request.tool_input[path_param]), workdir=request.workdir)
         return Decision(behaviour="ask", message=messages.write_not_granted(path))
     if tool == "Skill":
         if not request.skill_needs_approval:

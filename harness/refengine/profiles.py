@@ -50,7 +50,22 @@ class Profile:
     agent_hooks_need_trust: bool
     """Project agent-frontmatter hooks are dropped unless the folder's trust was accepted."""
     search_tools_hidden_while_bash_available: bool
-    """Glob and Grep are offered only while Bash is withheld (the model is told to use find/grep)."""
+    """Glob and Grep are left out of the inherited tool pool, and hidden wherever Bash is offered (the model
+    is told to use find/grep); a pool without Bash by a deny rule or an explicit ``tools:`` list has them,
+    as has a context whose skill withholds Bash."""
+    deferred_builtins: frozenset[str]
+    """Built-ins left out of an inherited pool's ``tools`` (deferred behind ToolSearch) and still callable;
+    an agent's explicit ``tools:`` list offers them as usual."""
+    search_path_error_wrapped: bool
+    """Glob and Grep's missing-path errors (``Directory does not exist``, ``Path does not exist``, ``Path is
+    not a directory``) are wrapped in ``<tool_use_error>``."""
+    edit_note_needs_known_file: bool
+    """An Edit result carries ``(file state is current in your context ...)`` only when the context had the
+    whole file (read whole, written, or created by Edit); before, every Edit result does."""
+    notebook_retype_drops_code_fields: bool
+    """NotebookEdit turning a code cell into markdown drops its ``execution_count`` and ``outputs``."""
+    notebook_trailing_newline: bool
+    """NotebookEdit writes the notebook with a final newline."""
     skill_hook_lifetime: SkillHookLifetime
     """How long an invoked skill's hooks stay registered (S4): ``process`` (lost on resume and on a new
     session), ``session`` (kept on resume, lost on a new session), ``turn`` (until the next user message)."""
@@ -106,6 +121,7 @@ BASELINE: dict[str, Any] = {
     "agent_hooks_on_main_agent": False,
     "agent_hooks_need_trust": False,
     "search_tools_hidden_while_bash_available": False,
+    "deferred_builtins": frozenset(),
     # Measured on 2.1.252 (the earliest version measured) and unchanged through 2.1.332:
     "skill_hook_lifetime": "process",
     "skill_camel_allowed_tools": False,
@@ -124,6 +140,10 @@ BASELINE: dict[str, Any] = {
     "settings_errors_logged": False,
     "hook_effort_level": "high",
     "init_lists_agent_as_task": True,
+    "search_path_error_wrapped": True,
+    "edit_note_needs_known_file": False,
+    "notebook_retype_drops_code_fields": False,
+    "notebook_trailing_newline": False,
 }
 _BETWEEN_278_AND_332 = "measured: 2.1.278 does not, 2.1.332 does (the switch lies between)"
 
@@ -156,7 +176,14 @@ CHANGES: tuple[Change, ...] = (
     Change(behaviour="subagent_spawn_depth", since=(2, 1, 219), value=3,
            evidence="notes §3.6; A5; measured on 2.1.252 with the env override 2"),
     Change(behaviour="search_tools_hidden_while_bash_available", since=(2, 1, 252), value=True,
-           evidence="measured on 2.1.252 (the earliest version measured, not the first that does it)"),
+           evidence="measured on 2.1.252 to 2.1.332 (2.1.252 is the earliest version measured, not the first "
+                    "that does it): the main thread and an inheriting subagent lack Glob and Grep; tools: Read, Grep, "
+                    "Glob offers all three, tools: Read, Grep, Glob, Bash offers Read, Bash; a Bash deny rule or a "
+                    "skill's disallowed-tools: Bash adds them, an agent's disallowedTools: Bash does not "
+                    "(subagent-tool-search-allowlist, tool-builtin-search-bash-denied)"),
+    Change(behaviour="search_path_error_wrapped", since=(2, 1, 278), value=False,
+           evidence="measured: 2.1.257 wraps 'Directory does not exist: x. Note: ...' in <tool_use_error>, 2.1.278 "
+                    "does not (the switch lies between; tool-builtin-glob-grep)"),
     Change(behaviour="skill_allowed_tools_pre_approve", since=(2, 1, 332), value=True,
            evidence="measured: 2.1.257 and 2.1.278 refuse Write, Edit, Bash(touch:*) and Bash(python3:*) "
                     "that allowed-tools lists; 2.1.332 runs them (the switch lies between); 2.1.252 refuses "
@@ -179,6 +206,17 @@ CHANGES: tuple[Change, ...] = (
     Change(behaviour="settings_errors_logged", since=(2, 1, 332), value=True,
            evidence=f"{_BETWEEN_278_AND_332}: 'Invalid setting skipped without dialog (automated session)' "
                     "(silent-hook-event-typo, silent-hook-matcher-list)"),
+    Change(behaviour="deferred_builtins", since=(2, 1, 332), value=frozenset({"NotebookEdit", "WebFetch", "WebSearch"}),
+           evidence=f"{_BETWEEN_278_AND_332}: the main thread and an inheriting subagent list them in system/init but "
+                    "not in tools, and a call to each runs; an agent with tools: WebFetch, WebSearch is offered both "
+                    "(tool-builtin-web, tool-builtin-notebook-todo)"),
+    Change(behaviour="edit_note_needs_known_file", since=(2, 1, 332), value=True,
+           evidence=f"{_BETWEEN_278_AND_332}: an Edit of a file the context never read, or read with limit, says "
+                    "'The file x has been updated successfully.' alone (tool-builtin-write-edit)"),
+    Change(behaviour="notebook_retype_drops_code_fields", since=(2, 1, 332), value=True,
+           evidence=f"{_BETWEEN_278_AND_332}: cell_type markdown on a code cell (tool-builtin-notebook-todo)"),
+    Change(behaviour="notebook_trailing_newline", since=(2, 1, 332), value=True,
+           evidence=f"{_BETWEEN_278_AND_332}: the rewritten nb.ipynb ends in '}}\\n' (tool-builtin-notebook-todo)"),
     Change(behaviour="hook_effort_level", since=(2, 1, 332), value="medium",
            evidence="measured: hook payloads carry effort high on 2.1.252 to 2.1.278, medium on 2.1.332"),
 )

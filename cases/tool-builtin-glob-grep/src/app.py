@@ -1,0 +1,3 @@
+def main():
+    # TODO: parse args
+    print("hello")
