@@ -25,8 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from harness import grid, results, trace
 from harness.case import BrokenCase, Case, discover_cases, scan_cases
-from harness.engines import engine_dir, expand, make_engine
-from harness.engines import registry
+from harness.engines import engine_dir, expand, make_engine, registry
 from harness.engines.install import ensure_installed, is_version
 from harness.errors import HarnessError, UsageError
 from harness.expectations import Expectations
