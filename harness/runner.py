@@ -79,11 +79,14 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
     for folder in (folders.home, folders.tmp):
         folder.mkdir()
     copy_home(case, folders.home)
-    model = ScriptedModel(case=case)
+    # its own normaliser: the transcript's numbers ids in the order the transcript meets them
+    quoting = transcript.Normaliser(workdir=folders.work, home=folders.home, tmp=folders.tmp)
+    model = ScriptedModel(case=case, redact=quoting.text)
     run = EngineRun(steps=())
     script_failure: str | None = None
     fault: Fault | None = None
     with servers.running(case, workdir=folders.work, logs=folders.root) as ports:
+        quoting.ports = ports
         before = transcript.snapshot_files(folders.work)
         try:
             run = engine.run(case, workdir=folders.work, home=folders.home, tmp=folders.tmp, model=model)

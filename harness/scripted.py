@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,9 +127,16 @@ class _Thread:
     next_turn: int = 0
 
 
+def _as_is(text: str) -> str:
+    return text
+
+
 @dataclass(kw_only=True)
 class ScriptedModel:
     case: Case
+    redact: Callable[[str], str] = _as_is
+    """Applied to engine text quoted in a failure message before it is cut, so that the excerpt does not
+    depend on the length of the run's temporary paths (the runner passes the transcript normaliser)."""
     exchanges: list[Exchange] = field(default_factory=list)
     _threads: list[_Thread] = field(default_factory=list)
     _by_id: dict[str, Exchange] = field(default_factory=dict)
@@ -220,7 +228,8 @@ class ScriptedModel:
             return None
         raise ScriptError(
             f"{self.case.case_file}: step {self._step + 1}: a conversation opened that no context scripts "
-            f"(opening text: {opening[-400:]!r}; tools offered: {', '.join(request.tools)})\n" + self.conversation()
+            f"(opening text: {self.redact(opening)[-400:]!r}; tools offered: {', '.join(request.tools)})\n"
+            + self.conversation()
         )
 
     def _open_context(self, ctx: Context, opening: str, request: ModelRequest) -> _Thread:
