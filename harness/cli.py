@@ -37,6 +37,12 @@ from harness.suite import Suite
 
 console = Console(stderr=True, highlight=False, soft_wrap=True)
 
+
+def _stdout() -> Console:
+    """Standard output as rich writes it, never wrapped: results lines stay whole and greppable."""
+    return Console(highlight=False, soft_wrap=True)
+
+
 Found = Case | BrokenCase
 
 
@@ -179,7 +185,7 @@ def _run_and_save(
 
 def print_summary(records: list[results.Record], engines: list[str]) -> None:
     """Per engine: totals and the grid; then every failure and error, worst first, with its cause."""
-    out = Console(highlight=False, soft_wrap=True)
+    out = _stdout()
     for engine in engines:
         mine = [r for r in records if r.engine == engine]
         out.print(f"\n{engine}: {results.describe_totals(mine)}", markup=False, style="bold")
@@ -197,9 +203,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     cases = _selected_cases(args, suite)
     records, path = _run_and_save(args, suite, engines, cases, command="run")
     print_summary(records, engines)
-    Console(highlight=False, soft_wrap=True).print(
-        f"\nresults: {path}  ({len(records)} runs: {results.describe_totals(records)})", markup=False
-    )
+    _stdout().print(f"\nresults: {path}  ({len(records)} runs: {results.describe_totals(records)})", markup=False)
     return 1 if any(r.status.is_bad for r in records) else 0
 
 
@@ -338,7 +342,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.check:
         committed = target.read_text(encoding="utf-8") if target.is_file() else ""
         if committed == text:
-            Console(highlight=False, soft_wrap=True).print(f"{target} is up to date with {len(records)} records", markup=False)
+            _stdout().print(f"{target} is up to date with {len(records)} records", markup=False)
             return 0
         diff = difflib.unified_diff(
             committed.splitlines(keepends=True), text.splitlines(keepends=True), str(target), "from results"
@@ -358,7 +362,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     _write(target, text)
     _write(html_path, html.render(records, cases_dir=_cases_dir(args, suite), catalogue=suite.catalogue))
     _write(junit_path, junit.render(records))
-    out = Console(highlight=False, soft_wrap=True)
+    out = _stdout()
     for label, path in (("markdown", target), ("html", html_path), ("junit", junit_path)):
         out.print(f"{label}: {path}", markup=False)
     return 0
@@ -372,7 +376,7 @@ def cmd_trace(args: argparse.Namespace) -> int:
     cases = list(discover_cases(_cases_dir(args, suite), catalogue=suite.catalogue))
     records = results.merge(list(args.results)).records if args.results else []
     rows = trace.traces(cases, suite.catalogue, records)
-    Console(highlight=False, soft_wrap=True).print(trace.render_text(rows), markup=False)
+    _stdout().print(trace.render_text(rows), markup=False)
     missing = trace.uncovered_in(rows)
     if missing:
         console.print(f"uncovered claims: {', '.join(missing)}", style="red", markup=False)
