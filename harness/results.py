@@ -107,6 +107,8 @@ class Record:
         if self.fault is not None:
             lines.append(self.fault.render())
         lines += [f.render() for f in self.findings if f.judgement in (Judgement.UNEXPECTED, Judgement.STALE)]
+        if lines and self.notes:
+            lines += ["notes:", *(f"  - {n}" for n in self.notes)]
         return f"{self.case} on {self.engine} ({self.status.label}):\n" + "\n".join(lines) if lines else ""
 
     def to_json(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from harness import checks, servers, transcript
 from harness.case import BrokenCase, Case, copy_fixture, copy_home
+from harness.case.lint import fixture_notes
 from harness.engines import engine_dir
 from harness.engines.base import Engine, EngineRun
 from harness.errors import HarnessError, ScriptError
@@ -76,6 +77,7 @@ def bug(exc: Exception) -> Fault:
 
 def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectations, started: float) -> Record:
     copy_fixture(case, folders.work)
+    notes = fixture_notes(folders.work)
     for folder in (folders.home, folders.tmp):
         folder.mkdir()
     copy_home(case, folders.home)
@@ -99,7 +101,7 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
         detail = "\n".join(part for part in (fault.detail, model.conversation()) if part)
         fault = Fault(status=fault.status, message=fault.message, detail=detail, phase=fault.phase)
         duration = time.monotonic() - started
-        return Record.of(case, engine=engine.name, status=fault.status, duration=duration, fault=fault)
+        return Record.of(case, engine=engine.name, status=fault.status, duration=duration, fault=fault, notes=notes)
     after = transcript.snapshot_files(folders.work)
     norm = transcript.Normaliser(workdir=folders.work, home=folders.home, tmp=folders.tmp, ports=ports)
     data = transcript.build(
@@ -124,6 +126,6 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
         status=status,
         duration=time.monotonic() - started,
         findings=findings,
-        notes=run.notes,
+        notes=(*notes, *run.notes),
         transcript=data,
     )
