@@ -85,7 +85,7 @@ def test_a_missing_cases_folder_is_one_line_not_a_traceback(tmp_path: Path, caps
 
 
 def test_markup_in_engine_text_is_printed_as_it_is(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text = _hooked("m", command='"echo \'[red]not markup[/red]\'"', expected="GOODBYE")
+    text = _hooked("m", command="\"echo '[red]not markup[/red]'\"", expected="GOODBYE")
     suite = _suite(tmp_path, {"m/case.yaml": text, "m/.claude/settings.json": "{}"})
     assert main(["run", "--suite", str(suite), "--results", str(tmp_path / "r.jsonl")]) == 1
     out = capsys.readouterr().out
@@ -110,8 +110,10 @@ def test_a_broken_case_fails_alone_and_only_when_selected(tmp_path: Path, capsys
 @pytest.mark.parametrize(
     ("edit", "field"),
     [
-        (lambda s: s.replace("run: {permission_mode: bypass}", "run: {permission_mode: bypass, timeout: .inf}"),
-         "run.timeout"),
+        (
+            lambda s: s.replace("run: {permission_mode: bypass}", "run: {permission_mode: bypass, timeout: .inf}"),
+            "run.timeout",
+        ),
         (lambda s: s.replace("path: marker.txt", "path: /etc/passwd"), "effects[0].path"),
         (lambda s: s.replace("path: marker.txt", "path: ../../outside.txt"), "effects[0].path"),
     ],
@@ -148,7 +150,9 @@ def test_a_secret_in_the_callers_environment_never_reaches_a_tool(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CCH_TEST_SECRET", "s3cr3t-value")
-    text = _hooked("env", command="env", expected="HOME=").replace("effects:\n  - {path: marker.txt, exists: true}\n", "")
+    text = _hooked("env", command="env", expected="HOME=").replace(
+        "effects:\n  - {path: marker.txt, exists: true}\n", ""
+    )
     write_files(tmp_path / "cases" / "env", {"case.yaml": text, ".claude/settings.json": "{}"})
     record = _record(tmp_path / "cases" / "env")
     assert record.status is Status.PASS, record.explain()
