@@ -6,6 +6,7 @@ reviewer can look at the page CI rendered.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from harness import results
 from harness.cli import main
 from tests.conftest import REPO
 
@@ -151,3 +153,27 @@ def test_chromium_renders_the_grid_and_a_case_section(report_html: Path, tmp_pat
     assert shot.returncode == 0, shot.stderr[-2000:]
     assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert screenshot.stat().st_size > 20_000, "a blank page compresses to a few kilobytes"
+
+
+@pytest.mark.skipif(_chromium() is None, reason="chromium is not installed (apt-get install -y chromium)")
+def test_the_filter_shows_the_cases_with_that_status_on_that_engine(report_html: Path, tmp_path: Path) -> None:
+    """``?status=...&engine=...`` opens the page filtered; the count and the hidden sections follow it."""
+    chromium = _chromium()
+    assert chromium is not None
+    saved = results.read(report_html.parent / "run.jsonl").records
+    for query, engine, status in (
+        ("status=known&engine=claude@2.1.332", "claude@2.1.332", "known"),
+        ("status=pass&engine=claude@2.1.252", "claude@2.1.252", "pass"),
+    ):
+        expected = sorted(r.case for r in saved if r.engine == engine and r.status == status)
+        dump = subprocess.run(
+            [chromium, *_chromium_args(tmp_path / f"profile-{status}"), "--dump-dom", f"{report_html.as_uri()}?{query}"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert dump.returncode == 0, dump.stderr[-2000:]
+        assert f'id="filter-count">{len(expected)} cases shown<' in dump.stdout
+        shown = re.findall(r'<section class="case" id="case-([^"]+)"(?![^>]*display: none)[^>]*>', dump.stdout)
+        assert sorted(shown) == expected

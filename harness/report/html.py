@@ -21,7 +21,7 @@ from harness.case.spec import PARTS
 from harness.claims import Catalogue
 from harness.outcome import WORST_FIRST, Judgement, Status
 from harness.report.compare import keyed_exchanges
-from harness.report.summary import ClaimRow, EngineGrid, claim_rows, engine_grid, engines_of
+from harness.report.summary import ClaimRow, EngineGrid, claim_rows, engine_grid, engines_of, total_columns
 from harness.results import Record
 
 #: Fixture files longer than this are cut (a fixture is a few small text files; anything big is noise).
@@ -39,7 +39,7 @@ table.grid td{min-width:120px}
 .pass,.holds{background:#e6f6ea}.known,.differs{background:#fff6d6}.fail,.unexpected{background:#fde8e8}
 .error,.timeout,.crash,.api-fault,.install-error,.case-error,.harness-error{background:#f9d7d7;font-weight:600}
 .not-modelled,.none{background:#f1f1f1;color:#777}
-.counts span{display:block;white-space:nowrap}
+.counts span{display:block;white-space:nowrap}.counts small{display:block}
 #filter{position:sticky;top:0;background:#f6f7f9;padding:8px 0;border-bottom:1px solid #d5d9e0;z-index:1}
 #filter label{margin-right:16px}
 pre{margin:0;white-space:pre-wrap;word-break:break-word;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
@@ -80,7 +80,7 @@ def _grid(g: EngineGrid) -> str:
             links = ", ".join(f'<a href="#case-{escape(c)}">{escape(c)}</a>' for c in cell.cases)
             worst = cell.worst.value if cell.worst else "none"
             counted = "".join(f"<span>{n} {s.value}</span>" for s, n in cell.counts)
-            tds.append(f'<td class="{worst} counts">{counted}{sup}<small>{links}</small></td>')
+            tds.append(f'<td class="{worst} counts">{counted}<small>{sup}{links}</small></td>')
         rows.append(f"<tr><th>{escape(caller)}</th>{''.join(tds)}</tr>")
     notes = "".join(f'<li value="{n.number}">{escape(n.text)}</li>' for n in g.footnotes)
     outside = ""
@@ -215,8 +215,7 @@ def _case_section(case_id: str, case_records: Sequence[Record], *, cases_dir: Pa
     claims = ", ".join(first.claims)
     flags = ", ".join(first.flags) or "none"
     data = (
-        f' data-statuses=" {escape(" ".join(sorted({r.status.value for r in case_records})))} "'
-        f' data-engines=" {escape(" ".join(r.engine for r in case_records))} "'
+        f' data-results=" {escape(" ".join(f"{r.engine}={r.status.value}" for r in case_records))} "'
         f' data-claims=" {escape(" ".join(first.claims))} "'
     )
     return (
@@ -230,7 +229,8 @@ def _case_section(case_id: str, case_records: Sequence[Record], *, cases_dir: Pa
 
 
 def _filter(engines: Sequence[str], claims: Sequence[str]) -> str:
-    """Three selects; the script hides the case sections that do not match (all show without script)."""
+    """Three selects; the script at the end of the page hides the case sections that do not match (all
+    show without script)."""
 
     def select(name: str, label: str, values: Sequence[str]) -> str:
         options = "".join(f'<option value="{escape(v)}">{escape(v)}</option>' for v in values)
@@ -243,19 +243,18 @@ def _filter(engines: Sequence[str], claims: Sequence[str]) -> str:
         + select("engine", "engine", engines)
         + select("claim", "claim", claims)
         + '<span id="filter-count"></span></div>'
-        + f"<script>{_FILTER_JS}</script>"
     )
 
 
 _BAD = " ".join(s.value for s in Status if s.is_bad)
+# A case shows when one of its (engine, status) results matches both the engine and the status chosen.
 _FILTER_JS = (
-    "(function(){var ids=['status','engine','claim'];function apply(){"
-    "var v={};ids.forEach(function(k){v[k]=document.getElementById('filter-'+k).value;});var n=0;"
-    "document.querySelectorAll('section.case').forEach(function(s){var ok=true;"
-    "if(v.status==='failing or error'){ok='" + _BAD + "'.split(' ').some(function(b){"
-    "return s.dataset.statuses.indexOf(' '+b+' ')>=0;});}"
-    "else if(v.status){ok=s.dataset.statuses.indexOf(' '+v.status+' ')>=0;}"
-    "if(ok&&v.engine){ok=s.dataset.engines.indexOf(' '+v.engine+' ')>=0;}"
+    "(function(){var ids=['status','engine','claim'],bad='" + _BAD + "'.split(' ');"
+    "function want(s,v){return v===''||(v==='failing or error'?bad.indexOf(s)>=0:s===v);}"
+    "function apply(){var v={};ids.forEach(function(k){v[k]=document.getElementById('filter-'+k).value;});var n=0;"
+    "document.querySelectorAll('section.case').forEach(function(s){"
+    "var ok=s.dataset.results.trim().split(' ').some(function(p){var i=p.lastIndexOf('=');"
+    "return (v.engine===''||p.slice(0,i)===v.engine)&&want(p.slice(i+1),v.status);});"
     "if(ok&&v.claim){ok=s.dataset.claims.indexOf(' '+v.claim+' ')>=0;}"
     "s.style.display=ok?'':'none';if(ok){n++;}});"
     "document.getElementById('filter-count').textContent=n+' cases shown';}"
@@ -284,7 +283,7 @@ def render(records: Sequence[Record], *, cases_dir: Path, catalogue: Catalogue |
     engines = engines_of(records)
     grids = [engine_grid(records, engine=e) for e in engines]
     rows = claim_rows(records, engines=engines, catalogue=catalogue)
-    shown = [s for s in WORST_FIRST if any(g.totals[s] for g in grids)]
+    shown = total_columns(grids)
     totals = "".join(
         f"<tr><th>{escape(g.engine)}</th>" + "".join(f"<td>{g.totals[s]}</td>" for s in shown) + "</tr>" for g in grids
     )
@@ -320,5 +319,6 @@ generated by <code>cc-harness report</code></p>
 {_filter(engines, claims)}
 <p>{index}</p>
 {sections}
+<script>{_FILTER_JS}</script>
 </main></body></html>
 """

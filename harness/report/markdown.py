@@ -11,8 +11,16 @@ from collections.abc import Sequence
 from harness.case.spec import PARTS
 from harness.claims import Catalogue
 from harness.grid import SYMBOL
-from harness.outcome import WORST_FIRST, Status
-from harness.report.summary import ClaimCell, ClaimRow, EngineGrid, claim_rows, engine_grid, engines_of
+from harness.outcome import WORST_FIRST
+from harness.report.summary import (
+    ClaimCell,
+    ClaimRow,
+    EngineGrid,
+    claim_rows,
+    engine_grid,
+    engines_of,
+    total_columns,
+)
 from harness.results import Record
 
 #: Observed strings are cut in table cells; the list under the table has them whole (up to this).
@@ -113,9 +121,7 @@ def render(
     engines = engines_of(records)
     grids = [engine_grid(records, engine=e) for e in engines]
     rows = claim_rows(records, engines=engines, catalogue=catalogue)
-    # the conformance outcomes always, then each kind of error that occurs
-    always = (Status.PASS, Status.KNOWN, Status.FAIL)
-    shown = [*always, *(s for s in reversed(WORST_FIRST) if s not in always and any(g.totals[s] for g in grids))]
+    shown = total_columns(grids)
     claims = f"[the claims catalogue]({catalogue_link})" if catalogue_link else "the claims the cases name"
     lines = [
         "# Conformance",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from harness import grid
 from harness.claims import Catalogue, claim_order, claim_text
 from harness.engines.install import version_key
-from harness.outcome import Judgement, Status
+from harness.outcome import WORST_FIRST, Judgement, Status
 from harness.results import Record, totals
 
 #: Flags a grid cell gets a footnote for, and what each means for a reader of the grid.
@@ -78,6 +78,13 @@ def engine_grid(records: Sequence[Record], *, engine: str) -> EngineGrid:
                 )
     outside = tuple(r for r in mine if not r.combination)
     return EngineGrid(engine=engine, totals=totals(mine), cells=cells, footnotes=tuple(notes), outside=outside)
+
+
+def total_columns(grids: Sequence[EngineGrid]) -> list[Status]:
+    """The totals table's columns: the conformance outcomes always, then each status that occurs."""
+    always = (Status.PASS, Status.KNOWN, Status.FAIL)
+    rest = (s for s in reversed(WORST_FIRST) if s not in always and any(g.totals[s] for g in grids))
+    return [*always, *rest]
 
 
 @dataclass(frozen=True, kw_only=True)

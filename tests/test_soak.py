@@ -1,0 +1,93 @@
+"""Soak: the whole suite three times on the reference engine and once on the newest pinned claude, four
+cases at a time, then nothing of it is left on the machine.
+
+The runs get a TMPDIR of their own, so every private folder (and the engines' scratch, which goes into
+each run's private TMPDIR) is under one folder the test can watch: afterwards it is empty, no process
+refers to it, the shared scratch folder ``$TMPDIR/claude-<uid>`` gained nothing, ``cases/`` and the
+user's ``~/.claude*`` are unchanged, and the three reference runs recorded the same thing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness import results
+from tests.conftest import PINNED, REPO
+
+#: one worker for the whole module under ``pytest -n`` (it runs four cases at a time itself)
+pytestmark = pytest.mark.xdist_group("test_soak")
+
+
+def _digest(*roots: Path) -> dict[str, str]:
+    out = {}
+    for root in roots:
+        if root.is_file():
+            out[str(root)] = hashlib.sha256(root.read_bytes()).hexdigest()
+        for folder, _, files in os.walk(root):
+            for name in files:
+                path = Path(folder) / name
+                out[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "?"
+    return out
+
+
+def _processes_referring_to(folder: Path) -> list[str]:
+    """Every process whose command line, working directory or environment names ``folder``."""
+    needle = str(folder).encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            environ = (entry / "environ").read_bytes()
+            cwd = os.readlink(entry / "cwd").encode()
+        except OSError:
+            continue  # gone, or not ours to read
+        if needle in cmdline or needle in environ or needle in cwd:
+            found.append(f"{entry.name}: {cmdline.replace(b'\0', b' ').decode(errors='replace')[:200]}")
+    return found
+
+
+def _scratch() -> Path:
+    return Path(tempfile.gettempdir()) / f"claude-{os.getuid()}"
+
+
+def _comparable(record: results.Record) -> dict[str, Any]:
+    data = record.to_json()
+    data.pop("duration")
+    return data
+
+
+def test_the_suite_four_at_a_time_leaves_nothing_behind(tmp_path: Path) -> None:
+    private = tmp_path / "tmpdir"
+    private.mkdir()
+    env = {**os.environ, "TMPDIR": str(private)}
+    home = Path.home()
+    watched = [REPO / "cases", home / ".claude", home / ".claude.json"]
+    before, scratch_before = _digest(*watched), set(os.listdir(_scratch())) if _scratch().is_dir() else set()
+    runs = [("reference", i) for i in range(3)] + [(f"claude@{PINNED[-1]}", 0)]
+    for engine, i in runs:
+        path = tmp_path / f"{engine}-{i}.jsonl"
+        argv = [sys.executable, "-m", "harness", "run", "--engine", engine, "-j", "4", "--results", str(path)]
+        done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=1800, check=False)
+        assert done.returncode in (0, 1), done.stderr[-3000:]
+        saved = results.read(path)
+        assert saved.complete and len(saved.records) >= 107
+        errors = [r.explain() for r in saved.records if r.status.is_error]
+        assert not errors, "\n\n".join(errors[:5])
+
+    assert _processes_referring_to(private) == []
+    assert list(private.iterdir()) == []
+    assert (set(os.listdir(_scratch())) if _scratch().is_dir() else set()) == scratch_before
+    assert _digest(*watched) == before
+    reference = [results.read(tmp_path / f"reference-{i}.jsonl").records for i in range(3)]
+    assert [_comparable(r) for r in reference[1]] == [_comparable(r) for r in reference[0]]
+    assert [_comparable(r) for r in reference[2]] == [_comparable(r) for r in reference[0]]
