@@ -157,6 +157,7 @@ def _main(rt: Runtime) -> Conversation:
             system=agents.system_text(rt, agent) if agent else MAIN_SYSTEM,
             messages=[],
             pool=agents.context_tools(rt, agent, depth=0),
+            explicit_tools=agents.is_allowlist(agent),
             depth=0,
             agent=agent,
             scoped_hooks=agents.active_agent_hooks(rt, agent, main_thread=True),
@@ -194,9 +195,11 @@ def _listings(rt: Runtime, conversation: Conversation) -> list[str]:
 
 
 def _prompt_output(rt: Runtime, *, result: str) -> PromptOutput:
-    offered = _main(rt).offered(rt.profile)
+    """The init event lists the deferred built-ins too (measured on 2.1.332), but not the MCP tools."""
+    main = _main(rt)
+    listed = [t for t in main.callable(rt.profile) if t in main.offered(rt.profile) or t in main.deferred(rt.profile)]
     return PromptOutput(result=result, is_error=False, permission_denials=tuple(rt.session.denials),
-                        init_tools=tuple(reported_name(t, rt.profile) for t in offered))
+                        init_tools=tuple(reported_name(t, rt.profile) for t in listed))
 
 
 def run_conversation(rt: Runtime, conversation: Conversation) -> str:
