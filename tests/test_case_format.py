@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from pathlib import Path
+
 from harness.case import Case, discover_cases, load_case
+from harness.engines import make_engine
+from harness.engines.claude import ClaudeEngine
 from harness.errors import CaseFormatError
-from tests.conftest import REPO, SUITE, CaseWriter
+from harness.outcome import Status
+from harness.runner import run_case
+from tests.conftest import EXPECTATIONS, REPO, SUITE, CaseWriter
 
 GOOD = """\
 id: {id}
@@ -114,3 +120,35 @@ def test_the_documented_example_is_a_valid_case() -> None:
     schema = json.loads((REPO / "harness" / "case" / "case.schema.json").read_text(encoding="utf-8"))
     errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(example)]
     assert errors == []
+
+
+def test_run_flags_become_the_engines_command_line(write_case: CaseWriter, tmp_path: Path) -> None:
+    text = GOOD.format(id="flags").replace(
+        "steps:",
+        "run:\n  permission_mode: plan\n  flags:\n    disallowed_tools: [Write, 'Bash(rm *)']\n"
+        "    setting_sources: [project]\n    plugin_dirs: [plugins/team]\n    agents: {helper: {description: d, prompt: p}}\n"
+        "steps:",
+    )
+    case = load_case(write_case("flags", text))
+    argv = ClaudeEngine(engine_version="2.1.332")._argv(
+        Path("claude"), case, [(0, case.steps[0])], resume=None, debug_log=tmp_path / "d.log", workdir=tmp_path
+    )
+    joined = " ".join(argv)
+    assert "--permission-mode plan" in joined
+    assert "--disallowedTools Write --disallowedTools Bash(rm *)" in joined
+    assert "--setting-sources project" in joined and f"--plugin-dir {tmp_path / 'plugins/team'}" in joined
+    assert argv[argv.index("--agents") + 1] == '{"helper": {"description": "d", "prompt": "p"}}'
+
+
+def test_a_flag_the_reference_engine_does_not_model_is_not_modelled(write_case: CaseWriter) -> None:
+    text = GOOD.format(id="nm").replace("steps:", "run:\n  flags: {include_hook_events: true}\nsteps:")
+    record = run_case(load_case(write_case("nm", text)), make_engine("reference"), expectations=EXPECTATIONS)
+    assert record.status is Status.NOT_MODELLED and record.fault is not None
+    assert "run.flags.include_hook_events" in record.fault.message
+
+
+def test_a_flag_path_must_stay_in_the_working_copy(write_case: CaseWriter) -> None:
+    text = GOOD.format(id="esc").replace("steps:", "run:\n  flags: {plugin_dirs: [../elsewhere]}\nsteps:")
+    with pytest.raises(CaseFormatError) as err:
+        load_case(write_case("esc", text))
+    assert err.value.field == "run.flags.plugin_dirs[0]"

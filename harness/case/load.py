@@ -22,6 +22,7 @@ from harness.case.spec import (
     Context,
     Effect,
     Expect,
+    Flags,
     NameChecks,
     Offered,
     RunOptions,
@@ -103,6 +104,20 @@ def load_case(directory: Path, *, catalogue: Catalogue | None = None) -> Case:
     return _build(raw, directory=directory, shown=shown, catalogue=catalogue)
 
 
+def _flags(raw: dict[str, Any]) -> Flags:
+    sources = raw.get("setting_sources")
+    return Flags(
+        allowed_tools=tuple(raw.get("allowed_tools", ())),
+        disallowed_tools=tuple(raw.get("disallowed_tools", ())),
+        agents=raw.get("agents"),
+        setting_sources=tuple(sources) if sources is not None else None,
+        settings=raw.get("settings"),
+        plugin_dirs=tuple(raw.get("plugin_dirs", ())),
+        add_dirs=tuple(raw.get("add_dirs", ())),
+        include_hook_events=bool(raw.get("include_hook_events", False)),
+    )
+
+
 def _text_match(raw: Any) -> TextMatch | None:
     if raw is None:
         return None
@@ -173,6 +188,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         env=dict(r.get("env", {})),
         agent=r.get("agent"),
         timeout=float(r.get("timeout", 60)),
+        flags=_flags(r.get("flags") or {}),
     )
     effects = tuple(
         Effect(path=e["path"], exists=e.get("exists"), content=_text_match(e.get("content")))

@@ -124,13 +124,35 @@ class Server:
     command: tuple[str, ...]
 
 
+PermissionMode = Literal["default", "bypass", "acceptEdits", "plan", "dontAsk"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Flags:
+    """Engine command-line flags (``run.flags``); empty or None means the flag is not given."""
+
+    allowed_tools: tuple[str, ...] = ()
+    disallowed_tools: tuple[str, ...] = ()
+    agents: dict[str, Any] | None = None
+    setting_sources: tuple[str, ...] | None = None
+    settings: str | None = None
+    plugin_dirs: tuple[str, ...] = ()
+    add_dirs: tuple[str, ...] = ()
+    include_hook_events: bool = False
+
+    def given(self) -> list[str]:
+        """The case-file names of the flags that are set."""
+        return [name for name, value in vars(self).items() if value not in ((), None, False)]
+
+
 @dataclass(frozen=True, kw_only=True)
 class RunOptions:
-    permission_mode: Literal["default", "bypass"] = "default"
+    permission_mode: PermissionMode = "default"
     trusted: bool = True
     env: dict[str, str] = field(default_factory=dict)
     agent: str | None = None
     timeout: float = 60.0
+    flags: Flags = field(default_factory=Flags)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from harness.case import Case, Step
+from harness.case import Case, Flags, Step
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
 from harness.engines.fakeapi import FakeMessagesAPI
@@ -73,7 +73,7 @@ class ClaudeEngine:
         binary = ensure_installed(self.engine_version)
 
         def one_process(group: StepGroup, *, resume: str | None, debug_log: Path, base_url: str) -> ProcessResult:
-            argv = self._argv(binary, case, group, resume=resume, debug_log=debug_log)
+            argv = self._argv(binary, case, group, resume=resume, debug_log=debug_log, workdir=workdir)
             env = engine_env(case, home=home, tmp=tmp, base_url=base_url)
             out = _run_process(argv, env=env, cwd=workdir, steps=group, model=model, timeout=case.run.timeout)
             return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out))
@@ -81,7 +81,14 @@ class ClaudeEngine:
         return run_sessions(case, workdir=workdir, home=home, model=model, one_process=one_process)
 
     def _argv(
-        self, binary: Path, case: Case, group: list[tuple[int, Step]], *, resume: str | None, debug_log: Path
+        self,
+        binary: Path,
+        case: Case,
+        group: list[tuple[int, Step]],
+        *,
+        resume: str | None,
+        debug_log: Path,
+        workdir: Path,
     ) -> list[str]:
         argv = [*self.wrapper, str(binary), "-p"]
         if len(group) == 1:
@@ -91,11 +98,36 @@ class ClaudeEngine:
         argv += ["--output-format", "stream-json", "--verbose", "--debug-file", str(debug_log)]
         if case.run.permission_mode == "bypass":
             argv.append("--dangerously-skip-permissions")
+        elif case.run.permission_mode != "default":
+            argv += ["--permission-mode", case.run.permission_mode]
         if case.run.agent:
             argv += ["--agent", case.run.agent]
+        argv += flag_args(case.run.flags, workdir=workdir)
         if resume is not None:
             argv += ["--resume", resume]
         return argv
+
+
+def flag_args(flags: Flags, *, workdir: Path) -> list[str]:
+    """``run.flags`` as the engine's command-line options; paths are the working copy's."""
+    out: list[str] = []
+    for rule in flags.allowed_tools:
+        out += ["--allowedTools", rule]
+    for rule in flags.disallowed_tools:
+        out += ["--disallowedTools", rule]
+    if flags.agents is not None:
+        out += ["--agents", json.dumps(flags.agents)]
+    if flags.setting_sources is not None:
+        out += ["--setting-sources", ",".join(flags.setting_sources)]
+    if flags.settings is not None:
+        out += ["--settings", str(workdir / flags.settings)]
+    for folder in flags.plugin_dirs:
+        out += ["--plugin-dir", str(workdir / folder)]
+    for folder in flags.add_dirs:
+        out += ["--add-dir", str(workdir / folder)]
+    if flags.include_hook_events:
+        out.append("--include-hook-events")
+    return out
 
 
 def engine_env(case: Case, *, home: Path, tmp: Path, base_url: str, drop: tuple[str, ...] = ()) -> dict[str, str]:

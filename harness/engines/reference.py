@@ -20,6 +20,9 @@ from harness.refengine.runtime import Request
 from harness.refengine.session import Engine, Invocation
 from harness.scripted import ModelRequest, ScriptedModel
 
+#: The permission modes the reference engine has measurements for.
+MODELLED_MODES = ("default", "bypass")
+
 
 class ReferenceEngine:
     """``ReferenceEngine(version="2.1.252")``: the version picks a measured profile (refengine/profiles.py).
@@ -60,11 +63,16 @@ class ReferenceEngine:
 
     def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
         """Run every step of ``case``; see Engine.run for the contract."""
+        unmodelled = [f"run.flags.{name}" for name in case.run.flags.given()]
+        if case.run.permission_mode not in MODELLED_MODES:
+            unmodelled.append(f"run.permission_mode: {case.run.permission_mode}")
+        if unmodelled:
+            raise NotModelled(f"{self.name}: {', '.join(unmodelled)} (no measurement behind it yet)")
         invocation = Invocation(
             workdir=workdir,
             home=home,
             trusted=case.run.trusted,
-            permission_mode=case.run.permission_mode,
+            permission_mode="bypass" if case.run.permission_mode == "bypass" else "default",  # the modelled two
             env=base_env(home=home, tmp=tmp, case_env=case.run.env),
             agent=case.run.agent,
             timeout=case.run.timeout,
