@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
+
+import pytest
 
 from harness.case import Case, discover_cases, load_case
 from harness.engines import make_engine
