@@ -126,7 +126,8 @@ def test_run_flags_become_the_engines_command_line(write_case: CaseWriter, tmp_p
     text = GOOD.format(id="flags").replace(
         "steps:",
         "run:\n  permission_mode: plan\n  flags:\n    disallowed_tools: [Write, 'Bash(rm *)']\n"
-        "    setting_sources: [project]\n    plugin_dirs: [plugins/team]\n    agents: {helper: {description: d, prompt: p}}\n"
+        "    setting_sources: [project]\n    plugin_dirs: [plugins/team]\n"
+        "    agents: {helper: {description: d, prompt: p}}\n"
         "steps:",
     )
     case = load_case(write_case("flags", text))

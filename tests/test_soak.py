@@ -52,7 +52,8 @@ def _processes_referring_to(folder: Path) -> list[str]:
         except OSError:
             continue  # gone, or not ours to read
         if needle in cmdline or needle in environ or needle in cwd:
-            found.append(f"{entry.name}: {cmdline.replace(b'\0', b' ').decode(errors='replace')[:200]}")
+            shown = cmdline.replace(b"\0", b" ").decode(errors="replace")[:200]
+            found.append(f"{entry.name}: {shown}")
     return found
 
 
