@@ -153,5 +153,7 @@ def test_the_engine_option_and_markers_are_registered_without_a_suite(pytester: 
             assert True
         """
     )
-    result = pytester.runpytest_subprocess("--strict-markers", "-W", "error", "--engine", "reference")
+    result = pytester.runpytest_subprocess(
+        "--strict-markers", "-W", "error::pytest.PytestUnknownMarkWarning", "--engine", "reference"
+    )
     result.assert_outcomes(passed=1)
