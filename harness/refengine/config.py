@@ -115,7 +115,7 @@ class AgentDef:
     user_level: bool = False
     """Read from ``~/.claude/agents``. Measured (2.1.252 to 2.1.332): such an agent's frontmatter hooks
     run in a folder whose trust was never accepted, where a project agent's are dropped (notes §1.10:
-    ``~/.claude/agents`` is exempt). agents.py's trust check does not read this yet (NOT_MODELLED.md)."""
+    ``~/.claude/agents`` is exempt); agents.active_agent_hooks reads it."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -154,8 +154,8 @@ class ProjectConfig:
     settings_problems: tuple[SettingsProblem, ...] = field(default=())
     hooks_disabled: bool = False
     """The merged ``disableAllHooks``: the last settings file (user, project, local) that sets it decides.
-    When true ``hooks`` is empty; measured, skill and agent frontmatter hooks do not run either (the
-    runtime does not read this yet, NOT_MODELLED.md), while a skill with hooks still needs approval."""
+    When true ``hooks`` is empty; measured, skill and agent frontmatter hooks do not run either
+    (hook_actions.fire returns nothing), while a skill with hooks still needs approval."""
 
 
 def load_project(*, workdir: Path, home: Path, trusted: bool) -> ProjectConfig:
@@ -260,8 +260,8 @@ def _settings_hooks(files: list[tuple[HookRule, ...]]) -> tuple[HookRule, ...]:
 
     A handler repeated under the same event and matcher is kept once, the first copy (its timeout,
     unmeasured which one the engine uses). The engine removes duplicates among the handlers that
-    *matched* a call, whatever their matchers; this list cannot say that for different matchers, so
-    such copies stay apart here (NOT_MODELLED.md).
+    *matched* a call, whatever their matchers: copies under different matchers stay apart here and
+    hook_actions.fire runs each handler identity once per event.
     """
     seen: set[tuple[str, str | None, str]] = set()
     out: list[HookRule] = []
