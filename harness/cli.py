@@ -119,17 +119,8 @@ def run_all(
                     keep=keep,
                 )
             except Exception as exc:  # a crash is a result too: the run goes on and the file records it
-                fault = bug(exc)
-                record = results.Record(
-                    case=case.id,
-                    engine=engine,
-                    status=fault.status,
-                    combination="",
-                    claims=(),
-                    flags=(),
-                    duration=round(time.monotonic() - started, 3),
-                    fault=fault,
-                )
+                duration = time.monotonic() - started
+                record = results.Record.faulted(case, engine=engine, fault=bug(exc), duration=duration)
             writer.add(record)
             progress.update(task, advance=1, description=f"{engine} {case.id}")
             return record

@@ -74,9 +74,10 @@ class Record:
         )
 
     @classmethod
-    def broken(cls, case: BrokenCase, *, engine: str) -> Record:
-        """A case that could not be loaded: a case-error naming the file and field."""
-        fault = case.error.fault(phase="load")
+    def faulted(cls, case: Case | BrokenCase, *, engine: str, fault: Fault, duration: float = 0.0) -> Record:
+        """A run with no verdict: the fault's status, and the case's metadata where it loaded."""
+        if isinstance(case, Case):
+            return cls.of(case, engine=engine, status=fault.status, duration=duration, fault=fault)
         return cls(
             case=case.id,
             engine=engine,
@@ -84,7 +85,7 @@ class Record:
             combination="",
             claims=(),
             flags=(),
-            duration=0.0,
+            duration=round(duration, 3),
             fault=fault,
         )
 

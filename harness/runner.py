@@ -52,7 +52,7 @@ def run_case(
 
     ``keep``: copy the private folder to ``keep/<engine>/<case id>`` before it is removed."""
     if isinstance(case, BrokenCase):
-        return Record.broken(case, engine=engine.name)
+        return Record.faulted(case, engine=engine.name, fault=case.error.fault(phase="load"))
     started = time.monotonic()
     folders = Folders(root=Path(tempfile.mkdtemp(prefix=f"cch-{case.id}-")))
     try:
@@ -65,7 +65,7 @@ def run_case(
         if keep is not None:
             shutil.copytree(folders.root, keep / engine_dir(engine.name) / case.id, dirs_exist_ok=True, symlinks=True)
         shutil.rmtree(folders.root, ignore_errors=True)
-    return Record.of(case, engine=engine.name, status=fault.status, duration=time.monotonic() - started, fault=fault)
+    return Record.faulted(case, engine=engine.name, fault=fault, duration=time.monotonic() - started)
 
 
 def bug(exc: Exception) -> Fault:
