@@ -236,11 +236,13 @@ def judge_process(case: Case, *, engine: str, api: FakeMessagesAPI, end: Process
     told to serve (the engine retries 5xx with backoff, so it may end in a timeout, or even recover), a
     scripted-model failure (a conformance finding), a timeout, an abnormal end."""
     where = f"{case.case_file}: step {end.step + 1} of {len(case.steps)}"
-    detail = _stderr_detail(end.stderr)
+    detail, phase = _stderr_detail(end.stderr), f"step {end.step + 1}"
     if api.served:
         then = f"{engine} then {_ending(end, case)}"
         served = summarise(api.served)
-        raise ApiFault(f"{where}: the fake Messages API served injected faults: {served}; {then}", detail=detail)
+        raise ApiFault(
+            f"{where}: the fake Messages API served injected faults: {served}; {then}", detail=detail, phase=phase
+        )
     if api.errors:
         raise api.errors[0]
     if end.timed_out:
@@ -248,12 +250,17 @@ def judge_process(case: Case, *, engine: str, api: FakeMessagesAPI, end: Process
             f"{where}: {engine} did not finish within the {case.run.timeout:g} s limit (run.timeout) and was killed"
             + _refusals(api),
             detail=detail,
+            phase=phase,
         )
     if end.broken is not None:
-        raise EngineCrash(f"{where}: {engine} printed what its adapter cannot read: {end.broken}", detail=detail)
+        raise EngineCrash(
+            f"{where}: {engine} printed what its adapter cannot read: {end.broken}", detail=detail, phase=phase
+        )
     if not end.clean:
         raise EngineCrash(
-            f"{where}: {engine} {end.how} {_after(end)}{_last_line(end.stderr)}{_refusals(api)}", detail=detail
+            f"{where}: {engine} {end.how} {_after(end)}{_last_line(end.stderr)}{_refusals(api)}",
+            detail=detail,
+            phase=phase,
         )
 
 

@@ -213,8 +213,18 @@ def _npm_install(version: str, prefix: Path, *, timeout: float) -> None:
     except subprocess.TimeoutExpired:
         raise InstallError(f"npm install {PACKAGE}@{version} timed out after {timeout:.0f}s") from None
     if proc.returncode != 0:
-        tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
-        raise InstallError(f"npm install {PACKAGE}@{version} failed (exit {proc.returncode}):\n{tail}")
+        lines = (proc.stderr or proc.stdout).strip().splitlines()
+        raise InstallError(
+            f"npm install {PACKAGE}@{version} failed (exit {proc.returncode}): {_npm_reason(lines)}",
+            detail="npm's output (last 15 lines):\n" + "\n".join(lines[-15:]),
+            phase="install",
+        )
+
+
+def _npm_reason(lines: list[str]) -> str:
+    """The line of npm's output that says why (``npm error notarget No matching version found ...``)."""
+    errors = [line for line in lines if re.match(r"npm (error|ERR!)", line) and not re.search(r" code \S+$", line)]
+    return (errors or lines or ["(no output)"])[0].strip()
 
 
 def _check_binary(binary: Path, version: str) -> None:

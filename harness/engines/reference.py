@@ -196,7 +196,7 @@ def _time_out(worker: threading.Thread, *, watch: _Watch, cookie: str, case: Cas
         message += f"; killed {len(running)} process(es) it started: {', '.join(running)[:300]}"
     if worker.is_alive():
         message += f"; its thread still ran {_GRACE:g} s later"
-    return EngineTimeout(message)
+    return EngineTimeout(message, phase=f"step {watch.step + 1}")
 
 
 class _Scripted:
