@@ -72,7 +72,20 @@ def kill_carriers(cookie: str, *, patience: float = 5.0) -> list[int]:
             if pid not in killed:
                 killed.append(pid)
         time.sleep(0.01)
+    # A dying process drops its memory (its environ reads empty: no carrier) before it has finished
+    # exiting; wait for the end, so that nothing of the run is running once this returns.
+    while any(not _exited(pid) for pid in killed) and time.monotonic() < deadline:
+        time.sleep(0.01)
     return killed
+
+
+def _exited(pid: int) -> bool:
+    """Gone, or a zombie (exited; only its parent has not collected its status)."""
+    try:
+        stat = (_PROC / str(pid) / "stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[-1].split()[0] in ("Z", "X")
 
 
 @contextmanager
