@@ -45,7 +45,8 @@ def bare_run(case: Case, case_dir: Path, version: str) -> float:
         model.begin_step(0)
         with FakeMessagesAPI(respond=model.respond) as api:
             env = {"PATH": os.environ["PATH"], "HOME": str(home), "ANTHROPIC_BASE_URL": api.base_url}
-            env |= {"ANTHROPIC_API_KEY": "sk-bench", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "IS_SANDBOX": "1"}
+            env |= {"ANTHROPIC_API_KEY": api.api_key, "IS_SANDBOX": "1"}  # the fake API serves only its key
+            env |= {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
             argv = [str(binary), "-p", case.steps[0].prompt, "--output-format", "stream-json", "--verbose"]
             if case.run.permission_mode == "bypass":
                 argv.append("--dangerously-skip-permissions")

@@ -3,6 +3,10 @@
 A server listens on 127.0.0.1, on any free port, and prints that port as its first line on stdout; the
 harness then writes the port over ``{{port:NAME}}`` in the working copy, so that settings can point at
 it. Letting the server pick its port keeps parallel runs of the same case apart.
+
+A server gets what an engine gets of the caller's environment (an allowlist, ``HOME``, the case's
+``run.env``), never the whole of it, and a cookie of its own: when the run ends, the server's process
+group is stopped and then any process still carrying the cookie (a child in a session of its own).
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ from typing import IO
 
 from harness.case import Case, Server
 from harness.case.placeholders import fill_ports
+from harness.engines.environment import passed_env
 from harness.errors import ServerError
+from harness.processes import COOKIE, contained
 
 START_TIMEOUT = 10.0
 
@@ -33,26 +39,38 @@ def running(case: Case, *, workdir: Path, logs: Path) -> Iterator[dict[str, int]
     stopped (its whole process group) on exit, also when the run fails."""
     started: list[subprocess.Popen[bytes]] = []
     ports: dict[str, int] = {}
-    try:
-        for server in case.servers:
-            stderr = logs / f"server-{server.name}.stderr"
-            process = _spawn(case, server, workdir=workdir, stderr=stderr)
-            started.append(process)
-            ports[server.name] = _read_port(case, server, process, stderr)
-        if ports:  # most cases have no server: spare them a pass over every file
-            fill_ports(workdir, ports)
-        yield ports
-    finally:
-        for process in started:
-            _stop(process)
+    with contained() as cookie:
+        try:
+            for server in case.servers:
+                stderr = logs / f"server-{server.name}.stderr"
+                process = _spawn(case, server, workdir=workdir, stderr=stderr, env=server_env(case, cookie=cookie))
+                started.append(process)
+                ports[server.name] = _read_port(case, server, process, stderr)
+            if ports:  # most cases have no server: spare them a pass over every file
+                fill_ports(workdir, ports)
+            yield ports
+        finally:
+            for process in started:
+                _stop(process)
 
 
-def _spawn(case: Case, server: Server, *, workdir: Path, stderr: Path) -> subprocess.Popen[bytes]:
+def server_env(case: Case, *, cookie: str) -> dict[str, str]:
+    """The allowlisted variables of the caller, its HOME, the case's ``run.env``, the cookie."""
+    env = passed_env()
+    if "HOME" in os.environ:
+        env["HOME"] = os.environ["HOME"]
+    env.update(case.run.env)
+    env[COOKIE] = cookie
+    return env
+
+
+def _spawn(case: Case, server: Server, *, workdir: Path, stderr: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
     try:
         with stderr.open("wb") as err:
             return subprocess.Popen(
                 server.command,
                 cwd=workdir,
+                env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=err,

@@ -1,5 +1,12 @@
 """Reading the harness's own YAML files (cases, expectations): through libyaml when PyYAML has it,
-as every run reads them all and the pure-Python parser is most of the time that takes."""
+as every run reads them all and the pure-Python parser is most of the time that takes.
+
+YAML aliases let a few lines stand for an enormous document ("billion laughs": nine levels of ten
+aliases are 10**9 nodes). The loader itself shares aliased objects, so loading is quick, but anything
+that walks the document afterwards (schema validation, a results file) runs for minutes or exhausts
+memory. So a document is measured as if its aliases were expanded, with shared parts counted once
+(linear in its real size), and refused past a bound far above any real case or expectations file.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +15,65 @@ from typing import Any
 
 import yaml
 
+from harness.errors import CaseFormatError
+
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: Nodes (mappings, sequences, keys, values) a document may expand to; the largest committed file has ~400.
+MAX_NODES = 100_000
+#: Characters of scalar text a document may expand to.
+MAX_CHARS = 10_000_000
 
 
 def read_yaml(path: Path) -> Any:
-    """The document in ``path``, safe-loaded; raises OSError or yaml.YAMLError."""
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+    """The document in ``path``, safe-loaded; raises OSError, yaml.YAMLError, or CaseFormatError naming
+    the file when its aliases expand past the bounds or refer to themselves."""
+    document = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+    _Measure(path).check(document)
+    return document
+
+
+class _Measure:
+    """The size of a document with every alias expanded, computed once per shared object."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._sizes: dict[int, tuple[int, int]] = {}
+        self._open: set[int] = set()
+
+    def check(self, document: Any) -> None:
+        try:
+            nodes, chars = self._size(document)
+        except RecursionError:
+            self._refuse("it is nested too deeply to read")
+        past = f"{MAX_NODES:,} nodes" if nodes > MAX_NODES else f"{MAX_CHARS:,} characters" if chars > MAX_CHARS else ""
+        if past:
+            self._refuse(
+                f"with its aliases expanded it is more than {past}, the most a case or expectations file may be"
+                " (an alias bomb?): write the repeated parts out, or use fewer aliases"
+            )
+
+    def _size(self, node: Any) -> tuple[int, int]:
+        if isinstance(node, str):
+            return 1, len(node)
+        if not isinstance(node, dict | list):
+            return 1, 0
+        key = id(node)
+        if key in self._sizes:
+            return self._sizes[key]
+        if key in self._open:
+            self._refuse("an alias refers to a node that contains it (a recursive document)")
+        self._open.add(key)
+        nodes, chars = 1, 0
+        children = [x for pair in node.items() for x in pair] if isinstance(node, dict) else node
+        for child in children:
+            n, c = self._size(child)
+            nodes, chars = nodes + n, chars + c
+            if nodes > MAX_NODES or chars > MAX_CHARS:
+                break  # past the bound already: the exact total is not needed
+        self._open.discard(key)
+        self._sizes[key] = (nodes, chars)
+        return nodes, chars
+
+    def _refuse(self, message: str) -> None:
+        raise CaseFormatError(path=str(self._path), field="(file)", message=message)

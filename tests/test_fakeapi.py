@@ -26,7 +26,7 @@ def _reply(request: ModelRequest) -> list[dict[str, Any]]:
 
 def test_streamed_reply_parses_with_the_official_client() -> None:
     with FakeMessagesAPI(respond=_reply) as api:
-        client = anthropic.Anthropic(base_url=api.base_url, api_key="test", max_retries=0)
+        client = anthropic.Anthropic(base_url=api.base_url, api_key=api.api_key, max_retries=0)
         with client.messages.stream(
             model="m", max_tokens=10, messages=[{"role": "user", "content": "hi"}], tools=[TOOL]
         ) as stream:
@@ -42,7 +42,7 @@ def test_streamed_reply_parses_with_the_official_client() -> None:
 
 def test_non_streamed_reply_and_count_tokens() -> None:
     with FakeMessagesAPI(respond=_reply) as api:
-        client = anthropic.Anthropic(base_url=api.base_url, api_key="test", max_retries=0)
+        client = anthropic.Anthropic(base_url=api.base_url, api_key=api.api_key, max_retries=0)
         message = client.messages.create(model="m", max_tokens=10, messages=[{"role": "user", "content": "hi"}])
         count = client.messages.count_tokens(model="m", messages=[{"role": "user", "content": "hi"}])
     assert message.content[1].type == "tool_use"
@@ -51,7 +51,8 @@ def test_non_streamed_reply_and_count_tokens() -> None:
 
 def test_unknown_paths_are_journaled_and_refused() -> None:
     with FakeMessagesAPI(respond=_reply) as api, pytest.raises(urllib.error.HTTPError) as err:
-        urllib.request.urlopen(f"{api.base_url}/api/hello", timeout=10)
+        request = urllib.request.Request(f"{api.base_url}/api/hello", headers={"x-api-key": api.api_key})
+        urllib.request.urlopen(request, timeout=10)
     assert err.value.code == 404
     assert [(e.method, e.path, e.status) for e in api.journal] == [("GET", "/api/hello", 404)]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from harness.case import load_case
 from harness.engines import make_engine
 from harness.errors import CaseFormatError
+from harness.processes import COOKIE
 from harness.runner import run_case
 from harness.transcript import Normaliser
 from tests.conftest import EXPECTATIONS, CaseWriter
@@ -20,6 +22,7 @@ title: t
 claims: [H12]
 source: seed 000
 documented_for: 2.1.252
+run: {{env: {{PID_DIR: "{pid_dir}"}}}}
 servers:
   sink:
     command: {command}
@@ -57,12 +60,9 @@ SETTINGS = """\
 """
 
 
-def test_the_server_gets_the_request_and_is_stopped_after_the_run(
-    write_case: CaseWriter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PID_DIR", str(tmp_path))
+def test_the_server_gets_the_request_and_is_stopped_after_the_run(write_case: CaseWriter, tmp_path: Path) -> None:
     directory = write_case(
-        "served", CASE.format(id="served", command="[python3, sink.py]"),
+        "served", CASE.format(id="served", command="[python3, sink.py]", pid_dir=tmp_path),
         {"sink.py": SINK, ".claude/settings.json": SETTINGS},
     )
     before = {p: p.read_bytes() for p in directory.rglob("*") if p.is_file()}
@@ -77,7 +77,7 @@ def test_the_server_gets_the_request_and_is_stopped_after_the_run(
 
 def test_a_server_that_prints_no_port_is_an_error_naming_the_field(write_case: CaseWriter) -> None:
     command = '[python3, -c, "import sys; sys.stderr.write(\'cannot bind\'); sys.exit(3)"]'
-    directory = write_case("silent", CASE.format(id="silent", command=command))
+    directory = write_case("silent", CASE.format(id="silent", command=command, pid_dir=""))
     result = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert result.status == "case-error" and result.fault is not None
     assert f"{directory / 'case.yaml'}: servers.sink: printed no port" in result.fault.message
@@ -85,7 +85,7 @@ def test_a_server_that_prints_no_port_is_an_error_naming_the_field(write_case: C
 
 
 def test_a_command_that_cannot_start_is_an_error_naming_the_field(write_case: CaseWriter) -> None:
-    directory = write_case("missing", CASE.format(id="missing", command="[./no-such-server]"))
+    directory = write_case("missing", CASE.format(id="missing", command="[./no-such-server]", pid_dir=""))
     result = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert result.status == "case-error" and result.fault is not None
     assert "servers.sink.command: cannot start" in result.fault.message
@@ -93,7 +93,7 @@ def test_a_command_that_cannot_start_is_an_error_naming_the_field(write_case: Ca
 
 def test_a_placeholder_must_name_a_declared_server(write_case: CaseWriter) -> None:
     directory = write_case(
-        "typo", CASE.format(id="typo", command="[python3, sink.py]"),
+        "typo", CASE.format(id="typo", command="[python3, sink.py]", pid_dir=""),
         {".claude/settings.json": SETTINGS.replace("port:sink", "port:snik")},
     )
     with pytest.raises(CaseFormatError) as err:
@@ -104,7 +104,7 @@ def test_a_placeholder_must_name_a_declared_server(write_case: CaseWriter) -> No
 
 
 def test_an_empty_command_is_a_format_error(write_case: CaseWriter) -> None:
-    directory = write_case("empty", CASE.format(id="empty", command="[]"))
+    directory = write_case("empty", CASE.format(id="empty", command="[]", pid_dir=""))
     with pytest.raises(CaseFormatError) as err:
         load_case(directory)
     assert err.value.field == "servers.sink.command"
@@ -116,3 +116,46 @@ def test_the_picked_port_reads_as_its_placeholder(tmp_path: Path) -> None:
     assert norm.text(text) == (
         "POST to http://127.0.0.1:{{port:sink}}/prompt and localhost:{{port:sink}}; not 127.0.0.1:438031 or :43803"
     )
+
+
+ORPHANING_SINK = """\
+import json, os, subprocess, sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+class Sink(BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+pid_dir = os.environ["PID_DIR"]
+with open(os.path.join(pid_dir, "server-env.json"), "w") as f:
+    json.dump(dict(os.environ), f)
+child = subprocess.Popen(["sleep", sys.argv[1]], start_new_session=True)  # outside the server's group
+with open(os.path.join(pid_dir, "child.pid"), "w") as f:
+    f.write(str(child.pid))
+server = HTTPServer(("127.0.0.1", 0), Sink)
+print(server.server_port, flush=True)
+server.serve_forever()
+"""
+
+
+def test_a_server_sees_no_secret_and_leaves_no_child_behind(
+    write_case: CaseWriter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CC_HARNESS_TEST_SECRET", "s3cret")
+    tag = f"300.{os.getpid()}{len(str(tmp_path))}"
+    directory = write_case(
+        "orphan", CASE.format(id="orphan", command=f"[python3, sink.py, '{tag}']", pid_dir=tmp_path),
+        {"sink.py": ORPHANING_SINK, ".claude/settings.json": SETTINGS},
+    )
+    result = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    assert result.transcript is not None  # the run got as far as a verdict (the sink writes no requests.txt)
+    env = json.loads((tmp_path / "server-env.json").read_text())
+    assert "CC_HARNESS_TEST_SECRET" not in env
+    assert env[COOKIE] and env["PID_DIR"] == str(tmp_path)
+    child = int((tmp_path / "child.pid").read_text())
+    stat = Path(f"/proc/{child}/stat")
+    assert not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "Z"

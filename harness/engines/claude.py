@@ -4,6 +4,14 @@ Each case runs in its private working copy with a fresh HOME seeded as the case 
 done, folder trust accepted or not), non-essential traffic off, every process under a timeout.
 Steps are grouped into processes: ``new`` and ``resume`` start a process (``resume`` with
 ``--resume <session>``), ``same`` feeds the next prompt to the running process over stream-json input.
+
+How a process ended is judged once it has stopped, root cause first (``judge_process``): a fault the fake
+API was told to serve is an ApiFault (even when the engine retried into a timeout, or recovered); a
+scripted-model failure is the model's ScriptError (a finding); then EngineTimeout, then EngineCrash for a
+signal, a nonzero exit after anything but an error result, missing results or unreadable output. Every
+message names the case file and the step. Every process the run starts carries its cookie
+(harness/processes.py) and none outlives the run: hooks and Bash run in sessions of their own, so
+killing the engine's process group is not enough.
 """
 
 from __future__ import annotations
@@ -13,17 +21,19 @@ import os
 import signal
 import subprocess
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Protocol
 
 from harness.case import Case, Flags, Step
+from harness.engines.apifaults import ApiFaultPlan, summarise
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
-from harness.engines.streamjson import ProcessOutput, parse_line, step_outputs
-from harness.errors import EngineCrash, EngineError, EngineTimeout
+from harness.engines.streamjson import NotStreamJson, ProcessOutput, parse_line, step_outputs
+from harness.errors import ApiFault, EngineCrash, EngineTimeout
+from harness.processes import COOKIE, contained, kill_carriers, kill_group
 from harness.scripted import ScriptedModel
 
 _QUIET_ENV = {
@@ -59,6 +69,8 @@ class ClaudeEngine:
     engine_version: str
     #: argv prefix the engine runs under, e.g. ``("strace", "-f", "-o", LOG)``; empty for none.
     wrapper: tuple[str, ...] = ()
+    #: Faults the fake Messages API serves instead of some scripted replies (apifaults.py).
+    api_faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
 
     @property
     def name(self) -> str:
@@ -71,14 +83,27 @@ class ClaudeEngine:
     def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
         """Run every step of ``case`` on the real binary; see Engine.run for the contract."""
         binary = ensure_installed(self.engine_version)
+        with contained() as cookie:
 
-        def one_process(group: StepGroup, *, resume: str | None, debug_log: Path, base_url: str) -> ProcessResult:
-            argv = self._argv(binary, case, group, resume=resume, debug_log=debug_log, workdir=workdir)
-            env = engine_env(case, home=home, tmp=tmp, base_url=base_url)
-            out = _run_process(argv, env=env, cwd=workdir, steps=group, model=model, timeout=case.run.timeout)
-            return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out))
+            def one_process(
+                group: StepGroup, *, resume: str | None, debug_log: Path, api: FakeMessagesAPI
+            ) -> ProcessResult:
+                argv = self._argv(binary, case, group, resume=resume, debug_log=debug_log, workdir=workdir)
+                env = engine_env(case, home=home, tmp=tmp, api=api, cookie=cookie)
+                out, end = _run_process(
+                    argv, env=env, cwd=workdir, steps=group, model=model, timeout=case.run.timeout, cookie=cookie
+                )
+                return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out), end=end)
 
-        return run_sessions(case, workdir=workdir, home=home, model=model, one_process=one_process)
+            return run_sessions(
+                case,
+                engine=self.name,
+                workdir=workdir,
+                home=home,
+                model=model,
+                one_process=one_process,
+                faults=self.api_faults,
+            )
 
     def _argv(
         self,
@@ -130,14 +155,18 @@ def flag_args(flags: Flags, *, workdir: Path) -> list[str]:
     return out
 
 
-def engine_env(case: Case, *, home: Path, tmp: Path, base_url: str, drop: tuple[str, ...] = ()) -> dict[str, str]:
-    """The engine's whole environment: an allowlist of the caller's, quiet switches, the case's own."""
-    env = base_env(home=home, tmp=tmp, case_env={})
+def engine_env(
+    case: Case, *, home: Path, tmp: Path, api: FakeMessagesAPI, cookie: str, drop: tuple[str, ...] = ()
+) -> dict[str, str]:
+    """The engine's whole environment: an allowlist of the caller's, quiet switches, the fake API's address
+    and this run's key, the case's own variables, the run's cookie."""
+    env = base_env(home=home, tmp=tmp, case_env={}, cookie=cookie)
     env.update(_QUIET_ENV)
-    env.update(ANTHROPIC_BASE_URL=base_url, ANTHROPIC_API_KEY="sk-cc-harness-offline")
+    env.update(ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY=api.api_key)
     if case.run.permission_mode == "bypass" and os.geteuid() == 0:
         env["IS_SANDBOX"] = "1"  # the engine refuses bypass as root outside a sandbox
     env.update({k: v for k, v in case.run.env.items() if k not in drop})
+    env[COOKIE] = cookie  # after the case's variables: a case cannot escape the cleanup
     return env
 
 
@@ -145,40 +174,161 @@ StepGroup = list[tuple[int, Step]]
 
 
 @dataclass(frozen=True, kw_only=True)
+class ProcessEnd:
+    """How one engine process ended: what tells a finished process from a crash or a timeout."""
+
+    step: int
+    """The index of the step the process was on when it ended (its last prompt sent)."""
+    prompts: int
+    """How many prompts the process was to answer (one ``result`` each)."""
+    results: int
+    """How many ``result`` events it printed."""
+    returncode: int | None
+    """Its exit status, negative for a signal; None when the adapter cannot see it (the SDK's process)."""
+    timed_out: bool = False
+    stderr: str = ""
+    broken: str | None = None
+    """What the adapter could not read (a stdout line that is not JSON, the SDK's own error), if anything."""
+    error_result: str | None = None
+    """The text of the last ``result`` event when it is an error (``is_error``), else None."""
+
+    @property
+    def how(self) -> str:
+        """``exited with status 1``, ``was killed by SIGKILL``, ``exited normally``; ``ended`` when the exit
+        status is hidden (the SDK shows none after the last result)."""
+        code = self.returncode
+        if code is None:
+            return "ended"
+        if code < 0:
+            try:
+                return f"was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"was killed by signal {-code}"
+        return f"exited with status {code}" if code else "exited normally"
+
+    @property
+    def clean(self) -> bool:
+        """Every result printed and read, and an exit status the engine means: 0 (or hidden, under the SDK),
+        or nonzero after an error result (the engine ends a failed run so on purpose, for shell scripts;
+        what the result says is the case's checks' to judge). A signal is never clean."""
+        if self.timed_out or self.broken is not None or self.results < self.prompts:
+            return False
+        code = self.returncode
+        return code in (0, None) or (code > 0 and self.error_result is not None)
+
+
+@dataclass(frozen=True, kw_only=True)
 class ProcessResult:
     session_id: str | None
     steps: list[StepOutput]
+    end: ProcessEnd
 
 
 class OneProcess(Protocol):
-    def __call__(self, group: StepGroup, *, resume: str | None, debug_log: Path, base_url: str) -> ProcessResult:
-        """Run one engine process for ``group`` (resuming ``resume`` if given), its debug log at ``debug_log``."""
+    def __call__(self, group: StepGroup, *, resume: str | None, debug_log: Path, api: FakeMessagesAPI) -> ProcessResult:
+        """Run one engine process for ``group`` (resuming ``resume`` if given) against ``api``, its debug log
+        at ``debug_log``."""
         ...
 
 
-def run_sessions(case: Case, *, workdir: Path, home: Path, model: ScriptedModel, one_process: OneProcess) -> EngineRun:
-    """What every adapter of the real binary shares: a seeded HOME, one fake API for the whole case, one
-    engine process per group of steps with the session id carried into a resume, a script failure raised
-    once the process has stopped, and the debug logs read back."""
+def run_sessions(
+    case: Case,
+    *,
+    engine: str,
+    workdir: Path,
+    home: Path,
+    model: ScriptedModel,
+    one_process: OneProcess,
+    faults: ApiFaultPlan,
+) -> EngineRun:
+    """What every adapter of the real binary shares: a seeded HOME, one fake API for the whole case (with
+    its fault plan), one engine process per group of steps with the session id carried into a resume, the
+    way each process ended judged once it has stopped (api fault, script failure, timeout, crash), and the
+    debug logs read back."""
     seed_home(home, workdir=workdir, trusted=case.run.trusted)
     outputs: list[StepOutput] = []
     debug_logs: list[Path] = []
-    with FakeMessagesAPI(respond=model.respond) as api:
+    with FakeMessagesAPI(respond=model.respond, faults=faults) as api:
         session_id: str | None = None
         for number, group in enumerate(processes(case)):
             resumes = group[0][1].session == "resume"
             if resumes and session_id is None:
-                raise EngineError(f"{case.case_file}: step {group[0][0] + 1} resumes, but no session was started")
+                raise EngineCrash(
+                    f"{case.case_file}: step {group[0][0] + 1} of {len(case.steps)}: resumes, but {engine} printed"
+                    " no session id in the step before"
+                )
             debug_logs.append(home / f"debug-{number + 1}.log")
-            done = one_process(
-                group, resume=session_id if resumes else None, debug_log=debug_logs[-1], base_url=api.base_url
-            )
-            if api.errors:
-                raise api.errors[0]
+            done = one_process(group, resume=session_id if resumes else None, debug_log=debug_logs[-1], api=api)
+            judge_process(case, engine=engine, api=api, end=done.end)
             session_id = done.session_id or session_id
             outputs += done.steps
     debug = "\n".join(p.read_text(errors="replace") for p in debug_logs if p.is_file())
     return EngineRun(steps=tuple(outputs), debug_log=debug)
+
+
+def judge_process(case: Case, *, engine: str, api: FakeMessagesAPI, end: ProcessEnd) -> None:
+    """Raise what went wrong with a process that has ended, the root cause first: a fault the fake API was
+    told to serve (the engine retries 5xx with backoff, so it may end in a timeout, or even recover), a
+    scripted-model failure (a conformance finding), a timeout, an abnormal end."""
+    where = f"{case.case_file}: step {end.step + 1} of {len(case.steps)}"
+    detail, phase = _stderr_detail(end.stderr), f"step {end.step + 1}"
+    if api.served:
+        then = f"{engine} then {_ending(end, case)}"
+        served = summarise(api.served)
+        raise ApiFault(
+            f"{where}: the fake Messages API served injected faults: {served}; {then}", detail=detail, phase=phase
+        )
+    if api.errors:
+        raise api.errors[0]
+    if end.timed_out:
+        raise EngineTimeout(
+            f"{where}: {engine} did not finish within the {case.run.timeout:g} s limit (run.timeout) and was killed"
+            + _refusals(api),
+            detail=detail,
+            phase=phase,
+        )
+    if end.broken is not None:
+        raise EngineCrash(
+            f"{where}: {engine} printed what its adapter cannot read: {end.broken}", detail=detail, phase=phase
+        )
+    if not end.clean:
+        raise EngineCrash(
+            f"{where}: {engine} {end.how} {_after(end)}{_last_line(end.stderr)}{_refusals(api)}",
+            detail=detail,
+            phase=phase,
+        )
+
+
+def _ending(end: ProcessEnd, case: Case) -> str:
+    if end.timed_out:
+        return f"did not finish within the {case.run.timeout:g} s limit (run.timeout) and was killed"
+    if end.clean and end.error_result is None:
+        return "retried and finished normally (a run served an injected fault gets no verdict)"
+    return f"{end.how} {_after(end)}"
+
+
+def _after(end: ProcessEnd) -> str:
+    """``after 1 of 2 results``, with the error result's text when the last one is an error."""
+    text = f"after {end.results} of {end.prompts} result{'s' if end.prompts > 1 else ''}"
+    if end.error_result is not None:
+        text += f" (the last an error: {end.error_result[:200]!r})"
+    return text
+
+
+def _refusals(api: FakeMessagesAPI) -> str:
+    """A hint when requests without the run's key were refused: the engine may not have sent the key."""
+    refused = api.refused
+    return f" ({len(refused)} request(s) without this run's API key were refused with 401)" if refused else ""
+
+
+def _last_line(stderr: str) -> str:
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    return f"; stderr ends: {lines[-1][:300]!r}" if lines else "; stderr is empty"
+
+
+def _stderr_detail(stderr: str) -> str:
+    tail = stderr.strip()[-2000:]
+    return f"stderr (last 2000 characters):\n{tail}" if tail else ""
 
 
 def processes(case: Case) -> list[list[tuple[int, Step]]]:
@@ -203,10 +353,13 @@ def _run_process(
     steps: list[tuple[int, Step]],
     model: ScriptedModel,
     timeout: float,
-) -> ProcessOutput:
-    """Run one engine process to its end, feeding later prompts after each ``result`` event."""
+    cookie: str,
+) -> tuple[ProcessOutput, ProcessEnd]:
+    """Run one engine process to its end, feeding later prompts after each ``result`` event; what it
+    printed and how it ended (judged by the caller, who knows what the fake API served)."""
     multi = len(steps) > 1
-    model.begin_step(steps[0][0])
+    current = steps[0][0]
+    model.begin_step(current)
     proc = subprocess.Popen(
         argv,
         cwd=cwd,
@@ -222,7 +375,8 @@ def _run_process(
 
     def on_timeout() -> None:
         timed_out.set()
-        _kill_group(proc)
+        kill_group(proc.pid)
+        kill_carriers(cookie)  # a hook in a session of its own may hold the engine's stdout open
 
     timer = threading.Timer(timeout, on_timeout)
     timer.start()
@@ -230,45 +384,61 @@ def _run_process(
     err_reader = threading.Thread(target=lambda: err_chunks.append(proc.stderr.read() if proc.stderr else ""))
     err_reader.start()
     out = ProcessOutput()
+    broken: str | None = None
     try:
         if multi:
             _send(proc.stdin, steps[0][1].prompt)
         pending = steps[1:]
         for line in proc.stdout:
-            event = parse_line(line, out, source=argv[0])
+            try:
+                event = parse_line(line, out)
+            except NotStreamJson as exc:
+                broken = str(exc)
+                break
             if event and event.get("type") == "result" and multi:
                 if pending:
-                    index, step = pending.pop(0)
-                    model.begin_step(index)
+                    current, step = pending.pop(0)
+                    model.begin_step(current)
                     _send(proc.stdin, step.prompt)
                 else:
                     assert proc.stdin is not None
                     proc.stdin.close()
+        if broken is not None:
+            kill_group(proc.pid)
         proc.wait()
     finally:
         timer.cancel()
         if proc.poll() is None:
-            _kill_group(proc)
+            kill_group(proc.pid)
+            proc.wait()
         err_reader.join(timeout=5)
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             if pipe is not None and not pipe.closed:
                 pipe.close()
-    stderr = "".join(err_chunks)
-    if timed_out.is_set():
-        raise EngineTimeout(f"{argv[0]}: killed after the {timeout:.0f}s timeout\nstderr: {stderr[-2000:]}")
-    if not out.results and proc.returncode != 0:
-        raise EngineCrash(f"{argv[0]}: exited {proc.returncode} without a result\nstderr: {stderr[-2000:]}")
-    return out
+    end = ProcessEnd(
+        step=current,
+        prompts=len(steps),
+        results=len(out.results),
+        returncode=proc.returncode,
+        timed_out=timed_out.is_set(),
+        stderr="".join(err_chunks),
+        broken=broken,
+        error_result=error_result(out),
+    )
+    return out, end
+
+
+def error_result(out: ProcessOutput) -> str | None:
+    """The text of the last result event if it is an error (``is_error``)."""
+    if out.results and out.results[-1].get("is_error"):
+        return str(out.results[-1].get("result") or "")
+    return None
 
 
 def _send(stdin: IO[str] | None, prompt: str) -> None:
     assert stdin is not None
-    stdin.write(_user_message(prompt))
-    stdin.flush()
-
-
-def _kill_group(proc: subprocess.Popen[Any]) -> None:
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
+        stdin.write(_user_message(prompt))
+        stdin.flush()
+    except BrokenPipeError:  # the engine is gone: how it ended is judged from its exit status
         return

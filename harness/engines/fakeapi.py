@@ -7,15 +7,26 @@ token count; anything else is journaled and answered 404. Events are built from 
 package's own types, so the wire format is the SDK's. Every request is journaled. A scripted-model
 failure is answered with a 400 ``invalid_request_error`` (so the engine stops instead of retrying)
 and kept in ``errors`` for the driver to raise.
+
+Only requests carrying the run's key (``api_key``, generated per instance and given to the engine) are
+served; any other is journaled and answered 401 before it can reach the scripted model, so a stray
+local process cannot consume a case's turns. ``faults`` (an ``ApiFaultPlan``, apifaults.py) makes it
+serve an error status or a broken stream instead of some replies; each fault served is kept in
+``served`` for the driver to report as an API fault.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import secrets
+import socket
+import struct
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from email.message import Message as Headers
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -36,9 +47,11 @@ from anthropic.types import (
 )
 from anthropic.types.raw_message_delta_event import Delta
 
+from harness.engines.apifaults import ApiFaultPlan, InjectedFault, ServedFault
 from harness.errors import HarnessError
 from harness.scripted import ModelRequest, block_text
 
+_POLL_INTERVAL = 0.01
 Responder = Callable[[ModelRequest], list[dict[str, Any]]]
 
 
@@ -48,6 +61,10 @@ class JournalEntry:
     path: str
     body: dict[str, Any] | None
     status: int
+    fault: str | None = None
+    """The injected fault served instead of a reply (``529@1 (request 1)``), if any."""
+    refused: bool = False
+    """Answered 401: the request did not carry the run's key."""
 
 
 def to_model_request(body: dict[str, Any]) -> ModelRequest:
@@ -103,16 +120,30 @@ def sse_events(blocks: list[dict[str, Any]], *, model: str, message_id: str) -> 
     yield "message_stop", RawMessageStopEvent(type="message_stop").model_dump_json()
 
 
+def new_api_key() -> str:
+    """A key for one run: only requests carrying it reach the scripted model."""
+    return f"sk-cc-harness-{secrets.token_hex(16)}"
+
+
 @dataclass(kw_only=True)
 class FakeMessagesAPI:
-    """Start with ``with FakeMessagesAPI(respond=...) as api:``; ``api.base_url`` is the address."""
+    """Start with ``with FakeMessagesAPI(respond=...) as api:``; ``api.base_url`` is the address and
+    ``api.api_key`` the key the engine must send (``x-api-key`` or ``Authorization: Bearer``).
+
+    ``faults`` is the plan of faults to serve instead of scripted replies (harness/engines/apifaults.py);
+    each one served is kept in ``served``."""
 
     respond: Responder
+    faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
+    api_key: str = field(default_factory=new_api_key)
     journal: list[JournalEntry] = field(default_factory=list)
     errors: list[HarnessError] = field(default_factory=list)
+    served: list[ServedFault] = field(default_factory=list)
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _closing: threading.Event = field(default_factory=threading.Event)
     _count: int = 0
+    _requests: int = 0
 
     @property
     def base_url(self) -> str:
@@ -120,85 +151,182 @@ class FakeMessagesAPI:
         host, port = self._server.server_address[:2]
         return f"http://{host!s}:{port}"
 
+    @property
+    def refused(self) -> list[JournalEntry]:
+        """Requests answered 401 because they did not carry this run's key."""
+        return [e for e in self.journal if e.refused]
+
     def __enter__(self) -> FakeMessagesAPI:
-        api = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:  # the journal replaces access logs
-                return
-
-            def do_GET(self) -> None:
-                api._note("GET", self.path, None, 404)
-                self._send_json(404, {"type": "error", "error": {"type": "not_found_error", "message": "not served"}})
-
-            do_HEAD = do_GET
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
-                try:
-                    body = json.loads(self.rfile.read(length) or b"{}")
-                except json.JSONDecodeError:
-                    body = {}
-                route = self.path.split("?", 1)[0]
-                if route == "/v1/messages/count_tokens":
-                    api._note("POST", self.path, body, 200)
-                    self._send_json(200, {"input_tokens": 1})
-                elif route == "/v1/messages":
-                    self._messages(body)
-                else:
-                    api._note("POST", self.path, body, 404)
-                    self._send_json(404, {"type": "error", "error": {"type": "not_found_error", "message": route}})
-
-            def _messages(self, body: dict[str, Any]) -> None:
-                try:
-                    blocks = api.respond(to_model_request(body))
-                except HarnessError as exc:
-                    api.errors.append(exc)
-                    api._note("POST", self.path, body, 400)
-                    msg = {"type": "error", "error": {"type": "invalid_request_error", "message": str(exc)[:2000]}}
-                    self._send_json(400, msg)
-                    return
-                api._note("POST", self.path, body, 200)
-                if not body.get("stream"):
-                    self._send_json(200, _whole_message(blocks, model=str(body.get("model", "")), mid=api._next_id()))
-                    return
-                self.send_response(200)
-                self.send_header("content-type", "text/event-stream")
-                self.send_header("cache-control", "no-cache")
-                self.send_header("connection", "close")
-                self.end_headers()
-                for name, data in sse_events(blocks, model=str(body.get("model", "")), message_id=api._next_id()):
-                    self.wfile.write(f"event: {name}\ndata: {data}\n\n".encode())
-                self.wfile.flush()
-                self.close_connection = True
-
-            def _send_json(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self._server = _QuietServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, name="fake-messages-api", daemon=True).start()
+        self._server = _QuietServer(("127.0.0.1", 0), _handler(self))
+        # A short poll interval: shutdown() waits for the serve loop to wake, up to one interval per case.
+        serve = functools.partial(self._server.serve_forever, poll_interval=_POLL_INTERVAL)
+        threading.Thread(target=serve, name="fake-messages-api", daemon=True).start()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._closing.set()  # a hanging stream returns, and its handler thread with it
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
 
-    def _note(self, method: str, path: str, body: dict[str, Any] | None, status: int) -> None:
-        with self._lock:
-            self.journal.append(JournalEntry(method=method, path=path, body=body, status=status))
+    def authorised(self, headers: Headers[str, str]) -> bool:
+        """Whether a request carries this run's key, as the engine sends it."""
+        bearer = headers.get("authorization", "")
+        return headers.get("x-api-key") == self.api_key or bearer == f"Bearer {self.api_key}"
 
-    def _next_id(self) -> str:
+    def next_request(self) -> tuple[int, InjectedFault | None]:
+        """Number the next messages request and pick the fault it gets, if any."""
+        with self._lock:
+            self._requests += 1
+            number = self._requests
+        fault = self.faults.for_request(number)
+        if fault is not None:
+            with self._lock:
+                self.served.append(ServedFault(request=number, fault=fault))
+        return number, fault
+
+    def note(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None,
+        status: int,
+        *,
+        fault: str | None = None,
+        refused: bool = False,
+    ) -> None:
+        with self._lock:
+            entry = JournalEntry(method=method, path=path, body=body, status=status, fault=fault, refused=refused)
+            self.journal.append(entry)
+
+    def next_id(self) -> str:
         with self._lock:
             self._count += 1
             return f"msg_cch_{self._count:04d}"
+
+    def wait_closing(self) -> None:
+        """Block until the server is shut down (a hanging stream)."""
+        self._closing.wait()
+
+
+def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # the journal replaces access logs
+            return
+
+        def do_GET(self) -> None:
+            if self._refuse(None):
+                return
+            api.note(self.command, self.path, None, 404)
+            self._send_error(404, "not_found_error", "not served")
+
+        do_HEAD = do_GET
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            try:
+                body = json.loads(self.rfile.read(length) or b"{}")
+            except json.JSONDecodeError:
+                body = {}
+            if self._refuse(body):
+                return
+            route = self.path.split("?", 1)[0]
+            if route == "/v1/messages/count_tokens":
+                api.note("POST", self.path, body, 200)
+                self._send_json(200, {"input_tokens": 1})
+            elif route == "/v1/messages":
+                self._messages(body)
+            else:
+                api.note("POST", self.path, body, 404)
+                self._send_error(404, "not_found_error", route)
+
+        def _refuse(self, body: dict[str, Any] | None) -> bool:
+            """Answer 401 to a request without this run's key: a stray local process must not consume
+            the case's turns (and nothing else is served to it)."""
+            if api.authorised(self.headers):
+                return False
+            api.note(self.command, self.path, body, 401, refused=True)
+            self._send_error(401, "authentication_error", "invalid x-api-key (not this run's key)")
+            return True
+
+        def _messages(self, body: dict[str, Any]) -> None:
+            number, fault = api.next_request()
+            if fault is not None:
+                api.note("POST", self.path, body, fault.status or 200, fault=f"{fault} (request {number})")
+                self._serve_fault(fault, body, number)
+                return
+            try:
+                blocks = api.respond(to_model_request(body))
+            except HarnessError as exc:
+                api.errors.append(exc)
+                api.note("POST", self.path, body, 400)
+                self._send_error(400, "invalid_request_error", str(exc)[:2000])
+                return
+            api.note("POST", self.path, body, 200)
+            model, mid = str(body.get("model", "")), api.next_id()
+            if not body.get("stream"):
+                self._send_json(200, _whole_message(blocks, model=model, mid=mid))
+                return
+            self._start_stream()
+            for name, data in sse_events(blocks, model=model, message_id=mid):
+                self._event(name, data)
+            self.wfile.flush()
+
+        def _serve_fault(self, fault: InjectedFault, body: dict[str, Any], number: int) -> None:
+            if fault.kind == "status":
+                assert fault.status is not None
+                self._send_error(fault.status, fault.error_type, f"injected by cc-harness: {fault} (request {number})")
+                return
+            # A broken stream: the reply the model would give is not asked for; a plain text stands in.
+            events = list(
+                sse_events([{"type": "text", "text": "…"}], model=str(body.get("model", "")), message_id=api.next_id())
+            )
+            self._start_stream()
+            if fault.kind == "malformed":
+                self._event(*events[0])
+                self._event("content_block_start", '{"type": "content_block_start", "index": 0, "content_block": {')
+            elif fault.kind == "drop":
+                for event in events[:3]:  # message_start, content_block_start, content_block_delta: then cut
+                    self._event(*event)
+                self.wfile.flush()
+                self._reset()
+                return
+            else:  # hang: the message starts and never goes on, until the server shuts down
+                self._event(*events[0])
+                self.wfile.flush()
+                api.wait_closing()
+            self.wfile.flush()
+
+        def _reset(self) -> None:
+            """Drop the connection: a reset (RST), not a clean end of the body a client could take for one."""
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+
+        def _start_stream(self) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("cache-control", "no-cache")
+            self.send_header("connection", "close")
+            self.end_headers()
+            self.close_connection = True
+
+        def _event(self, name: str, data: str) -> None:
+            self.wfile.write(f"event: {name}\ndata: {data}\n\n".encode())
+
+        def _send_error(self, status: int, kind: str, message: str) -> None:
+            self._send_json(status, {"type": "error", "error": {"type": kind, "message": message}})
+
+        def _send_json(self, status: int, payload: dict[str, Any]) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
 
 
 class _QuietServer(ThreadingHTTPServer):

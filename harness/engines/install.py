@@ -3,22 +3,39 @@
 Policy: one directory per version under the cache root; an install goes to a private temporary
 directory and is renamed into place only once the binary answers ``--version``, under a file lock,
 so concurrent workers never install twice and a failed install leaves nothing behind.
+
+A cached binary is checked before its first use in each process: it exists, is executable, has the
+size recorded at install time (``.cc-harness-install.json`` beside it) and answers ``--version``; a
+broken one (a truncated download, a disk that filled up, a stray edit) is reinstalled. An install left
+without a record by an older cc-harness is adopted once it answers ``--version``. Staging folders of
+installs whose process died are removed under the lock. A failed install is remembered for the rest
+of the process: later cases get the same InstallError at once instead of running npm again.
 """
 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import platform
 import re
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 from harness.errors import InstallError
 
 PACKAGE = "@anthropic-ai/claude-code"
 _VERSION = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+$")
+#: What an install recorded about its binary, in the install directory.
+RECORD = ".cc-harness-install.json"
+_STAGING = re.compile(r"^claude-(?P<version>[0-9.]+)\.(?:staging|broken)-(?P<pid>[0-9]+)$")
+
+# Per process: install directories checked (their binary), and installs that failed (their error).
+_checked: dict[Path, Path] = {}
+_failed: dict[Path, InstallError] = {}
+_memo = threading.Lock()
 
 
 def cache_root() -> Path:
@@ -60,27 +77,120 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 def ensure_installed(version: str, *, root: Path | None = None, timeout: float = 900) -> Path:
-    """The path of the claude binary for ``version``, installing it first if needed."""
+    """The path of the claude binary for ``version``, installing it first if needed (see the module doc)."""
     if not is_version(version):
         raise InstallError(f"not a version number: {version!r} (expected e.g. 2.1.252)")
-    final = _engine_dir(version, root=root)
+    final = _engine_dir(version, root=root).absolute()
+    with _memo:
+        if final in _failed:
+            earlier = _failed[final]
+            raise InstallError(str(earlier), detail=earlier.detail, phase=earlier.phase)
+        if final in _checked:
+            return _checked[final]
+    try:
+        binary = _ensure(version, final, timeout=timeout)
+    except InstallError as exc:
+        with _memo:
+            _failed[final] = exc
+        raise
+    with _memo:
+        _checked[final] = binary
+    return binary
+
+
+def _ensure(version: str, final: Path, *, timeout: float) -> Path:
     binary = _binary_in(final)
-    if binary.is_file():
+    if _problem(final, version) is None:
         return binary
     final.parent.mkdir(parents=True, exist_ok=True)
     with open(final.parent / f"claude-{version}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be installing the same version
-        if binary.is_file():
+        _remove_stale_staging(final.parent, version)
+        problem = _problem(final, version)  # checked again: that worker may have finished meanwhile
+        if problem is None:
             return binary
+        if problem == "legacy":
+            _write_record(final, binary)  # installed by an older cc-harness, and it answers: adopt it
+            return binary
+        _discard(final)
         staging = final.parent / f"claude-{version}.staging-{os.getpid()}"
         shutil.rmtree(staging, ignore_errors=True)
         try:
             _npm_install(version, staging, timeout=timeout)
             _check_binary(_binary_in(staging), version)
+            _write_record(staging, _binary_in(staging))
             staging.rename(final)
+        except InstallError as exc:
+            if problem != "missing":  # say why a cached install was replaced at all
+                raise InstallError(f"{exc} (reinstalling because the cached binary {problem})") from None
+            raise
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return binary
+
+
+def _problem(final: Path, version: str) -> str | None:
+    """What is wrong with the install in ``final``: None (usable), ``missing``, ``legacy`` (usable, but
+    installed without a record), or why it is broken, for a message."""
+    binary = _binary_in(final)
+    if not binary.is_file():
+        return "missing"
+    if not os.access(binary, os.X_OK):
+        return f"{binary} is not executable"
+    recorded = _recorded_size(final)
+    size = binary.stat().st_size
+    if recorded is not None and size != recorded:
+        return f"{binary} is {size} bytes, {recorded} when installed"
+    try:
+        _check_binary(binary, version)
+    except InstallError as exc:
+        return str(exc)
+    return "legacy" if recorded is None else None
+
+
+def _recorded_size(final: Path) -> int | None:
+    try:
+        size = json.loads((final / RECORD).read_text(encoding="utf-8"))["size"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return size if isinstance(size, int) else None
+
+
+def _write_record(directory: Path, binary: Path) -> None:
+    """Record the binary's size, written whole (a reader never sees half a record)."""
+    partial = directory / f"{RECORD}.{os.getpid()}"
+    partial.write_text(json.dumps({"size": binary.stat().st_size}), encoding="utf-8")
+    partial.replace(directory / RECORD)
+
+
+def _discard(final: Path) -> None:
+    """Move a broken install out of the way (rename is atomic for concurrent readers), then delete it."""
+    if not final.exists():
+        return
+    broken = final.with_name(f"{final.name}.broken-{os.getpid()}")
+    shutil.rmtree(broken, ignore_errors=True)
+    final.rename(broken)
+    shutil.rmtree(broken, ignore_errors=True)
+
+
+def _remove_stale_staging(engines: Path, version: str) -> None:
+    """Delete the staging (and discarded) folders of ``version`` whose installing process is dead."""
+    for entry in engines.iterdir():
+        match = _STAGING.match(entry.name)
+        if match and match["version"] == version and not _alive(int(match["pid"])):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def _npm_install(version: str, prefix: Path, *, timeout: float) -> None:
@@ -103,13 +213,29 @@ def _npm_install(version: str, prefix: Path, *, timeout: float) -> None:
     except subprocess.TimeoutExpired:
         raise InstallError(f"npm install {PACKAGE}@{version} timed out after {timeout:.0f}s") from None
     if proc.returncode != 0:
-        tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
-        raise InstallError(f"npm install {PACKAGE}@{version} failed (exit {proc.returncode}):\n{tail}")
+        lines = (proc.stderr or proc.stdout).strip().splitlines()
+        raise InstallError(
+            f"npm install {PACKAGE}@{version} failed (exit {proc.returncode}): {_npm_reason(lines)}",
+            detail="npm's output (last 15 lines):\n" + "\n".join(lines[-15:]),
+            phase="install",
+        )
+
+
+def _npm_reason(lines: list[str]) -> str:
+    """The line of npm's output that says why (``npm error notarget No matching version found ...``)."""
+    errors = [line for line in lines if re.match(r"npm (error|ERR!)", line) and not re.search(r" code \S+$", line)]
+    return (errors or lines or ["(no output)"])[0].strip()
 
 
 def _check_binary(binary: Path, version: str) -> None:
     if not binary.is_file():
         raise InstallError(f"{PACKAGE}@{version} installed, but its native binary is missing: {binary}")
-    proc = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60, check=False)
+    try:
+        proc = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60, check=False)
+    except subprocess.TimeoutExpired:
+        raise InstallError(f"{binary} --version did not answer within 60 s") from None
+    except OSError as exc:  # not executable, not an executable format (a truncated file)
+        raise InstallError(f"{binary} --version cannot run: {exc}") from None
     if version not in proc.stdout:
-        raise InstallError(f"{binary} --version printed {proc.stdout.strip()!r}, expected {version}")
+        said = proc.stdout.strip() or proc.stderr.strip()[-300:]
+        raise InstallError(f"{binary} --version printed {said!r} (exit {proc.returncode}), expected {version}")

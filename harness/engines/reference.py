@@ -7,13 +7,17 @@ the scripted model's, and its failures into the harness's categories.
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from harness.case import Case
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
-from harness.errors import EngineCrash, HarnessError, NotModelled
+from harness.errors import EngineCrash, EngineTimeout, HarnessError, NotModelled
+from harness.processes import carriers, command_line, contained, kill_carriers
 from harness.refengine import errors as refengine_errors
 from harness.refengine.profiles import Profile, newest_measured, profile_for
 from harness.refengine.runtime import Request
@@ -62,32 +66,51 @@ class ReferenceEngine:
             raise EngineCrash(str(exc)) from None
 
     def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
-        """Run every step of ``case``; see Engine.run for the contract."""
+        """Run every step of ``case``; see Engine.run for the contract.
+
+        The engine runs in process, but what it starts (Bash, command hooks, MCP servers) does not: each
+        engine process gets the case's ``run.timeout``, as the claude adapter gives each real one, and
+        when it runs out the run's processes are killed and EngineTimeout names the step. Whatever the
+        end, no process the run started outlives it (harness/processes.py)."""
         unmodelled = [f"run.flags.{name}" for name in case.run.flags.given()]
         if case.run.permission_mode not in MODELLED_MODES:
             unmodelled.append(f"run.permission_mode: {case.run.permission_mode}")
         if unmodelled:
             raise NotModelled(f"{self.name}: {', '.join(unmodelled)} (no measurement behind it yet)")
+        with contained() as cookie:
+            watch = _Watch(limit=case.run.timeout)
+            env = base_env(home=home, tmp=tmp, case_env=case.run.env, cookie=cookie)
+
+            def steps() -> EngineRun:
+                return self._steps(case, workdir=workdir, home=home, env=env, model=model, watch=watch)
+
+            return _supervise(steps, watch=watch, cookie=cookie, case=case, engine=self.name)
+
+    def _steps(
+        self, case: Case, *, workdir: Path, home: Path, env: dict[str, str], model: ScriptedModel, watch: _Watch
+    ) -> EngineRun:
         invocation = Invocation(
             workdir=workdir,
             home=home,
             trusted=case.run.trusted,
             permission_mode="bypass" if case.run.permission_mode == "bypass" else "default",  # the modelled two
-            env=base_env(home=home, tmp=tmp, case_env=case.run.env),
+            env=env,
             agent=case.run.agent,
             timeout=case.run.timeout,
         )
         outputs: list[StepOutput] = []
         try:
-            engine = Engine(invocation, profile=self.profile(case), model=_Scripted(model))
+            engine = Engine(invocation, profile=self.profile(case), model=_Scripted(model, watch))
             try:
                 for index, step in enumerate(case.steps):
                     model.begin_step(index)
+                    watch.step = index
                     if index > 0 and step.session != "same":
                         engine.end_process()
                         if step.session == "new":
                             engine.new_session()
                     if index == 0 or step.session != "same":
+                        watch.restart()
                         engine.start_process(resume=step.session == "resume")
                     out = engine.prompt(step.prompt)
                     outputs.append(
@@ -112,11 +135,85 @@ class ReferenceEngine:
         return EngineRun(steps=tuple(outputs), debug_log=engine.debug_log, notes=engine.notes)
 
 
-class _Scripted:
-    """The scripted model behind the reference engine's own request type."""
+#: Seconds a timed-out run gets to wind down (its processes killed again and again) before EngineTimeout.
+_GRACE = 10.0
 
-    def __init__(self, model: ScriptedModel) -> None:
+
+class _Stopped(BaseException):
+    """Raised in the engine's thread when it asks the model for a turn past its deadline; a BaseException
+    so that no ``except Exception`` of the engine's takes it for a failure of its own."""
+
+
+class _Watch:
+    """The deadline of the engine process being run (``run.timeout`` from its start) and the step it is on."""
+
+    def __init__(self, *, limit: float) -> None:
+        self.limit = limit
+        self.step = 0
+        self.expires = time.monotonic() + limit
+        self.finished = 0.0
+        """When the engine's thread ended (monotonic clock)."""
+        self.expired = threading.Event()
+
+    def restart(self) -> None:
+        """A new engine process: a new deadline."""
+        self.expires = time.monotonic() + self.limit
+
+
+def _supervise(steps: Callable[[], EngineRun], *, watch: _Watch, cookie: str, case: Case, engine: str) -> EngineRun:
+    """Run ``steps`` in a thread of its own and wait for it, at most until the watch expires."""
+    outcome: list[EngineRun | BaseException] = []
+
+    def work() -> None:
+        try:
+            outcome.append(steps())
+        except BaseException as exc:  # handed to the waiting thread, which raises it
+            outcome.append(exc)
+        finally:
+            watch.finished = time.monotonic()
+
+    worker = threading.Thread(target=work, name=f"reference-engine-{case.id}", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        left = watch.expires - time.monotonic()  # re-read: a new engine process restarts the watch
+        if left <= 0:
+            raise _time_out(worker, watch=watch, cookie=cookie, case=case, engine=engine)
+        worker.join(left)
+    if watch.finished > watch.expires:
+        # Finished, but only past the limit (a hook's own timeout, also run.timeout, ended it a moment
+        # after the deadline): the claude adapter's timer would have killed that process. Same verdict.
+        raise _time_out(worker, watch=watch, cookie=cookie, case=case, engine=engine)
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
+
+
+def _time_out(worker: threading.Thread, *, watch: _Watch, cookie: str, case: Case, engine: str) -> EngineTimeout:
+    """Stop a run past its deadline: the engine's next model turn raises, its processes are killed until
+    its thread ends (a killed Bash or hook returns at once); the EngineTimeout to raise."""
+    watch.expired.set()
+    running = [command_line(pid) for pid in carriers(cookie)]
+    give_up = time.monotonic() + _GRACE
+    while worker.is_alive() and time.monotonic() < give_up:
+        kill_carriers(cookie, patience=0.5)
+        worker.join(0.05)
+    where = f"{case.case_file}: step {watch.step + 1} of {len(case.steps)}"
+    message = f"{where}: {engine} did not finish within the {watch.limit:g} s limit (run.timeout)"
+    if running:
+        message += f"; killed {len(running)} process(es) it started: {', '.join(running)[:300]}"
+    if worker.is_alive():
+        message += f"; its thread still ran {_GRACE:g} s later"
+    return EngineTimeout(message, phase=f"step {watch.step + 1}")
+
+
+class _Scripted:
+    """The scripted model behind the reference engine's own request type; refuses turns past the deadline."""
+
+    def __init__(self, model: ScriptedModel, watch: _Watch) -> None:
         self._model = model
+        self._watch = watch
 
     def respond(self, request: Request) -> list[dict[str, Any]]:
+        if self._watch.expired.is_set():
+            raise _Stopped
         return self._model.respond(ModelRequest(system=request.system, messages=request.messages, tools=request.tools))

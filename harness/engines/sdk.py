@@ -23,20 +23,24 @@ not need it installed.
 
 from __future__ import annotations
 
-import os
+import atexit
+import shutil
+import sys
+import tempfile
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
 from harness.case import Case
+from harness.engines.apifaults import ApiFaultPlan
 from harness.engines.base import EngineRun
-from harness.engines.claude import ProcessResult, StepGroup, engine_env, run_sessions
+from harness.engines.claude import ProcessEnd, ProcessResult, StepGroup, engine_env, error_result, run_sessions
+from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
 from harness.engines.streamjson import ProcessOutput, step_outputs
-from harness.errors import EngineError, EngineTimeout
+from harness.errors import CaseFormatError
+from harness.processes import contained
 from harness.scripted import ScriptedModel
 
 #: run.env key a case may use to choose the SDK's setting sources (not passed on to the engine).
@@ -44,7 +48,6 @@ SETTING_SOURCES_ENV = "CC_HARNESS_SDK_SETTING_SOURCES"
 DEFAULT_SETTING_SOURCES: tuple[str, ...] = ("project",)
 _UNSET = "default"
 _SOURCES = ("user", "project", "local")
-_ENVIRON_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,6 +57,8 @@ class SdkEngine:
     setting_sources: tuple[str, ...] | None = None
     #: Leave ``setting_sources`` unset in the SDK options (the binary's own default applies).
     omit_setting_sources: bool = False
+    #: Faults the fake Messages API serves instead of some scripted replies (apifaults.py).
+    api_faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
 
     @property
     def name(self) -> str:
@@ -68,22 +73,28 @@ class SdkEngine:
         import anyio
 
         binary = ensure_installed(self.engine_version)
+        with contained() as cookie:
 
-        def one_process(group: StepGroup, *, resume: str | None, debug_log: Path, base_url: str) -> ProcessResult:
-            options = self._options(
+            def one_process(
+                group: StepGroup, *, resume: str | None, debug_log: Path, api: FakeMessagesAPI
+            ) -> ProcessResult:
+                stderr: list[str] = []
+                env = engine_env(case, home=home, tmp=tmp, api=api, cookie=cookie, drop=(SETTING_SOURCES_ENV,))
+                options = self._options(
+                    case, binary=binary, workdir=workdir, env=env, resume=resume, debug_log=debug_log, stderr=stderr
+                )
+                collected, end = anyio.run(_run_group, options, group, model, case.run.timeout, stderr)
+                return ProcessResult(session_id=collected.session_id, steps=step_outputs(group, collected), end=end)
+
+            return run_sessions(
                 case,
-                binary=binary,
+                engine=self.name,
                 workdir=workdir,
                 home=home,
-                tmp=tmp,
-                base_url=base_url,
-                resume=resume,
-                debug_log=debug_log,
+                model=model,
+                one_process=one_process,
+                faults=self.api_faults,
             )
-            collected = anyio.run(_run_group, options, group, model, case.run.timeout)
-            return ProcessResult(session_id=collected.session_id, steps=step_outputs(group, collected))
-
-        return run_sessions(case, workdir=workdir, home=home, model=model, one_process=one_process)
 
     def sources_for(self, case: Case) -> tuple[str, ...] | None:
         """The setting sources this run passes to the SDK (None: the option is left unset)."""
@@ -99,9 +110,11 @@ class SdkEngine:
         sources = tuple(s.strip() for s in raw.split(",") if s.strip())
         unknown = [s for s in sources if s not in _SOURCES]
         if unknown:
-            raise EngineError(
-                f"{case.case_file}: run.env.{SETTING_SOURCES_ENV}: unknown setting source(s) {', '.join(unknown)}"
-                f" (use a comma list of {', '.join(_SOURCES)}, empty for none, or {_UNSET})"
+            raise CaseFormatError(
+                path=str(case.case_file),
+                field=f"run.env.{SETTING_SOURCES_ENV}",
+                message=f"unknown setting source(s) {', '.join(unknown)}"
+                f" (use a comma list of {', '.join(_SOURCES)}, empty for none, or {_UNSET})",
             )
         return sources
 
@@ -111,49 +124,54 @@ class SdkEngine:
         *,
         binary: Path,
         workdir: Path,
-        home: Path,
-        tmp: Path,
-        base_url: str,
+        env: dict[str, str],
         resume: str | None,
         debug_log: Path,
+        stderr: list[str],
     ) -> Any:
         from claude_agent_sdk import ClaudeAgentOptions
         from claude_agent_sdk.types import SettingSource
 
-        env = engine_env(case, home=home, tmp=tmp, base_url=base_url, drop=(SETTING_SOURCES_ENV,))
         extra: dict[str, str | None] = {"debug-file": str(debug_log)}
         if case.run.agent:
             extra["agent"] = case.run.agent
         sources = self.sources_for(case)
         return ClaudeAgentOptions(
-            cli_path=str(binary),
+            cli_path=str(launcher()),
             cwd=str(workdir),
-            env=env,
+            env=launched_env(env, binary=binary),
             system_prompt={"type": "preset", "preset": "claude_code"},
             permission_mode="bypassPermissions" if case.run.permission_mode == "bypass" else "default",
             setting_sources=cast("list[SettingSource]", list(sources)) if sources is not None else None,
             resume=resume,
             extra_args=extra,
-            stderr=lambda _line: None,  # with a callback the SDK pipes the binary's stderr, not passes it through
+            stderr=stderr.append,  # with a callback the SDK pipes the binary's stderr, not passes it through
         )
 
 
-async def _run_group(options: Any, group: StepGroup, model: ScriptedModel, timeout: float) -> ProcessOutput:
-    """One engine process: connect, send each prompt after the previous ``result``, disconnect.
+async def _run_group(
+    options: Any, group: StepGroup, model: ScriptedModel, timeout: float, stderr: list[str]
+) -> tuple[ProcessOutput, ProcessEnd]:
+    """One engine process: connect, send each prompt after the previous ``result``, disconnect; what it
+    printed and how it ended (judged by ``run_sessions``, as for the CLI adapter).
 
     Each ``ResultMessage`` is kept as the dict the stream-json parser would hold for its ``result`` event
-    (the fields ``step_outputs`` reads)."""
+    (the fields ``step_outputs`` reads). The SDK hides the exit status of a process that ended after its
+    last result; one that failed before shows as the SDK's ProcessError with the status."""
     import anyio
-    from claude_agent_sdk import ClaudeSDKClient, ResultMessage, SystemMessage
+    from claude_agent_sdk import ClaudeSDKClient, ProcessError, ResultMessage, SystemMessage
 
     out = ProcessOutput()
+    current = group[0][0]
+    returncode: int | None = None
+    timed_out = False
+    broken: str | None = None
     client = ClaudeSDKClient(options=options)
     try:
         with anyio.fail_after(timeout):
-            with _only_env(options.env):
-                await client.connect()
-            for index, step in group:
-                model.begin_step(index)
+            await client.connect()
+            for current, step in group:
+                model.begin_step(current)
                 await client.query(step.prompt)
                 async for message in client.receive_response():
                     if isinstance(message, SystemMessage) and message.subtype == "init":
@@ -171,30 +189,73 @@ async def _run_group(options: Any, group: StepGroup, model: ScriptedModel, timeo
                             }
                         )
     except TimeoutError:
-        raise EngineTimeout(f"{options.cli_path}: SDK run killed after the {timeout:.0f}s timeout") from None
-    except Exception as exc:  # the SDK's own errors: the process exited, a line was not JSON, ...
+        timed_out = True
+    except ProcessError as exc:  # the process exited with a status (after an error result: a ResultError)
+        returncode = exc.exit_code
+        if len(out.results) < len(group) and returncode in (0, None):
+            broken = f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # the SDK's own errors: a line was not JSON, the connection failed, ...
         if len(out.results) < len(group):
-            raise EngineError(
-                f"{options.cli_path} via the Agent SDK, after {len(out.results)} of {len(group)} prompts:"
-                f" {type(exc).__name__}: {exc}"
-            ) from exc
+            broken = f"{type(exc).__name__}: {exc}"
     finally:
         with anyio.CancelScope(shield=True):
             await client.disconnect()
-    return out
+    end = ProcessEnd(
+        step=current,
+        prompts=len(group),
+        results=len(out.results),
+        returncode=returncode,
+        timed_out=timed_out,
+        stderr="\n".join(stderr),
+        broken=broken,
+        error_result=error_result(out),
+    )
+    return out, end
 
 
-@contextmanager
-def _only_env(env: dict[str, str]) -> Iterator[None]:
-    """The SDK starts the engine with ``os.environ`` merged under ``options.env``; the CLI adapter gives it
-    an allowlisted environment only. Make the two equal by emptying ``os.environ`` while the SDK spawns
-    the process (``options.env`` then supplies everything)."""
-    with _ENVIRON_LOCK:
-        saved = dict(os.environ)
-        os.environ.clear()
-        os.environ.update({k: env[k] for k in ("PATH",) if k in env})
-        try:
-            yield
-        finally:
-            os.environ.clear()
-            os.environ.update(saved)
+#: Variables the SDK itself sets for the engine (claude_agent_sdk/_internal/transport/subprocess_cli.py).
+_SDK_SETS = (
+    "CLAUDE_CODE_ENTRYPOINT",
+    "CLAUDE_AGENT_SDK_VERSION",
+    "CLAUDE_AGENT_SDK_CLIENT_APP",
+    "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP",
+    "CLAUDE_CODE_SDK_READS_SESSION_STATE",
+    "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING",
+    "PWD",
+)
+_KEEP = "CC_HARNESS_SDK_KEEP"
+_BINARY = "CC_HARNESS_SDK_BINARY"
+_LAUNCHER = f"""\
+import os, sys
+keep = set(os.environ.pop({_KEEP!r}).split(","))
+binary = os.environ.pop({_BINARY!r})
+os.execve(binary, [binary, *sys.argv[1:]], {{k: v for k, v in os.environ.items() if k in keep}})
+"""
+_launcher_lock = threading.Lock()
+_launcher_path: Path | None = None
+
+
+def launched_env(env: dict[str, str], *, binary: Path) -> dict[str, str]:
+    """``options.env`` for ``launcher()``: the engine's environment, what the launcher keeps of it and of
+    the SDK's own variables, and the binary it execs."""
+    keep = ",".join(sorted({*env, *_SDK_SETS}))
+    return {**env, _KEEP: keep, _BINARY: str(binary)}
+
+
+def launcher() -> Path:
+    """The ``cli_path`` the SDK starts: a script that drops what the SDK merged in from ``os.environ`` and
+    execs the engine with the allowlisted environment only, as the CLI adapter gives it.
+
+    The SDK always merges the caller's ``os.environ`` under ``options.env``; emptying ``os.environ`` while
+    it connects would strip it for every other thread of the harness. One script per harness process, in
+    a private temporary folder removed at exit; the process the SDK talks to is the engine itself (exec)."""
+    global _launcher_path
+    with _launcher_lock:
+        if _launcher_path is None:
+            folder = Path(tempfile.mkdtemp(prefix="cch-sdk-launcher-"))
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            path = folder / "claude"
+            path.write_text(f"#!{sys.executable} -I\n{_LAUNCHER}", encoding="utf-8")
+            path.chmod(0o700)
+            _launcher_path = path
+        return _launcher_path

@@ -8,7 +8,10 @@ from typing import Any
 
 from harness.case import Step
 from harness.engines.base import StepOutput
-from harness.errors import EngineError
+
+
+class NotStreamJson(ValueError):
+    """A stdout line that is not a JSON event (the adapter reports the engine as crashed)."""
 
 
 @dataclass(kw_only=True)
@@ -20,15 +23,18 @@ class ProcessOutput:
     results: list[dict[str, Any]] = field(default_factory=list)
 
 
-def parse_line(line: str, out: ProcessOutput, *, source: str) -> dict[str, Any] | None:
-    """Fold one stdout line into ``out``; return the event (None for a blank line)."""
+def parse_line(line: str, out: ProcessOutput) -> dict[str, Any] | None:
+    """Fold one stdout line into ``out``; return the event (None for a blank line); NotStreamJson if the
+    line is not a JSON object."""
     line = line.strip()
     if not line:
         return None
     try:
-        event: dict[str, Any] = json.loads(line)
+        event = json.loads(line)
     except json.JSONDecodeError:
-        raise EngineError(f"{source}: stdout line is not JSON: {line[:200]!r}") from None
+        raise NotStreamJson(f"a stdout line is not JSON: {line[:200]!r}") from None
+    if not isinstance(event, dict):
+        raise NotStreamJson(f"a stdout line is not a JSON object: {line[:200]!r}")
     kind = event.get("type")
     if kind == "system" and event.get("subtype") == "init":
         out.session_id = event.get("session_id") or out.session_id

@@ -1,0 +1,109 @@
+"""Nothing a run starts outlives it: processes carrying the run's cookie are killed when it ends.
+
+The engine tests run a case whose hook leaves ``sleep 300.<tag> &`` behind in a session of its own; a
+Bash call in the same step shows it running, and afterwards neither ``ps`` nor ``/proc`` finds it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.engines.claude import ClaudeEngine
+from harness.engines.install import ensure_installed
+from harness.engines.reference import ReferenceEngine
+from harness.processes import COOKIE, carriers, kill_carriers, new_cookie
+from tests.conftest import PINNED, CaseWriter, run_in_copy
+
+pytestmark = pytest.mark.xdist_group("faults-real-engine")
+
+CASE = """\
+id: leftover
+title: t
+claims: [E1]
+source: test
+documented_for: 2.1.252
+run: {permission_mode: bypass, timeout: 60}
+steps:
+  - prompt: Check the background process with the Bash tool.
+    turns:
+      - call:
+          name: Bash
+          input: {command: "kill -0 $(cat bg.pid) && echo ALIVE", description: Check}
+          expect: {result: ALIVE}
+      - say: It runs.
+"""
+
+
+def _tag() -> str:
+    """``300.123456789``: a sleep no other process on the machine runs."""
+    return f"300.{uuid.uuid4().int % 10**9}"
+
+
+def _live(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not exited (a zombie has exited, only its parent has not reaped it)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _ps(tag: str) -> list[str]:
+    ps = subprocess.run(["ps", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
+    return [line for line in ps.splitlines() if tag in line and not line.split()[1].startswith("Z")]
+
+
+def test_every_carrier_is_killed_whatever_its_session_and_nothing_else(tmp_path: Path) -> None:
+    cookie, tag = new_cookie(), _tag()
+    script = f"sleep {tag} >/dev/null 2>&1 & echo $! > {tmp_path}/child.pid; wait"
+    env = {"PATH": os.environ["PATH"], COOKIE: cookie}
+    carrier = subprocess.Popen(["sh", "-c", script], env=env, start_new_session=True)
+    bystander = subprocess.Popen(["sleep", tag], env={"PATH": os.environ["PATH"]})
+    try:
+        for _ in range(200):
+            if (tmp_path / "child.pid").is_file() and (tmp_path / "child.pid").read_text().strip():
+                break
+            time.sleep(0.01)
+        child = int((tmp_path / "child.pid").read_text())
+        assert sorted(carriers(cookie)) == sorted([carrier.pid, child])
+        killed = kill_carriers(cookie)
+        carrier.wait(timeout=5)
+        assert sorted(set(killed)) == sorted([carrier.pid, child])
+        assert carriers(cookie) == []
+        assert not _live(child)
+        assert _live(bystander.pid)  # no cookie: not ours to kill
+    finally:
+        bystander.kill()
+        bystander.wait()
+
+
+@pytest.mark.parametrize("engine_name", ["reference", "claude"])
+def test_a_hooks_background_sleep_does_not_survive_the_run(
+    engine_name: str, write_case: CaseWriter, tmp_path: Path
+) -> None:
+    tag = _tag()
+    hook = {"type": "command", "command": f"sleep {tag} >/dev/null 2>&1 & echo $! > bg.pid"}
+    settings = {"hooks": {"UserPromptSubmit": [{"hooks": [hook]}]}}
+    directory = write_case("leftover", CASE, {".claude/settings.json": json.dumps(settings)})
+    engine: Any = ReferenceEngine() if engine_name == "reference" else ClaudeEngine(engine_version=_newest())
+    run = run_in_copy(directory, engine, tmp_path / "run")
+    # it ran during the run (so the test would see it, were it left) ...
+    assert run.model.exchanges[0].result == "ALIVE"
+    pid = int((run.workdir / "bg.pid").read_text())
+    # ... and nothing of it is left once the run has returned
+    assert not _live(pid), Path(f"/proc/{pid}/cmdline").read_bytes()
+    assert _ps(f"sleep {tag}") == []
+
+
+def _newest() -> str:
+    version = PINNED[-1]
+    ensure_installed(version)
+    return version
