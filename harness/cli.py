@@ -69,6 +69,12 @@ def _add_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cases-dir", type=Path, default=None, help="folder of cases (default: the suite's)")
     p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="cases run at once")
     p.add_argument("--keep-workdirs", type=Path, default=None, help="keep each run's working copy and HOME here")
+    p.add_argument(
+        "--inject-api-fault",
+        default=None,
+        metavar="PLAN",
+        help="serve API faults to real engines, e.g. 529@1,drop@3 (docs/faults.md); such runs get no verdict",
+    )
 
 
 def _selection(args: argparse.Namespace) -> Selection:
@@ -86,7 +92,7 @@ def _selected_cases(args: argparse.Namespace, suite: Suite) -> list[Found]:
 def _engines(args: argparse.Namespace, suite: Suite) -> list[str]:
     engines = expand(args.engine or list(suite.engines), pinned=suite.pinned)
     for engine in engines:  # an engine name that cannot work is a usage error, not one error per case
-        make_engine(engine)
+        make_engine(engine, api_faults=args.inject_api_fault)
     return engines
 
 
@@ -96,7 +102,14 @@ def _default_version(suite: Suite) -> str | None:
 
 
 def run_all(
-    suite: Suite, engines: list[str], cases: list[Found], *, jobs: int, keep: Path | None, writer: results.Writer
+    suite: Suite,
+    engines: list[str],
+    cases: list[Found],
+    *,
+    jobs: int,
+    keep: Path | None,
+    writer: results.Writer,
+    api_faults: str | None = None,
 ) -> list[results.Record]:
     """Run every case on every engine with a progress bar, each record saved as it finishes.
 
@@ -114,7 +127,7 @@ def run_all(
             try:
                 record = run_case(
                     case,
-                    make_engine(engine, default_version=_default_version(suite)),
+                    make_engine(engine, default_version=_default_version(suite), api_faults=api_faults),
                     expectations=expectations,
                     keep=keep,
                 )
@@ -167,10 +180,19 @@ def _run_and_save(
         "selection": _selection(args).as_json(),
         "shard": args.shard,
         "cases": len(cases),
+        "api_faults": args.inject_api_fault,
     }
     head = results.header(engines=engines, options=options, revision=results.suite_revision(suite.root))
     with results.Writer(path, head=head) as writer:
-        records = run_all(suite, engines, cases, jobs=args.jobs, keep=args.keep_workdirs, writer=writer)
+        records = run_all(
+            suite,
+            engines,
+            cases,
+            jobs=args.jobs,
+            keep=args.keep_workdirs,
+            writer=writer,
+            api_faults=args.inject_api_fault,
+        )
     return sorted(records, key=lambda r: (r.engine, r.case)), path
 
 
@@ -287,7 +309,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         if a == b:
             raise UsageError(f"diff {a} {a}: name two different engines (or compare saved runs of one)")
         for engine in (a, b):
-            make_engine(engine)
+            make_engine(engine, api_faults=args.inject_api_fault)
         cases = _selected_cases(args, suite)
         records, path = _run_and_save(args, suite, [a, b], cases, command="diff")
         console.print(f"results: {path}", markup=False)

@@ -220,3 +220,15 @@ def test_ctrl_c_halfway_leaves_a_valid_results_file_with_every_finished_case(tmp
     assert 5 <= len(saved.records) < 107
     assert f"interrupted: {len(saved.records)} finished case run(s) saved in {path}" in err
     assert all(os.path.basename(str(r.case)) for r in saved.records)
+
+
+def test_an_injected_api_fault_is_an_api_fault_naming_the_status(
+    tmp_path: Path, claude_version: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "r.jsonl"
+    argv = ["run", "--engine", f"claude@{claude_version}", "--case", "tool-tool-no-call", "--results", str(path)]
+    assert main([*argv, "--inject-api-fault", "529@1"]) == 1
+    [record] = results.read(path).records
+    assert record.status is Status.API_FAULT and record.fault is not None
+    assert "HTTP 529 overloaded_error to request 1" in record.fault.message
+    assert "API-FAULT tool-tool-no-call" in capsys.readouterr().out

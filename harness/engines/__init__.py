@@ -11,22 +11,27 @@ from harness.errors import UsageError
 FAMILIES = ("reference", "claude", "sdk")
 
 
-def make_engine(spec: str, *, default_version: str | None = None) -> Engine:
+def make_engine(spec: str, *, default_version: str | None = None, api_faults: str | None = None) -> Engine:
     """``reference`` (each case at its documented version; ``default_version`` for a case without one),
-    ``reference@V``, ``claude@V`` or ``sdk@V``."""
+    ``reference@V``, ``claude@V`` or ``sdk@V``. ``api_faults``: a fault plan in its text form
+    (engines/apifaults.py) for the fake Messages API of a real engine."""
     family, _, version = spec.partition("@")
+    if api_faults and family == "reference":
+        raise UsageError("--inject-api-fault: the reference engine has no Messages API to fault; use claude@V")
     if family == "reference":
         from harness.engines.reference import ReferenceEngine
 
         return ReferenceEngine(version=version or None, default_version=default_version)
     if family == "claude" and version:
+        from harness.engines.apifaults import ApiFaultPlan
         from harness.engines.claude import ClaudeEngine
 
-        return ClaudeEngine(engine_version=version)
+        return ClaudeEngine(engine_version=version, api_faults=ApiFaultPlan.parse(api_faults or ""))
     if family == "sdk" and version:
+        from harness.engines.apifaults import ApiFaultPlan
         from harness.engines.sdk import SdkEngine
 
-        return SdkEngine(engine_version=version)
+        return SdkEngine(engine_version=version, api_faults=ApiFaultPlan.parse(api_faults or ""))
     close = difflib.get_close_matches(family, FAMILIES, n=1)
     hint = f" (did you mean {close[0]}{'@' + version if version else ''}?)" if close and close[0] != family else ""
     raise UsageError(
