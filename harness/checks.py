@@ -10,7 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from harness.case import Case, TextMatch, Turn
+from harness.case import Case, EventCheck, TextMatch, Turn
+from harness.transcript import event_matches
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,13 +74,36 @@ def check(
                     at=f"{where}.call.expect.is_error", expected=str(expect.is_error), observed=str(ex.get("is_error"))
                 )
             )
+        final = ex.get("final_result", got)  # answered once: its first answer is its last
+        if expect.final_result is not None and not _match(expect.final_result, final):
+            failures.append(
+                Difference(
+                    at=f"{where}.call.expect.final_result", expected=expect.final_result.describe(), observed=final
+                )
+            )
     prompts = {p["step"]: p for p in transcript["prompts"]}
     for i, step in enumerate(case.steps):
-        if step.init_tools is not None and (printed := prompts.get(i + 1)) is not None:
+        printed = prompts.get(i + 1)
+        if printed is None:
+            continue
+        if step.init_tools is not None:
             for problem in step.init_tools.problems(printed.get("init_tools", []), verb="listed in system/init"):
                 failures.append(
                     Difference(at=f"steps[{i}].init_tools", expected="as the case states", observed=problem)
                 )
+        if step.events is not None:
+            failures += _check_events(i, step.events, printed.get("events", []))
+    failures += _check_stderr(case, transcript.get("stderr", []))
+    for side in case.side_calls:
+        made = transcript.get("side_calls", {}).get(side.name, 0)
+        if side.made is not None and (made > 0) != side.made:
+            failures.append(
+                Difference(
+                    at=f"side_calls.{side.name}.made",
+                    expected="made" if side.made else "not made",
+                    observed=f"made {made} time(s)" if made else "not made",
+                )
+            )
     files = transcript["files"]
     for i in range(len(case.effects)):
         failures += _check_effect(case, i, files)
@@ -87,6 +111,33 @@ def check(
         for problem in case.debug_log.problems(debug_log, what="debug log"):
             failures.append(Difference(at="debug_log", expected="as the case states", observed=problem))
     return failures
+
+
+def _check_events(index: int, checks: EventCheck, events: list[Any]) -> list[Difference]:
+    at = f"steps[{index}].events"
+    out = []
+    for n, pattern in enumerate(checks.include):
+        if not any(event_matches(e, pattern) for e in events):
+            out.append(Difference(at=f"{at}.include[{n}]", expected=_json_line(pattern), observed="no such event"))
+    for n, pattern in enumerate(checks.exclude):
+        if hit := next((e for e in events if event_matches(e, pattern)), None):
+            out.append(Difference(at=f"{at}.exclude[{n}]", expected="no such event", observed=_json_line(hit)))
+    return out
+
+
+def _check_stderr(case: Case, lines: list[str]) -> list[Difference]:
+    """stderr checks are per line: the transcript keeps the lines that hold a checked string."""
+    if case.stderr is None:
+        return []
+    out = [
+        Difference(at="stderr", expected=f"a line holding {s!r}", observed="none")
+        for s in case.stderr.include
+        if not any(s in line for line in lines)
+    ]
+    for s in case.stderr.exclude:
+        if hit := next((line for line in lines if s in line), None):
+            out.append(Difference(at="stderr", expected=f"no line holding {s!r}", observed=hit))
+    return out
 
 
 def _check_effect(case: Case, index: int, files: dict[str, Any]) -> list[Difference]:

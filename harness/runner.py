@@ -98,20 +98,22 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
         except HarnessError as exc:
             fault = exc.fault(phase=exc.phase)
     if fault is not None:
-        detail = "\n".join(part for part in (fault.detail, model.conversation()) if part)
-        fault = Fault(status=fault.status, message=fault.message, detail=detail, phase=fault.phase)
+        # the private folder is gone once the run returns: its paths in a message only make it unstable
+        detail = quoting.text("\n".join(part for part in (fault.detail, model.conversation()) if part))
+        fault = Fault(status=fault.status, message=quoting.text(fault.message), detail=detail, phase=fault.phase)
         duration = time.monotonic() - started
+        notes = tuple(quoting.text(n) for n in notes)
         return Record.of(case, engine=engine.name, status=fault.status, duration=duration, fault=fault, notes=notes)
     after = transcript.snapshot_files(folders.work)
     norm = transcript.Normaliser(workdir=folders.work, home=folders.home, tmp=folders.tmp, ports=ports)
     data = transcript.build(
-        case_id=case.id,
+        case=case,
         engine=engine.name,
         exchanges=model.exchanges,
         run=run,
         files=transcript.changed_files(before, after),
         norm=norm,
-        unordered_files=case.unordered_files,
+        side_calls=model.side_calls_made,
     )
     if script_failure is not None:
         # a stable string (no temporary or checkout paths), so that it can be listed as a known difference
@@ -126,6 +128,6 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
         status=status,
         duration=time.monotonic() - started,
         findings=findings,
-        notes=(*notes, *run.notes),
+        notes=tuple(norm.text(n) for n in (*notes, *run.notes)),  # stable: no private paths
         transcript=data,
     )

@@ -10,6 +10,10 @@ How a request is placed in a conversation ("thread"), most certain first:
 3. otherwise it opens a new thread: the main thread if it holds the current step's prompt and no main
    thread is open for this session, else the context whose ``opens_with`` it holds, else a side call
    (only for requests without tools; a tool-bearing request nobody scripted is an error).
+
+A context named by ``system_contains`` instead is found by its system prompt before all of these: a
+forked context that carries the main transcript would otherwise look like the main thread. A side call
+that a case scripts (``side_calls``) gets the case's reply; any other gets ``ok``.
 """
 
 from __future__ import annotations
@@ -117,6 +121,8 @@ class Exchange:
     reply: Turn
     result: str | None = None
     is_error: bool | None = None
+    final_result: str | None = None
+    """The tool_result the thread's last request held, when it differs from the first one."""
 
 
 @dataclass(kw_only=True)
@@ -143,6 +149,8 @@ class ScriptedModel:
     _step: int = 0
     _main_open: bool = False
     _step_turns_used: dict[int, int] = field(default_factory=dict)
+    side_calls_made: dict[str, int] = field(default_factory=dict)
+    """How many requests each of the case's scripted side calls answered."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def begin_step(self, index: int) -> None:
@@ -158,8 +166,16 @@ class ScriptedModel:
             self._record_results(request)
             thread = self._thread_for(request)
             if thread is None:
-                return [{"type": "text", "text": SIDE_REPLY}]
+                return [{"type": "text", "text": self._side_reply(request)}]
             return self._serve(thread, request)
+
+    def _side_reply(self, request: ModelRequest) -> str:
+        text = request.all_text()
+        for side in self.case.side_calls:
+            if side.contains in text:
+                self.side_calls_made[side.name] = self.side_calls_made.get(side.name, 0) + 1
+                return side.reply
+        return SIDE_REPLY
 
     def finish(self) -> None:
         """Raise ScriptError if any scripted turn was never asked for."""
@@ -205,11 +221,21 @@ class ScriptedModel:
     def _record_results(self, request: ModelRequest) -> None:
         for tool_use_id, block in request.tool_results().items():
             ex = self._by_id.get(tool_use_id)
-            if ex is not None and ex.result is None:
-                ex.result = result_text(block.get("content"))
+            if ex is None:
+                continue
+            text = result_text(block.get("content"))
+            if ex.result is None:
+                ex.result = text
                 ex.is_error = bool(block.get("is_error", False))
+            elif text != ex.result or ex.final_result is not None:
+                # every request carries the thread's history: the last one says what the call ended as
+                ex.final_result = text
 
     def _thread_for(self, request: ModelRequest) -> _Thread | None:
+        for ctx in self.case.contexts:
+            if ctx.system_contains is not None and ctx.system_contains in request.system:
+                known = next((t for t in self._threads if t.context == ctx.name), None)
+                return known or self._open(ctx.name, request.opening)
         ids = request.issued_ids()
         if ids and ids[-1] in self._by_id:
             return self._threads[self._by_id[ids[-1]].thread]
@@ -222,7 +248,7 @@ class ScriptedModel:
             self._main_open = True
             return self._open(MAIN, opening)
         for ctx in self.case.contexts:
-            if ctx.opens_with in opening:
+            if ctx.opens_with is not None and ctx.opens_with in opening:
                 return self._open_context(ctx, opening, request)
         if not request.tools:
             return None
@@ -236,7 +262,7 @@ class ScriptedModel:
         if any(t.context == ctx.name for t in self._threads):
             raise ScriptError(
                 f"{self.case.case_file}: contexts.{ctx.name}: a second conversation opened with "
-                f"{ctx.opens_with!r}; script it as a context of its own\n" + self.conversation()
+                f"{ctx.label}; script it as a context of its own\n" + self.conversation()
             )
         return self._open(ctx.name, opening)
 
@@ -267,6 +293,8 @@ class ScriptedModel:
             problems += turn.offered.tools.problems(list(request.tools))
         if turn.offered and turn.offered.context:
             problems += turn.offered.context.problems(request.all_text(), what="context")
+        for check in turn.offered.messages if turn.offered else ():
+            problems += check.problems(request.messages, text_of=block_text)
         blocks: list[dict[str, Any]] = []
         if turn.say is not None:
             blocks.append({"type": "text", "text": turn.say})

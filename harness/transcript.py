@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.case import Case
 from harness.engines.base import EngineRun
 from harness.scripted import Exchange
 
@@ -139,6 +140,8 @@ def _exchange(ex: Exchange, previous_offer: tuple[str, ...] | None, norm: Normal
         if ex.result is not None:
             out["result"] = _cut(norm.text(ex.result), MAX_RESULT_CHARS)
             out["is_error"] = ex.is_error
+            if ex.final_result is not None:
+                out["final_result"] = _cut(norm.text(ex.final_result), MAX_RESULT_CHARS)
         else:
             out["result"] = None
     if ex.problems:
@@ -148,36 +151,61 @@ def _exchange(ex: Exchange, previous_offer: tuple[str, ...] | None, norm: Normal
 
 def build(
     *,
-    case_id: str,
+    case: Case,
     engine: str,
     exchanges: list[Exchange],
     run: EngineRun,
     files: dict[str, bytes | None],
     norm: Normaliser,
-    unordered_files: tuple[str, ...] = (),
+    side_calls: Mapping[str, int],
 ) -> dict[str, Any]:
-    """The normalised transcript as plain JSON data (what snapshots store)."""
+    """The normalised transcript as plain JSON data (what snapshots store).
+
+    The engine's other stream-json events and its stderr are kept only where the case checks them, and
+    then only what its patterns pick out (``events`` per prompt, ``stderr`` lines): the rest is noise
+    that changes from run to run, and this much lets a committed snapshot be checked again."""
     offers: dict[int, tuple[str, ...]] = {}
     rendered = []
     for ex in exchanges:
         rendered.append(_exchange(ex, offers.get(ex.thread), norm))
         offers[ex.thread] = ex.offered
-    return {
-        "case": case_id,
+    prompts = []
+    for s in run.steps:
+        prompt: dict[str, Any] = {
+            "step": s.step + 1,
+            "result": norm.text(s.result) if s.result is not None else None,
+            "is_error": s.is_error,
+            "permission_denials": norm.value(list(s.permission_denials)),
+            "init_tools": list(s.init_tools),
+        }
+        checks = case.steps[s.step].events if s.step < len(case.steps) else None
+        if checks is not None:
+            patterns = (*checks.include, *checks.exclude)
+            prompt["events"] = [norm.value(e) for e in s.events if any(event_matches(e, p) for p in patterns)]
+        prompts.append(prompt)
+    out: dict[str, Any] = {
+        "case": case.id,
         "engine": engine,
         "exchanges": rendered,
-        "prompts": [
-            {
-                "step": s.step + 1,
-                "result": norm.text(s.result) if s.result is not None else None,
-                "is_error": s.is_error,
-                "permission_denials": norm.value(list(s.permission_denials)),
-                "init_tools": list(s.init_tools),
-            }
-            for s in run.steps
-        ],
+        "prompts": prompts,
         "files": {
-            name: _file_value(name, data, norm, unordered=name in unordered_files)
+            name: _file_value(name, data, norm, unordered=name in case.unordered_files)
             for name, data in files.items()
         },
     }
+    if case.stderr is not None:
+        wanted = (*case.stderr.include, *case.stderr.exclude)
+        out["stderr"] = [norm.text(line) for line in run.stderr.splitlines() if any(w in line for w in wanted)]
+    if case.side_calls:
+        out["side_calls"] = {side.name: side_calls.get(side.name, 0) for side in case.side_calls}
+    return out
+
+
+def event_matches(event: Any, pattern: Any) -> bool:
+    """Whether ``pattern`` is a subset of ``event``: every key of a pattern object present with a matching
+    value, every item of a pattern list matched by some item of the event's list, other values equal."""
+    if isinstance(pattern, dict):
+        return isinstance(event, dict) and all(k in event and event_matches(event[k], v) for k, v in pattern.items())
+    if isinstance(pattern, list):
+        return isinstance(event, list) and all(any(event_matches(e, p) for e in event) for p in pattern)
+    return bool(event == pattern)

@@ -21,12 +21,15 @@ from harness.case.spec import (
     Combination,
     Context,
     Effect,
+    EventCheck,
     Expect,
     Flags,
+    MessageCheck,
     NameChecks,
     Offered,
     RunOptions,
     Server,
+    SideCall,
     Step,
     TextChecks,
     TextMatch,
@@ -124,6 +127,8 @@ def _text_match(raw: Any) -> TextMatch | None:
     if isinstance(raw, str):
         return TextMatch(kind="exact", value=raw)
     ((kind, value),) = raw.items()
+    if kind == "one_of":
+        return TextMatch(kind="one_of", value="", choices=tuple(value))
     return TextMatch(kind=kind, value=value)
 
 
@@ -144,12 +149,25 @@ def _turn(raw: dict[str, Any]) -> Turn:
     call = None
     if c := raw.get("call"):
         exp = c.get("expect")
-        expect = Expect(result=_text_match(exp.get("result")), is_error=exp.get("is_error")) if exp else None
+        expect = None
+        if exp:
+            expect = Expect(
+                result=_text_match(exp.get("result")),
+                is_error=exp.get("is_error"),
+                final_result=_text_match(exp.get("final_result")),
+            )
         call = Call(name=c["name"], input=c["input"], expect=expect)
     offered = None
     if o := raw.get("offered"):
-        offered = Offered(tools=_name_checks(o.get("tools")), context=_text_checks(o.get("context")))
+        messages = tuple(MessageCheck(**m) for m in o.get("messages", ()))
+        offered = Offered(tools=_name_checks(o.get("tools")), context=_text_checks(o.get("context")), messages=messages)
     return Turn(say=raw.get("say"), call=call, offered=offered)
+
+
+def _events(raw: dict[str, Any] | None) -> EventCheck | None:
+    if raw is None:
+        return None
+    return EventCheck(include=tuple(raw.get("include", ())), exclude=tuple(raw.get("exclude", ())))
 
 
 def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catalogue | None) -> Case:
@@ -176,15 +194,22 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
             raise fail("steps[0].session", "the first step starts a session: it must be 'new'")
         turns = tuple(_turn(t) for t in s["turns"])
         init_tools = _name_checks(s.get("init_tools"))
-        steps.append(Step(prompt=s["prompt"], session=session, turns=turns, init_tools=init_tools))
+        events = _events(s.get("events"))
+        steps.append(Step(prompt=s["prompt"], session=session, turns=turns, init_tools=init_tools, events=events))
     contexts = tuple(
-        Context(name=name, opens_with=c["opens_with"], turns=tuple(_turn(t) for t in c["turns"]))
+        Context(
+            name=name,
+            opens_with=c.get("opens_with"),
+            system_contains=c.get("system_contains"),
+            turns=tuple(_turn(t) for t in c["turns"]),
+        )
         for name, c in (raw.get("contexts") or {}).items()
     )
     r = raw.get("run") or {}
     run = RunOptions(
         permission_mode=r.get("permission_mode", "default"),
-        trusted=r.get("trusted", True),
+        trusted=r.get("trusted", True) is not False,
+        trust_parent=r.get("trusted") == "parent",
         env=dict(r.get("env", {})),
         agent=r.get("agent"),
         timeout=float(r.get("timeout", 60)),
@@ -213,6 +238,11 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         contexts=contexts,
         effects=effects,
         debug_log=_text_checks(raw.get("debug_log")),
+        stderr=_text_checks(raw.get("stderr")),
+        side_calls=tuple(
+            SideCall(name=n, contains=v["contains"], reply=v["reply"], made=v.get("made"))
+            for n, v in (raw.get("side_calls") or {}).items()
+        ),
         unordered_files=tuple(raw.get("unordered_files", ())),
         servers=servers,
         directory=directory,

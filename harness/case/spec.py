@@ -24,10 +24,14 @@ class Combination:
 class TextMatch:
     """Exact text, a substring that must be present or absent, or a regex (searched)."""
 
-    kind: Literal["exact", "contains", "regex", "lacks"]
+    kind: Literal["exact", "contains", "regex", "lacks", "one_of"]
     value: str
+    choices: tuple[str, ...] = ()
+    """For ``one_of``: every exact text the engine may answer (an engine that does not always say the same)."""
 
     def matches(self, text: str) -> bool:
+        if self.kind == "one_of":
+            return text in self.choices
         if self.kind == "exact":
             return text == self.value
         if self.kind == "contains":
@@ -37,6 +41,8 @@ class TextMatch:
         return re.search(self.value, text) is not None
 
     def describe(self) -> str:
+        if self.kind == "one_of":
+            return "one of " + " | ".join(repr(c) for c in self.choices)
         return self.value if self.kind == "exact" else f"{self.kind} {self.value!r}"
 
 
@@ -44,6 +50,8 @@ class TextMatch:
 class Expect:
     result: TextMatch | None = None
     is_error: bool | None = None
+    final_result: TextMatch | None = None
+    """The tool_result the thread holds in its last request (a call answered twice: placeholder, then hand-back)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,9 +88,46 @@ class TextChecks:
 
 
 @dataclass(frozen=True, kw_only=True)
+class MessageCheck:
+    """One message of the request, by position: its role and what its text holds."""
+
+    index: int
+    """Python-style: -1 is the last message of the request."""
+    role: Literal["user", "assistant"] | None = None
+    block: int | None = None
+    """Narrow to one content block of the message (Python-style index)."""
+    contains: str | None = None
+    lacks: str | None = None
+
+    def problems(self, messages: tuple[dict[str, Any], ...], *, text_of: Any) -> list[str]:
+        where = f"message[{self.index}]" + (f".block[{self.block}]" if self.block is not None else "")
+        try:
+            message = messages[self.index]
+        except IndexError:
+            return [f"{where}: the request has only {len(messages)} messages"]
+        out = []
+        if self.role is not None and message.get("role") != self.role:
+            out.append(f"{where}: role is {message.get('role')!r}, expected {self.role!r}")
+        content = message.get("content")
+        if self.block is not None:
+            blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
+            try:
+                content = [blocks[self.block]]
+            except IndexError:
+                return [*out, f"{where}: the message has only {len(blocks)} blocks"]
+        text = text_of(content)
+        if self.contains is not None and self.contains not in text:
+            out.append(f"{where} lacks {self.contains!r}")
+        if self.lacks is not None and self.lacks in text:
+            out.append(f"{where} holds {self.lacks!r}")
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
 class Offered:
     tools: NameChecks | None = None
     context: TextChecks | None = None
+    messages: tuple[MessageCheck, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,13 +145,42 @@ class Step:
     session: SessionMode
     turns: tuple[Turn, ...]
     init_tools: NameChecks | None = None
+    events: EventCheck | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
 class Context:
     name: str
-    opens_with: str
+    opens_with: str | None
+    """Text in the opening user message of the context's conversation."""
     turns: tuple[Turn, ...]
+    system_contains: str | None = None
+    """Or: text in the request's system prompt (a forked context that carries the main transcript opens
+    with the main thread's first message, so only its system prompt tells it apart)."""
+
+    @property
+    def label(self) -> str:
+        return repr(self.opens_with) if self.opens_with is not None else f"system {self.system_contains!r}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SideCall:
+    """A request without tools (a title, a summary, a model-based permission check) the case scripts."""
+
+    name: str
+    contains: str
+    """Text anywhere in the request (system prompt and messages)."""
+    reply: str
+    made: bool | None = None
+    """True: the case fails unless such a call was made; False: unless none was; None: either."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EventCheck:
+    """Stream-json events of one prompt, each pattern a subset of an event's JSON."""
+
+    include: tuple[dict[str, Any], ...] = ()
+    exclude: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,6 +223,8 @@ class Flags:
 class RunOptions:
     permission_mode: PermissionMode = "default"
     trusted: bool = True
+    trust_parent: bool = False
+    """Trust is recorded for the working copy's parent folder instead of the working copy itself."""
     env: dict[str, str] = field(default_factory=dict)
     agent: str | None = None
     timeout: float = 60.0
@@ -178,6 +254,9 @@ class Case:
     case_file: Path
     fixture_from: Path | None = None
     """A sibling case whose fixture (and user HOME) this case's files are laid over."""
+    stderr: TextChecks | None = None
+    """Checks on what the engine printed on stderr (warnings printed nowhere else)."""
+    side_calls: tuple[SideCall, ...] = ()
     project: Path | None = None
     """A folder whose files are the working copy (the repository holding a team's ``.claude/``)."""
     home: Path | None = None

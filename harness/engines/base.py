@@ -19,6 +19,8 @@ class StepOutput:
     is_error: bool = False
     permission_denials: tuple[dict[str, Any], ...] = ()
     init_tools: tuple[str, ...] = ()
+    events: tuple[dict[str, Any], ...] = ()
+    """The other stream-json events printed for this prompt (system, assistant, user, ...), in order."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -27,6 +29,8 @@ class EngineRun:
 
     steps: tuple[StepOutput, ...]
     debug_log: str = ""
+    stderr: str = ""
+    """What the engine printed on stderr, every process's joined."""
     notes: tuple[str, ...] = field(default=())
 
 

@@ -51,7 +51,8 @@ _QUIET_ENV = {
 
 
 def seed_home(home: Path, *, workdir: Path, trusted: bool) -> None:
-    """The user-level state a first run would otherwise ask for: onboarding, bypass consent, trust.
+    """The user-level state a first run would otherwise ask for: onboarding, bypass consent, trust
+    (recorded for ``workdir``: the working copy, or its parent for a case that trusts the parent).
 
     Laid over a ``~/.claude.json`` the case's own HOME folder holds (user-scoped MCP servers, say): the
     case's keys stay, except the working copy's trust, which ``run.trusted`` decides."""
@@ -245,9 +246,10 @@ def run_sessions(
     its fault plan), one engine process per group of steps with the session id carried into a resume, the
     way each process ended judged once it has stopped (api fault, script failure, timeout, crash), and the
     debug logs read back."""
-    seed_home(home, workdir=workdir, trusted=case.run.trusted)
+    seed_home(home, workdir=workdir.parent if case.run.trust_parent else workdir, trusted=case.run.trusted)
     outputs: list[StepOutput] = []
     debug_logs: list[Path] = []
+    stderr: list[str] = []
     with FakeMessagesAPI(respond=model.respond, faults=faults) as api:
         session_id: str | None = None
         for number, group in enumerate(processes(case)):
@@ -262,8 +264,9 @@ def run_sessions(
             judge_process(case, engine=engine, api=api, end=done.end)
             session_id = done.session_id or session_id
             outputs += done.steps
+            stderr.append(done.end.stderr)
     debug = "\n".join(p.read_text(errors="replace") for p in debug_logs if p.is_file())
-    return EngineRun(steps=tuple(outputs), debug_log=debug)
+    return EngineRun(steps=tuple(outputs), debug_log=debug, stderr="".join(stderr))
 
 
 def judge_process(case: Case, *, engine: str, api: FakeMessagesAPI, end: ProcessEnd) -> None:

@@ -28,6 +28,21 @@ from harness.scripted import ModelRequest, ScriptedModel
 MODELLED_MODES = ("default", "bypass")
 
 
+def unmodelled_parts(case: Case) -> list[str]:
+    """The parts of ``case`` the reference engine has no measurement for (it answers not-modelled)."""
+    out = [f"run.flags.{name}" for name in case.run.flags.given()]
+    if case.run.permission_mode not in MODELLED_MODES:
+        out.append(f"run.permission_mode: {case.run.permission_mode}")
+    if case.run.trust_parent:
+        out.append("run.trusted: parent")
+    if case.stderr is not None:
+        out.append("stderr (what the engine prints there)")
+    out += [f"steps[{i}].events (stream-json events)" for i, step in enumerate(case.steps) if step.events]
+    if case.side_calls:
+        out.append("side_calls (which requests without tools the engine makes)")
+    return out
+
+
 class ReferenceEngine:
     """``ReferenceEngine(version="2.1.252")``: the version picks a measured profile (refengine/profiles.py).
 
@@ -72,9 +87,7 @@ class ReferenceEngine:
         engine process gets the case's ``run.timeout``, as the claude adapter gives each real one, and
         when it runs out the run's processes are killed and EngineTimeout names the step. Whatever the
         end, no process the run started outlives it (harness/processes.py)."""
-        unmodelled = [f"run.flags.{name}" for name in case.run.flags.given()]
-        if case.run.permission_mode not in MODELLED_MODES:
-            unmodelled.append(f"run.permission_mode: {case.run.permission_mode}")
+        unmodelled = unmodelled_parts(case)
         if unmodelled:
             raise NotModelled(f"{self.name}: {', '.join(unmodelled)} (no measurement behind it yet)")
         with contained() as cookie:

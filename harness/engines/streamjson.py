@@ -21,6 +21,8 @@ class ProcessOutput:
     session_id: str | None = None
     init_tools: tuple[str, ...] = ()
     results: list[dict[str, Any]] = field(default_factory=list)
+    events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    """Every other event, with the number of the prompt it came during (results so far)."""
 
 
 def parse_line(line: str, out: ProcessOutput) -> dict[str, Any] | None:
@@ -36,18 +38,20 @@ def parse_line(line: str, out: ProcessOutput) -> dict[str, Any] | None:
     if not isinstance(event, dict):
         raise NotStreamJson(f"a stdout line is not a JSON object: {line[:200]!r}")
     kind = event.get("type")
-    if kind == "system" and event.get("subtype") == "init":
+    if kind == "system" and event.get("subtype") == "init":  # also kept as an event
         out.session_id = event.get("session_id") or out.session_id
         out.init_tools = tuple(event.get("tools", ()))
-    elif kind == "result":
+    if kind == "result":
         out.results.append(event)
+    else:
+        out.events.append((len(out.results), event))
     return event
 
 
 def step_outputs(group: list[tuple[int, Step]], out: ProcessOutput) -> list[StepOutput]:
     """One StepOutput per ``result`` event, paired with the steps of the process in order."""
     outputs = []
-    for (index, _), result in zip(group, out.results, strict=False):
+    for number, ((index, _), result) in enumerate(zip(group, out.results, strict=False)):
         outputs.append(
             StepOutput(
                 step=index,
@@ -58,6 +62,7 @@ def step_outputs(group: list[tuple[int, Step]], out: ProcessOutput) -> list[Step
                     for d in result.get("permission_denials", ())
                 ),
                 init_tools=out.init_tools,
+                events=tuple(event for n, event in out.events if n == number),
             )
         )
     return outputs
