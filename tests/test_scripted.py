@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from harness.case import load_case
@@ -9,6 +11,7 @@ from harness.engines.claude import ClaudeEngine
 from harness.errors import ScriptError
 from harness.runner import run_case
 from harness.scripted import ModelRequest, ScriptedModel
+from harness.transcript import Normaliser
 from tests.conftest import EXPECTATIONS, CaseWriter
 
 CASE = """\
@@ -102,3 +105,20 @@ def test_script_failures_on_the_real_engine(
     # the observed first line is stable (it can be listed as a known difference); the detail has the rest
     assert script.observed is not None and script.observed.startswith("<case>/case.yaml")
     assert words in script.detail and str(directory / "case.yaml") in script.detail
+
+
+def test_a_quoted_opening_does_not_depend_on_the_length_of_the_run_folder(
+    write_case: CaseWriter, tmp_path: Path
+) -> None:
+    """The excerpt in a script failure is cut after normalisation: a longer TMPDIR gives the same text."""
+    case = load_case(write_case("q", CASE.format(id="q", turns=SAY)))
+    messages = []
+    for folder in (tmp_path / "a", tmp_path / ("b" * 120)):
+        norm = Normaliser(workdir=folder / "work", home=folder / "home", tmp=folder / "tmp")
+        model = ScriptedModel(case=case, redact=norm.text)
+        model.begin_step(0)
+        opening = f'a hook payload {{"cwd": "{folder / "work"}", "transcript_path": "{folder / "home"}/x.jsonl"}}' * 5
+        with pytest.raises(ScriptError) as err:
+            model.respond(ModelRequest(system="", messages=(_user(opening),), tools=("Bash",)))
+        messages.append(str(err.value).splitlines()[0])
+    assert messages[0] == messages[1] and "<workdir>" in messages[0]
