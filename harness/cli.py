@@ -396,6 +396,33 @@ def cmd_trace(args: argparse.Namespace) -> int:
     return 1 if missing else 0
 
 
+def cmd_explore(args: argparse.Namespace) -> int:
+    """Generated cases on reference@V and claude@V; agreement, disagreement classes, minimal cases."""
+    from harness.explore.explorer import explore
+
+    out = _stdout()
+    exploration = explore(
+        version=args.version,
+        budget=args.budget,
+        seed=args.seed,
+        out=args.out,
+        shrink_budget=args.shrink_budget,
+        progress=lambda o, n: console.print(
+            f"{n + 1}/{args.budget} {o.case_id}: " + ("agree" if not o.found else f"{len(o.found)} disagreement(s)"),
+            markup=False,
+        ),
+    )
+    out.print(
+        f"claude@{args.version}, seed {args.seed}: {len(exploration.outcomes)} generated cases,"
+        f" agreement {exploration.agreement:.1%}",
+        markup=False,
+    )
+    for cls, count in exploration.class_counts().most_common():
+        minimal = exploration.minimal.get(cls)
+        out.print(f"  {count:4d}  {cls}" + (f"  -> {minimal}" if minimal else ""), markup=False)
+    return 0 if not exploration.class_counts() else 1
+
+
 def _version() -> str:
     try:
         return metadata.version("cc-harness")
@@ -463,6 +490,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-partial", action="store_true", help="replace the suite's report from a partial run")
     p.add_argument("--cases-dir", type=Path, default=None, help="where the HTML report reads fixtures")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser(
+        "explore",
+        parents=[common],
+        help="generated cases on reference@V and claude@V: agreement, disagreement classes, minimal cases",
+        description="Exit status: 0 every generated case agreed, 1 disagreements (minimal cases written), 2 usage.",
+    )
+    p.add_argument("--version", required=True, help="claude version, e.g. 2.1.332")
+    p.add_argument("--budget", type=int, default=100, help="generated cases to run (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="the same seed draws the same cases")
+    p.add_argument("--shrink-budget", type=int, default=60, help="runs spent shrinking each disagreement class")
+    p.add_argument("--out", type=Path, default=Path("results") / "explore", help="results file and minimal cases")
+    p.set_defaults(func=cmd_explore)
 
     p = sub.add_parser("trace", parents=[common], help="traceability: each claim, its cases, their status per engine")
     p.add_argument("--results", type=Path, nargs="*", default=[], help="results files for the statuses")

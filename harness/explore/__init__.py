@@ -1,0 +1,1 @@
+"""Differential exploration of reference@V against claude@V (grammar, observation, driver)."""

@@ -1,0 +1,177 @@
+"""Differential exploration: generated cases on ``reference@V`` and ``claude@V``, disagreements shrunk.
+
+``explore`` draws ``budget`` scenarios from the grammar with a seed (the same seed draws the same
+scenarios), runs each on both engines, and counts agreement. For every class of disagreement it found,
+Hypothesis then searches for the smallest scenario that still shows it (``hypothesis.find``), and that
+minimal case is written out with the real engine's answers as its expectations, ready to be given
+claims and added to a suite. Every run of both engines goes to one results file, so a long exploration
+loses nothing it finished.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, Phase, find, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
+
+from harness import results
+from harness.case import load_case
+from harness.engines import make_engine
+from harness.expectations import Expectations
+from harness.explore.grammar import Scenario, scenarios
+from harness.explore.observe import classes, disagreements
+from harness.results import Record
+from harness.runner import run_case
+
+
+@dataclass(kw_only=True)
+class Outcome:
+    """One scenario on both engines."""
+
+    scenario: Scenario
+    case_id: str
+    found: list[str]
+    reference: Record
+    real: Record
+
+
+@dataclass(kw_only=True)
+class Exploration:
+    version: str
+    seed: int
+    outcomes: list[Outcome] = field(default_factory=list)
+    minimal: dict[str, Path] = field(default_factory=dict)
+    """A disagreement class -> the minimal case written for it."""
+
+    @property
+    def agreement(self) -> float:
+        return sum(not o.found for o in self.outcomes) / len(self.outcomes) if self.outcomes else 1.0
+
+    def class_counts(self) -> Counter[str]:
+        return Counter(c for o in self.outcomes for c in classes(o.found))
+
+
+def write_case(scenario: Scenario, folder: Path, case_id: str, *, expect_from: Record | None = None) -> Path:
+    """The scenario as a case folder; with ``expect_from``, that record's answers become its expectations."""
+    directory = folder / case_id
+    if directory.exists():
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True)
+    case = scenario.case(case_id)
+    if expect_from is not None and expect_from.transcript is not None:
+        _expect(case, expect_from.transcript)
+    (directory / "case.yaml").write_text(yaml.safe_dump(case, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    for name, text in scenario.files().items():
+        path = directory / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return directory
+
+
+def _expect(case: dict[str, Any], transcript: dict[str, Any]) -> None:
+    """Each main-thread call's ``expect.result`` as the engine answered it (contexts are left open)."""
+    for ex in transcript.get("exchanges", ()):
+        if ex.get("context") != "main" or "call" not in ex or ex.get("result") is None:
+            continue
+        turn = case["steps"][ex["step"] - 1]["turns"][ex["turn"] - 1]
+        turn["call"]["expect"] = {"result": ex["result"], "is_error": bool(ex.get("is_error"))}
+
+
+def run_both(scenario: Scenario, *, version: str, workdir: Path, case_id: str) -> Outcome:
+    directory = write_case(scenario, workdir, case_id)
+    case = load_case(directory)
+    none = Expectations(root=workdir / "no-expectations")  # a generated case has no known differences
+    reference = run_case(case, make_engine(f"reference@{version}"), expectations=none)
+    real = run_case(case, make_engine(f"claude@{version}"), expectations=none)
+    return Outcome(
+        scenario=scenario, case_id=case_id, found=disagreements(reference, real), reference=reference, real=real
+    )
+
+
+def explore(
+    *,
+    version: str,
+    budget: int,
+    seed: int,
+    out: Path,
+    shrink_budget: int = 60,
+    progress: Callable[[Outcome, int], None] | None = None,
+) -> Exploration:
+    """Draw ``budget`` scenarios with ``seed``, run them, then shrink one example of each disagreement class."""
+    out.mkdir(parents=True, exist_ok=True)
+    exploration = Exploration(version=version, seed=seed)
+    scratch = Path(tempfile.mkdtemp(prefix="cch-explore-"))
+    head = results.header(
+        engines=[f"reference@{version}", f"claude@{version}"],
+        options={"command": "explore", "seed": seed, "budget": budget},
+        revision="explore",
+    )
+    try:
+        with results.Writer(out / f"explore-{version}-seed{seed}.jsonl", head=head) as writer:
+            for n, scenario in enumerate(draw(budget, seed)):
+                outcome = run_both(scenario, version=version, workdir=scratch, case_id=f"x{seed}-{n:04d}")
+                exploration.outcomes.append(outcome)
+                writer.add(outcome.reference)
+                writer.add(outcome.real)
+                if progress is not None:
+                    progress(outcome, n)
+        for cls in sorted(exploration.class_counts()):
+            minimal = shrink(cls, version=version, seed=seed, budget=shrink_budget, workdir=scratch)
+            if minimal is not None:
+                name = _slug(cls)
+                exploration.minimal[cls] = write_case(minimal.scenario, out / "cases", name, expect_from=minimal.real)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return exploration
+
+
+def draw(budget: int, seed: int) -> list[Scenario]:
+    """``budget`` scenarios, the same for the same seed (Hypothesis draws them without shrinking)."""
+    drawn: list[Scenario] = []
+
+    @settings(
+        max_examples=budget,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        deadline=None,
+    )
+    def collect(data: st.DataObject) -> None:
+        drawn.append(data.draw(scenarios()))
+
+    hypothesis_seed(seed)(given(st.data())(collect))()
+    random.Random(seed).shuffle(drawn)  # keep the order stable for a seed, mixing small and large draws
+    return drawn[:budget]
+
+
+def shrink(cls: str, *, version: str, seed: int, budget: int, workdir: Path) -> Outcome | None:
+    """The smallest scenario Hypothesis finds within ``budget`` runs that still shows disagreement ``cls``."""
+    tried = Counter[str]()
+
+    def shows(scenario: Scenario) -> bool:
+        tried["runs"] += 1
+        outcome = run_both(scenario, version=version, workdir=workdir, case_id=f"shrink-{tried['runs']}")
+        return cls in classes(outcome.found)
+
+    options = settings(max_examples=budget, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    try:
+        minimal = find(scenarios(), shows, settings=options, random=random.Random(seed))
+    except NoSuchExample:
+        return None
+    return run_both(minimal, version=version, workdir=workdir, case_id="minimal")
+
+
+def _slug(cls: str) -> str:
+    return "explore-" + re.sub(r"[^a-z0-9]+", "-", cls.lower()).strip("-")[:60]

@@ -1,0 +1,80 @@
+"""What two engines must agree on for one case: the observable part of a record.
+
+The reference engine models a subset of the real engine's built-in tools; the tools it does not know
+(``CronCreate``, ``ToolSearch``, ...) are left out of the offered lists on both sides, so a difference
+there is not counted as disagreement. Everything else a case can check is compared: what each context
+was offered of the modelled tools, what it said and called, what the engine answered, what the engine
+printed per prompt, the files the run left, a script failure, and the record's status (a fault, such
+as not-modelled, is a disagreement of its own).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from harness.outcome import Status
+from harness.refengine.tools import MODELLED_BUILTINS
+from harness.report.compare import transcript_changes
+from harness.results import Record
+
+#: Names either engine may offer that the reference engine speaks for.
+MODELLED = frozenset({*MODELLED_BUILTINS, "Task", "StructuredOutput", "TodoWrite", "MultiEdit"})
+
+
+def _modelled(names: Iterable[str]) -> list[str]:
+    return sorted(n for n in names if n in MODELLED or n.startswith("mcp__"))
+
+
+def observable(record: Record) -> dict[str, Any]:
+    """The comparable part of ``record``: its status, or its fault's status, and its filtered transcript."""
+    transcript = record.transcript or {}
+    exchanges = []
+    last: dict[str, list[str]] = {}  # a transcript names the offered tools only when they change
+    for ex in transcript.get("exchanges", ()):
+        shown = {k: v for k, v in ex.items() if k not in ("offered", "offer_problems")}
+        context = str(ex.get("context"))
+        if "offered" in ex:
+            last[context] = _modelled(ex["offered"])
+        shown["offered"] = last.get(context, [])
+        exchanges.append(shown)
+    prompts = [
+        {**{k: v for k, v in p.items() if k != "init_tools"}, "init_tools": _modelled(p.get("init_tools", ()))}
+        for p in transcript.get("prompts", ())
+    ]
+    return {
+        "status": record.status.value,
+        "exchanges": exchanges,
+        "prompts": prompts,
+        "files": transcript.get("files", {}),
+        "script_error": transcript.get("script_error"),
+    }
+
+
+def disagreements(reference: Record, real: Record) -> list[str]:
+    """Each way the two records disagree, as ``where: reference -> real``; empty when they agree."""
+    if reference.status is Status.NOT_MODELLED or reference.status.is_error or real.status.is_error:
+        if reference.status is real.status and reference.status is not Status.NOT_MODELLED:
+            return []
+        return [f"status: {_status(reference)} -> {_status(real)}"]
+    a, b = observable(reference), observable(real)
+    out = [f"status: {a['status']} -> {b['status']}"] if a["status"] != b["status"] else []
+    if a["script_error"] != b["script_error"]:
+        out.append(f"script: {a['script_error']!r} -> {b['script_error']!r}")
+    out += [f"{c.where}: {c.old} -> {c.new}" for c in transcript_changes(a, b)]
+    return out
+
+
+def classes(found: Iterable[str]) -> set[str]:
+    """A disagreement's class: where it is, indices and quoted values left out, so that one behaviour
+    found in many generated cases counts once (``steps[*].turns[*].result``)."""
+    out = set()
+    for item in found:
+        where = item.split(": ", 1)[0]
+        out.add(re.sub(r"\[\d+\]|\[step \d+\]|\(occurrence \d+\)", "[*]", where).replace("  ", " "))
+    return out
+
+
+def _status(record: Record) -> str:
+    return record.status.value + (f" ({record.fault.message.splitlines()[0][:120]})" if record.fault else "")
