@@ -127,7 +127,7 @@ def explore(
                 writer.add(outcome.real)
                 if progress is not None:
                     progress(outcome, n)
-        for cls in sorted(exploration.class_counts()):
+        for cls in sorted(exploration.class_counts()) if shrink_budget > 0 else ():
             minimal = shrink(cls, version=version, seed=seed, budget=shrink_budget, workdir=scratch)
             if minimal is not None:
                 name = _slug(cls)
