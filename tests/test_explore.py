@@ -62,9 +62,9 @@ def test_a_different_answer_or_a_missing_modelled_tool_is() -> None:
     found = disagreements(reference, real)
     assert "steps[0].turns[0].result: HI -> HELLO" in found
     assert classes(found) == {
-        "steps[*].turns[*].offered (tools only on this side)",
-        "steps[*].turns[*].result",
-        "prompts[*].init_tools (tools only on this side)",
+        "steps[*].turns[*].offered (tools only on this side): (none)",
+        "steps[*].turns[*].result: HI",
+        "prompts[*].init_tools (tools only on this side): (none)",
     }
 
 

@@ -207,6 +207,8 @@ class Scenario:
         }
         if contexts:
             case["contexts"] = contexts
+        if self.hooks:
+            case["unordered_files"] = ["hooks.txt"]  # hooks of one event run in parallel (measured)
         if any(level == "user" for level in self._levels()):
             case["home"] = "home"
         return case

@@ -67,12 +67,15 @@ def disagreements(reference: Record, real: Record) -> list[str]:
 
 
 def classes(found: Iterable[str]) -> set[str]:
-    """A disagreement's class: where it is, indices and quoted values left out, so that one behaviour
-    found in many generated cases counts once (``steps[*].turns[*].result``)."""
+    """A disagreement's class: where it is, with indices left out, and the first words of what the
+    reference engine said there, with names and numbers left out, so that one behaviour found in many
+    generated cases counts once (``steps[*].turns[*].result: <tool_use_error>Agent type ...``)."""
     out = set()
     for item in found:
-        where = item.split(": ", 1)[0]
-        out.add(re.sub(r"\[\d+\]|\[step \d+\]|\(occurrence \d+\)", "[*]", where).replace("  ", " "))
+        where, _, values = item.partition(": ")
+        old = values.split(" -> ", 1)[0]
+        words = re.sub(r"[0-9]+", "N", " ".join(old.split()[:4]))[:48]
+        out.add(re.sub(r"\[\d+\]|\[step \d+\]|\(occurrence \d+\)", "[*]", where).replace("  ", " ") + f": {words}")
     return out
 
 
