@@ -1,51 +1,92 @@
-"""Harness overhead and suite wall time, measured side by side in one run.
+"""What cc-harness costs on top of the engine, measured side by side in one run; figures for docs/performance.md.
 
-1. One case through the harness (copy, seed HOME, fake API, stream-json parsing, transcript, checks)
-   vs the bare ``claude -p`` command on the same fixture against the same fake API: the ratio is the
-   harness's overhead.
-2. The whole suite's wall time per engine (the reference engine and each pinned claude version).
+    python benchmarks/bench_engine.py --versions 2.1.252,2.1.332 --jobs 2 --sample 24 --repeat 3 \
+        --check-version 2.1.331 --write docs/performance.md
 
-Usage: python benchmarks/bench_engine.py [--case ID] [--repeat N] [--versions 2.1.252,2.1.332] [--jobs N]
+1. **Harness / bare, one case.** ``claude -p`` on its own against the fake API (setup untimed) and the
+   same case through ``run_case``, interleaved, per version.
+2. **Harness / engine, a sample.** At least 20 cases covering single-prompt, multi-prompt, resumed,
+   subagent, MCP and http-server cases, each run ``--repeat`` times: the run's wall time against the
+   engine processes' own wall time, which the adapter measures around each process.
+3. **The suite against its floor.** The floor is the sampled engine time per case times the number of
+   cases, divided by the jobs: no harness could run the suite faster on this machine. The whole suite
+   then runs through the harness with ``--jobs``, and the ratio is wall time / floor.
+4. **The reference engine.** Every case on one job: median and p90 per case and the total, with the time
+   spent in the processes it starts (Bash, command hooks, MCP servers, case servers) reported apart.
+5. **cc-harness check for a version not in the cache,** end to end in a private cache: install, then run
+   and compare.
+
+The suite is the one configured nearest the current folder (``--suite`` names another).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import platform
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from harness import cli, servers
+from harness.case import Case, copy_fixture, discover_cases
+from harness.engines import make_engine
+from harness.engines.claude import seed_home
+from harness.engines.fakeapi import FakeMessagesAPI
+from harness.engines.install import ensure_installed
+from harness.expectations import Expectations
+from harness.refengine import mcp_client
+from harness.results import Record
+from harness.runner import run_case
+from harness.scripted import ScriptedModel
+from harness.suite import Suite
 
-from harness.case import CASE_FILE, Case, discover_cases, load_case  # noqa: E402
-from harness.engines import PINNED, make_engine  # noqa: E402
-from harness.engines.claude import ClaudeEngine, seed_home  # noqa: E402
-from harness.engines.fakeapi import FakeMessagesAPI  # noqa: E402
-from harness.engines.install import ensure_installed  # noqa: E402
-from harness.runner import run_case  # noqa: E402
-from harness.scripted import ScriptedModel  # noqa: E402
+
+def kind(case: Case) -> str:
+    if case.servers:
+        return "http-server"
+    if case.fixture_file(".mcp.json") is not None:
+        return "mcp"
+    if any(s.session == "resume" for s in case.steps):
+        return "resume"
+    if len(case.steps) > 1:
+        return "multi-prompt"
+    if any(t.call and t.call.name in ("Agent", "Task") for s in case.steps for t in s.turns):
+        return "subagent"
+    return "single-prompt"
 
 
-def bare_run(case: Case, case_dir: Path, version: str) -> float:
+def sample(cases: list[Case], size: int) -> list[Case]:
+    """Up to four cases of each kind first, then the rest in id order, ``size`` in all."""
+    by_kind: dict[str, list[Case]] = {}
+    for case in cases:
+        by_kind.setdefault(kind(case), []).append(case)
+    picked = [c for group in by_kind.values() for c in group[:4]]
+    picked += [c for c in cases if c not in picked]
+    return picked[:size]
+
+
+def bare_run(case: Case, version: str) -> float:
     """Wall time of ``claude -p PROMPT`` alone on a copy of the fixture (setup not timed)."""
     binary = ensure_installed(version)
     with tempfile.TemporaryDirectory() as tmp:
         work, home = Path(tmp) / "work", Path(tmp) / "home"
-        shutil.copytree(case_dir, work, ignore=shutil.ignore_patterns(CASE_FILE))
+        copy_fixture(case, work)
         home.mkdir()
         seed_home(home, workdir=work, trusted=case.run.trusted)
         model = ScriptedModel(case=case)
         model.begin_step(0)
         with FakeMessagesAPI(respond=model.respond) as api:
             env = {"PATH": os.environ["PATH"], "HOME": str(home), "ANTHROPIC_BASE_URL": api.base_url}
-            env |= {"ANTHROPIC_API_KEY": api.api_key, "IS_SANDBOX": "1"}  # the fake API serves only its key
+            env |= {"ANTHROPIC_API_KEY": api.api_key, "IS_SANDBOX": "1", "TMPDIR": tmp}
             env |= {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
             argv = [str(binary), "-p", case.steps[0].prompt, "--output-format", "stream-json", "--verbose"]
             if case.run.permission_mode == "bypass":
@@ -55,49 +96,188 @@ def bare_run(case: Case, case_dir: Path, version: str) -> float:
             return time.perf_counter() - started
 
 
-def harness_run(case: Case, version: str) -> float:
-    """Wall time of ``run_case`` (the case is loaded beforehand, as ``bare_run``'s is)."""
-    started = time.perf_counter()
-    result = run_case(case, ClaudeEngine(engine_version=version))
-    elapsed = time.perf_counter() - started
-    if result.status == "error":
-        raise SystemExit(result.explain())
-    return elapsed
+def through_harness(case: Case, engine: str, expectations: Expectations) -> Record:
+    record = run_case(case, make_engine(engine), expectations=expectations)
+    if record.status.is_error:
+        raise SystemExit(record.explain())
+    return record
 
 
-def suite_time(engine: str, jobs: int) -> tuple[float, int]:
-    cases = list(discover_cases(REPO / "cases"))
-    started = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(lambda c: run_case(c, make_engine(engine)), cases))
-    return time.perf_counter() - started, len(cases)
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class ProcessClock:
+    """Wall time spent waiting for processes the reference engine starts (benchmark-only instrumentation)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._lock = threading.Lock()
+
+    def timed(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                with self._lock:
+                    self.seconds += time.perf_counter() - started
+
+        return wrapper
+
+    @contextmanager
+    def watching(self) -> Iterator[None]:
+        patched = [
+            (subprocess, "run"),
+            (mcp_client.McpConnection, "start"),
+            (mcp_client.McpConnection, "call"),
+            (servers, "_read_port"),
+        ]
+        saved = [(owner, name, getattr(owner, name)) for owner, name in patched]
+        for owner, name, fn in saved:
+            setattr(owner, name, self.timed(fn))
+        try:
+            yield
+        finally:
+            for owner, name, fn in saved:
+                setattr(owner, name, fn)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--case", default="skill-tool-allowed-tools")
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--versions", default=",".join(PINNED))
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--suite", type=Path, default=None)
+    parser.add_argument("--versions", default="2.1.252,2.1.332")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--sample", type=int, default=24)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--case", default="tool-hook-pretooluse-deny", help="the single-prompt case of part 1")
+    parser.add_argument("--check-version", default=None, help="a version to check from an empty cache (part 5)")
+    parser.add_argument("--write", type=Path, default=None, help="write the figures as a Markdown page")
     args = parser.parse_args()
+    suite = Suite.from_file(args.suite) if args.suite else Suite.discover(Path.cwd())
+    expectations = Expectations(root=suite.expectations)
+    cases = list(discover_cases(suite.cases, catalogue=suite.catalogue))
     versions = [v for v in args.versions.split(",") if v]
-    case_dir = REPO / "cases" / args.case
-    case = load_case(case_dir)  # once: neither timing includes loading it
+    started = time.monotonic()
+    lines: list[str] = []
 
-    print(f"1. one case ({args.case}) on claude@{versions[0]}, {args.repeat} runs each, interleaved")
-    bare, full = [], []
-    for _ in range(args.repeat):
-        bare.append(bare_run(case, case_dir, versions[0]))
-        full.append(harness_run(case, versions[0]))
-    b, h = statistics.median(bare), statistics.median(full)
-    print(f"   bare claude -p : median {b:.3f}s  (min {min(bare):.3f}s)")
-    print(f"   through harness: median {h:.3f}s  (min {min(full):.3f}s)")
-    print(f"   ratio harness / bare: {h / b:.2f}")
+    def say(text: str) -> None:
+        print(text, flush=True)
+        lines.append(text)
 
-    print(f"2. whole suite, {args.jobs} jobs")
-    for engine in ["reference", *(f"claude@{v}" for v in versions)]:
-        seconds, count = suite_time(engine, args.jobs)
-        print(f"   {engine:<16} {count} cases  {seconds:7.1f}s  ({seconds / count:.2f}s per case)")
+    one = next(c for c in cases if c.id == args.case)
+    say(f"## 1. One case, bare engine against the harness ({one.id}, {args.repeat} runs each, interleaved)\n")
+    say("| version | bare `claude -p` (median) | through the harness (median) | ratio |")
+    say("|---|---|---|---|")
+    for version in versions:
+        bare, full = [], []
+        for _ in range(args.repeat):
+            bare.append(bare_run(one, version))
+            full.append(through_harness(one, f"claude@{version}", expectations).duration)
+        b, h = statistics.median(bare), statistics.median(full)
+        say(f"| {version} | {b:.3f} s | {h:.3f} s | {h / b:.3f} |")
+
+    picked = sample(cases, args.sample)
+    kinds = sorted({kind(c) for c in picked})
+    say(f"\n## 2. A sample of {len(picked)} cases ({', '.join(kinds)}), {args.repeat} runs each\n")
+    say("| version | harness wall (sum of medians) | engine processes (sum of medians) | ratio |")
+    say("|---|---|---|---|")
+    floor_per_case: dict[str, float] = {}
+    for version in versions:
+        walls, engines = [], []
+        for case in picked:
+            runs = [through_harness(case, f"claude@{version}", expectations) for _ in range(args.repeat)]
+            walls.append(statistics.median(r.duration for r in runs))
+            engines.append(statistics.median(r.engine_seconds or 0.0 for r in runs))
+        floor_per_case[version] = sum(engines) / len(engines)
+        say(f"| {version} | {sum(walls):.2f} s | {sum(engines):.2f} s | {sum(walls) / sum(engines):.3f} |")
+
+    say(f"\n## 3. The whole suite ({len(cases)} cases) on one version, {args.jobs} jobs, against its floor\n")
+    say("| version | floor (sampled engine time per case x cases / jobs) | wall time | ratio |")
+    say("|---|---|---|---|")
+    for version in versions:
+        floor = floor_per_case[version] * len(cases) / args.jobs
+        begun = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            list(pool.map(lambda c: through_harness(c, f"claude@{version}", expectations), cases))
+        wall = time.perf_counter() - begun
+        say(f"| {version} | {floor:.1f} s | {wall:.1f} s | {wall / floor:.3f} |")
+
+    say(f"\n## 4. The reference engine, {len(cases)} cases on one job\n")
+    clock = ProcessClock()
+    per_case = []
+    with clock.watching():
+        begun = time.perf_counter()
+        for case in cases:
+            before = clock.seconds
+            t = time.perf_counter()
+            through_harness(case, "reference", expectations)
+            per_case.append(time.perf_counter() - t - (clock.seconds - before))
+        total = time.perf_counter() - begun
+    say("| per case, median | per case, p90 | whole suite | of which in processes it started |")
+    say("|---|---|---|---|")
+    say(
+        f"| {statistics.median(per_case) * 1000:.1f} ms | {percentile(per_case, 0.9) * 1000:.1f} ms |"
+        f" {total - clock.seconds:.2f} s (+ {clock.seconds:.2f} s in processes) | {clock.seconds:.2f} s |"
+    )
+
+    if args.check_version:
+        say(f"\n## 5. `cc-harness check {args.check_version}` from an empty engine cache\n")
+        cache = Path(tempfile.mkdtemp(prefix="cch-bench-cache-"))
+        os.environ["CC_HARNESS_CACHE"] = str(cache)
+        try:
+            begun = time.perf_counter()
+            ensure_installed(args.check_version)
+            install = time.perf_counter() - begun
+            begun = time.perf_counter()
+            out = Path(tempfile.mkdtemp(prefix="cch-bench-")) / "check.jsonl"
+            code = cli.main(["check", args.check_version, "--jobs", str(args.jobs), "--results", str(out)])
+            run = time.perf_counter() - begun
+        finally:
+            del os.environ["CC_HARNESS_CACHE"]
+            shutil.rmtree(cache, ignore_errors=True)
+        say("| install | run and compare | total | exit status |")
+        say("|---|---|---|---|")
+        say(f"| {install:.1f} s | {run:.1f} s | {install + run:.1f} s | {code} |")
+
+    if args.write:
+        args.write.write_text(page(lines, args=args, minutes=(time.monotonic() - started) / 60), encoding="utf-8")
+
+
+def page(lines: list[str], *, args: argparse.Namespace, minutes: float) -> str:
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if "model name" in line
+        ),
+        platform.processor(),
+    )
+    command = (
+        f"python benchmarks/bench_engine.py --versions {args.versions} --jobs {args.jobs} --sample {args.sample}"
+        f" --repeat {args.repeat}"
+        + (f" --check-version {args.check_version}" if args.check_version else "")
+        + f" --write {args.write}"
+    )
+    head = [
+        "# Performance",
+        "",
+        "<!-- Generated by benchmarks/bench_engine.py: do not edit by hand. -->",
+        "",
+        "What cc-harness adds to the engine's own time, measured side by side in one run: a case through the",
+        "harness against the bare `claude -p`, the harness's wall time against the engine processes' wall time",
+        "(the adapter times each process), the whole suite against its floor, the reference engine per case,",
+        "and `cc-harness check` from an empty cache. Regenerate with:",
+        "",
+        f"    {command}",
+        "",
+        f"Machine: {os.cpu_count()} cores ({cpu}), {platform.system()} {platform.machine()},"
+        f" Python {platform.python_version()}; load average at the end {os.getloadavg()[0]:.1f};"
+        f" the run took {minutes:.0f} min.",
+        "",
+    ]
+    return "\n".join(head + lines) + "\n"
 
 
 if __name__ == "__main__":

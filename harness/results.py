@@ -44,6 +44,8 @@ class Record:
     fault: Fault | None = None
     notes: tuple[str, ...] = ()
     """Where the reference engine knowingly departs from the real one during this run."""
+    engine_seconds: float | None = field(default=None, compare=False)
+    """The engine processes' own wall time within ``duration``; the rest is the harness's."""
     transcript: dict[str, Any] | None = field(default=None, compare=False)
 
     @classmethod
@@ -58,6 +60,7 @@ class Record:
         fault: Fault | None = None,
         notes: tuple[str, ...] = (),
         transcript: dict[str, Any] | None = None,
+        engine_seconds: float | None = None,
     ) -> Record:
         return cls(
             case=case.id,
@@ -71,6 +74,7 @@ class Record:
             fault=fault,
             notes=notes,
             transcript=transcript,
+            engine_seconds=round(engine_seconds, 3) if engine_seconds is not None else None,
         )
 
     @classmethod
@@ -124,6 +128,7 @@ class Record:
             "findings": [f.to_json() for f in self.findings],
             "fault": self.fault.to_json() if self.fault else None,
             "notes": list(self.notes),
+            "engine_seconds": self.engine_seconds,
             "transcript": self.transcript,
         }
         return out
@@ -163,6 +168,7 @@ class Record:
             findings=findings,
             fault=fault,
             notes=tuple(item.get("notes", ())),
+            engine_seconds=item.get("engine_seconds"),
             transcript=item.get("transcript"),
         )
 

@@ -129,5 +129,6 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
         duration=time.monotonic() - started,
         findings=findings,
         notes=tuple(norm.text(n) for n in (*notes, *run.notes)),  # stable: no private paths
+        engine_seconds=run.engine_seconds,
         transcript=data,
     )

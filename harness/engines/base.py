@@ -31,6 +31,8 @@ class EngineRun:
     debug_log: str = ""
     stderr: str = ""
     """What the engine printed on stderr, every process's joined."""
+    engine_seconds: float | None = None
+    """Wall time of the engine processes themselves (None where the engine runs in process)."""
     notes: tuple[str, ...] = field(default=())
 
 

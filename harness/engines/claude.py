@@ -21,6 +21,7 @@ import os
 import signal
 import subprocess
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
@@ -192,6 +193,9 @@ class ProcessEnd:
     """What the adapter could not read (a stdout line that is not JSON, the SDK's own error), if anything."""
     error_result: str | None = None
     """The text of the last ``result`` event when it is an error (``is_error``), else None."""
+    seconds: float | None = None
+    """Wall time from starting the engine process to its exit: the engine's own share of a run (None
+    where the adapter does not start the process itself, as with the SDK)."""
 
     @property
     def how(self) -> str:
@@ -250,6 +254,7 @@ def run_sessions(
     outputs: list[StepOutput] = []
     debug_logs: list[Path] = []
     stderr: list[str] = []
+    engine_seconds: float | None = 0.0
     with FakeMessagesAPI(respond=model.respond, faults=faults) as api:
         session_id: str | None = None
         for number, group in enumerate(processes(case)):
@@ -265,8 +270,11 @@ def run_sessions(
             session_id = done.session_id or session_id
             outputs += done.steps
             stderr.append(done.end.stderr)
+            engine_seconds = (
+                None if engine_seconds is None or done.end.seconds is None else engine_seconds + done.end.seconds
+            )
     debug = "\n".join(p.read_text(errors="replace") for p in debug_logs if p.is_file())
-    return EngineRun(steps=tuple(outputs), debug_log=debug, stderr="".join(stderr))
+    return EngineRun(steps=tuple(outputs), debug_log=debug, stderr="".join(stderr), engine_seconds=engine_seconds)
 
 
 def judge_process(case: Case, *, engine: str, api: FakeMessagesAPI, end: ProcessEnd) -> None:
@@ -363,6 +371,7 @@ def _run_process(
     multi = len(steps) > 1
     current = steps[0][0]
     model.begin_step(current)
+    started = time.monotonic()
     proc = subprocess.Popen(
         argv,
         cwd=cwd,
@@ -418,6 +427,7 @@ def _run_process(
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             if pipe is not None and not pipe.closed:
                 pipe.close()
+    seconds = time.monotonic() - started
     end = ProcessEnd(
         step=current,
         prompts=len(steps),
@@ -427,6 +437,7 @@ def _run_process(
         stderr="".join(err_chunks),
         broken=broken,
         error_result=error_result(out),
+        seconds=seconds,
     )
     return out, end
 
