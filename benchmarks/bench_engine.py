@@ -199,8 +199,9 @@ def main() -> None:
     for version in versions:
         floor = floor_per_case[version] * len(cases) / args.jobs
         begun = time.perf_counter()
+        engine = f"claude@{version}"
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            list(pool.map(lambda c: through_harness(c, f"claude@{version}", expectations), cases))
+            list(pool.map(lambda c, e=engine: through_harness(c, e, expectations), cases))
         wall = time.perf_counter() - begun
         say(f"| {version} | {floor:.1f} s | {wall:.1f} s | {wall / floor:.3f} |")
 
