@@ -110,13 +110,20 @@ def run_all(
     keep: Path | None,
     writer: results.Writer,
     api_faults: str | None = None,
+    reuse: list[results.Record] | None = None,
 ) -> list[results.Record]:
     """Run every case on every engine with a progress bar, each record saved as it finishes.
 
     On Ctrl-C the cases not started are dropped, the running ones finish and are saved, and
-    ``Interrupted`` is raised (a second Ctrl-C stops waiting)."""
+    ``Interrupted`` is raised (a second Ctrl-C stops waiting). A record in ``reuse`` (of a case and
+    engine of this run) is written as it is instead of running the case again."""
+    reuse = reuse or []
     expectations = Expectations(root=suite.expectations)
-    work = [(e, c) for e in engines for c in cases]
+    reused = {(r.engine, r.case): r for r in reuse}
+    for record in reused.values():
+        if record.engine in engines and any(c.id == record.case for c in cases):
+            writer.add(record)
+    work = [(e, c) for e in engines for c in cases if (e, c.id) not in reused]
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task("running cases", total=len(work))
@@ -192,6 +199,7 @@ def _run_and_save(
             keep=args.keep_workdirs,
             writer=writer,
             api_faults=args.inject_api_fault,
+            reuse=results.merge(list(args.reuse)).records if getattr(args, "reuse", None) else [],
         )
     return sorted(records, key=lambda r: (r.engine, r.case)), path
 
@@ -443,6 +451,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--engine", default=None, help="comma list: reference, reference@V, claude@V, pinned")
     p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/run-<engines>.jsonl)")
+    p.add_argument(
+        "--reuse",
+        type=Path,
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="take the records these results files already hold (an interrupted run, pytest --cc-results)"
+        " and run only the rest",
+    )
     _add_selection(p)
     p.set_defaults(func=cmd_run)
 

@@ -23,7 +23,7 @@ from syrupy.assertion import SnapshotAssertion
 from syrupy.location import PyTestLocation
 from syrupy.terminal import disable_color
 
-from harness import snapshots
+from harness import results, snapshots
 from harness.case import CASE_FILE, BrokenCase, Case, load_or_broken
 from harness.engines import expand, make_engine
 from harness.expectations import Expectations
@@ -36,6 +36,7 @@ from harness.suite import Suite
 SUITE = pytest.StashKey[Suite | None]()
 _EXPECTATIONS = pytest.StashKey[Expectations]()
 _ENGINES = pytest.StashKey[list[str]]()
+_WRITER = pytest.StashKey[results.Writer]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -53,6 +54,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--cc-suite", default=None, help="the suite's configuration file or folder (default: found from rootdir)"
     )
     group.addoption("--keep-workdirs", default=None, help="keep each run's working copy and HOME under this dir")
+    group.addoption(
+        "--cc-results",
+        default=None,
+        metavar="DIR",
+        help="also write each case run's record to DIR/pytest-<worker>.jsonl (for cc-harness report)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -72,6 +79,21 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[snapshots.SNAPSHOT_ROOT] = suite.snapshots
     config.stash[_EXPECTATIONS] = Expectations(root=suite.expectations)
     config.stash[_ENGINES] = expand(config.getoption("--engine") or list(suite.engines), pinned=suite.pinned)
+    xdist_controller = getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput")
+    if (folder := config.getoption("--cc-results")) and not xdist_controller:  # workers run the tests
+        worker = getattr(config, "workerinput", {}).get("workerid", "main")
+        head = results.header(
+            engines=config.stash[_ENGINES],
+            options={"command": "pytest", "suite": suite.describe(), "worker": worker},
+            revision=results.suite_revision(suite.root),
+        )
+        config.stash[_WRITER] = results.Writer(Path(folder) / f"pytest-{worker}.jsonl", head=head)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    writer = session.config.stash.get(_WRITER, None)
+    if writer is not None:
+        writer.close(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -130,6 +152,8 @@ class CaseTest(pytest.Function):
         self.record = run_case(
             self.found, engine, expectations=self.config.stash[_EXPECTATIONS], keep=Path(keep) if keep else None
         )
+        if (writer := self.config.stash.get(_WRITER, None)) is not None:
+            writer.add(self.record)
         if self.record.status is Status.NOT_MODELLED:
             pytest.skip(self.record.fault.message if self.record.fault else "not modelled")
         if self.record.status.is_error:

@@ -45,3 +45,30 @@ def test_an_unknown_engine_is_a_usage_error_not_a_run_of_errors(tmp_path: Path) 
     path = tmp_path / "run.jsonl"
     assert cli.main(["run", "--engine", "nonsense@1", "--case", CASES[0], "--results", str(path)]) == 2
     assert not path.exists()
+
+
+def test_reuse_runs_only_what_the_given_results_lack(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    assert cli.main(["run", "--engine", "reference", "--case", CASES[0], "--results", str(first)]) == 0
+    reused = results.read(first).records[0]
+    argv = ["run", "--engine", "reference", "--results", str(second), "--reuse", str(first)]
+    assert cli.main([*argv, "--case", CASES[0], "--case", CASES[1]]) == 0
+    records = {r.case: r for r in results.read(second).records}
+    assert set(records) == set(CASES)
+    assert records[CASES[0]].duration == reused.duration  # taken over, not run again
+    assert records[CASES[1]].transcript is not None
+
+
+def test_pytest_records_can_feed_a_report(tmp_path: Path) -> None:
+    """``pytest --cc-results DIR`` writes what ``cc-harness report`` and ``run --reuse`` read."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "records"
+    argv = [sys.executable, "-m", "pytest", "cases", "-q", "-p", "no:cacheprovider", "--engine", "reference"]
+    argv += ["--case", CASES[0], "--cc-results", str(folder)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout[-2000:]
+    [path] = folder.glob("pytest-*.jsonl")
+    [record] = results.read(path).records
+    assert (record.case, record.engine, record.status) == (CASES[0], "reference", "pass")
