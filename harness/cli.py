@@ -23,7 +23,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from harness import grid, results, trace
+from harness import accept, grid, results, trace
 from harness.case import BrokenCase, Case, discover_cases, scan_cases
 from harness.engines import engine_dir, expand, make_engine, registry
 from harness.engines.install import ensure_installed, is_version
@@ -204,7 +204,26 @@ def cmd_run(args: argparse.Namespace) -> int:
     records, path = _run_and_save(args, suite, engines, cases, command="run")
     print_summary(records, engines)
     _stdout().print(f"\nresults: {path}  ({len(records)} runs: {results.describe_totals(records)})", markup=False)
+    if args.accept:
+        return _accept(records, suite)
     return 1 if any(r.status.is_bad for r in records) else 0
+
+
+def _accept(records: list[results.Record], suite: Suite) -> int:
+    """Write what the run observed as snapshots and expectations entries, after showing the diff.
+
+    Exit 0 when every run was accepted, 1 when an error left some without a verdict to accept."""
+    change = accept.plan(records, snapshot_root=suite.snapshots, expectations_root=suite.expectations)
+    out = _stdout()
+    out.print("\naccept:", style="bold", markup=False)
+    print(change.diff(suite.root), end="")  # plain: a diff must not be re-wrapped or styled
+    change.write()
+    for engine, case, at in change.todo:
+        out.print(f"reason: TODO  {engine} {case} {at}", markup=False)
+    for engine, case, why in change.skipped:
+        out.print(f"not accepted: {case} on {engine} ({why})", markup=False)
+    out.print(change.summary(), markup=False)
+    return 1 if any(r.status.is_error for r in records) else 0
 
 
 def _engine_records(path: Path, engine: str | None, *, option: str, suite: Suite) -> tuple[str, list[results.Record]]:
@@ -231,7 +250,9 @@ def _check_baseline(args: argparse.Namespace, suite: Suite, cases: list[Case]) -
         return baseline.from_records(
             records, engine=engine, expectations_root=suite.expectations, source=str(args.baseline_results)
         )
-    version = args.against or baseline.newest_pinned(suite.pinned, snapshot_root=suite.snapshots)
+    # A version whose run was accepted (check V --accept) is compared with what was accepted for it.
+    accepted = args.version if baseline.newest_pinned([args.version], snapshot_root=suite.snapshots) else None
+    version = args.against or accepted or baseline.newest_pinned(suite.pinned, snapshot_root=suite.snapshots)
     if version is None:
         raise UsageError(
             f"no pinned version has committed snapshots under {suite.snapshots}/: record them"
@@ -274,6 +295,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     errors = [r for r in new_records if r.status.is_error]
     for r in errors:
         out.print(f"{r.status.value}: {r.case}: {r.fault.message if r.fault else ''}", markup=False)
+    if args.accept:
+        return _accept(new_records, suite)
     return 1 if errors or any(c.changed for c in changes) else 0
 
 
@@ -390,6 +413,12 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+ACCEPT_HELP = (
+    "write what the run observed as the engine's snapshots and expectations entries (new differences get"
+    " reason: TODO, stale ones are removed); the change is printed as a diff; case files are never touched"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
@@ -403,6 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--engine", default=None, help="comma list: reference, reference@V, claude@V, pinned")
     p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/run-<engines>.jsonl)")
+    p.add_argument("--accept", action="store_true", help=ACCEPT_HELP)
     _add_selection(p)
     p.set_defaults(func=cmd_run)
 
@@ -417,6 +447,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--baseline-results", type=Path, default=None, help="baseline records from this results file")
     p.add_argument("--from-results", type=Path, default=None, help="the new version's records from this file (no run)")
     p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/check-claude-V.jsonl)")
+    p.add_argument("--accept", action="store_true", help=ACCEPT_HELP)
     _add_selection(p)
     p.set_defaults(func=cmd_check)
 
