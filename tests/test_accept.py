@@ -2,8 +2,9 @@
 
 New differences get ``reason: TODO`` (refused by pytest, and by this repository's CI in
 test_expectations.py), stale entries go, confirmed ones keep their reason, every other case of an
-expectations file keeps its text byte for byte, and case files are never touched. The last test is the issue's: ``check 2.1.331 --accept`` on a
-copy of this repository, then ``check 2.1.331`` exits 0, on the real engine.
+expectations file keeps its text byte for byte, and case files are never touched. The last test is
+the issue's: ``check 2.1.331 --accept`` on a copy of this repository, then ``check 2.1.331`` exits 0,
+on the real engine.
 """
 
 from __future__ import annotations
