@@ -406,6 +406,37 @@ def cmd_trace(args: argparse.Namespace) -> int:
     return 1 if missing else 0
 
 
+def cmd_init(args: argparse.Namespace) -> int:
+    """A starter suite for the repository's existing .claude/: a configuration and one case per definition."""
+    from harness import scaffold
+
+    done = scaffold.init(args.dir, pinned=registry.resolve(args.pinned) if args.pinned else None)
+    out = _stdout()
+    for item in done.written:
+        out.print(f"wrote  {_shown(item.path, args.dir)}  ({item.what})", markup=False)
+    for path in done.kept:
+        out.print(f"kept   {_shown(path, args.dir)}  (exists: your version stays)", markup=False)
+    for why in done.skipped:
+        out.print(f"no case: {why}", markup=False)
+    for warning in done.warnings:
+        out.print(f"warning: {warning}", markup=False)
+    if not done.written:
+        out.print("nothing to write: every definition already has its case", markup=False)
+    out.print(
+        f"next: cc-harness run (every case on the suite's engines); cc-harness run --accept or"
+        f" pytest --snapshot-update -n 2 records the snapshots; see {done.suite_file}",
+        markup=False,
+    )
+    return 0
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
+
+
 def cmd_record(args: argparse.Namespace) -> int:
     """A real session as a case: from a session transcript, or live through a recording proxy."""
     from harness.record import command
@@ -507,6 +538,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-partial", action="store_true", help="replace the suite's report from a partial run")
     p.add_argument("--cases-dir", type=Path, default=None, help="where the HTML report reads fixtures")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser(
+        "init",
+        parents=[common],
+        help="write a starter suite for an existing .claude/: a configuration and one case per skill, agent and hook",
+        description="Never overwrites: a configuration or case folder that exists is kept, so init can run again.",
+    )
+    p.add_argument("dir", nargs="?", type=Path, default=Path("."), help="the repository (default: here)")
+    p.add_argument("--pinned", default=None, help="the claude version you run, e.g. 2.1.332 (or latest)")
+    p.set_defaults(func=cmd_init)
 
     p = sub.add_parser(
         "record",
