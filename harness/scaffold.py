@@ -8,6 +8,7 @@ the definition work:
 - a skill loads (``Launching skill: NAME``) and its body reaches the model's next request (a forked
   skill: its body opens a context of its own; a skill the model may not invoke: the call is refused);
 - an agent is offered exactly the tools its ``tools:`` line names, and its instructions reach it;
+- an approved ``.mcp.json`` server starts and a call of its first tool reaches it;
 - a hook fires on a tool call its matcher matches, and not on one it does not (a hook on a prompt or
   session event: fires once the event happens).
 
@@ -24,8 +25,10 @@ Nothing is ever overwritten: a case folder or a configuration that exists is lef
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 import json
+import os
 import re
 import tempfile
 import textwrap
@@ -35,9 +38,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 
 from harness.errors import UsageError
-from harness.refengine.config import AgentDef, ProjectConfig, SkillDef, load_project
+from harness.refengine.config import AgentDef, McpServerDef, ProjectConfig, SkillDef, load_project
 from harness.refengine.hooks import EVENTS_WITHOUT_MATCHER, HookRule, matcher_hits
 from harness.refengine.profiles import Profile, profile_for
 from harness.refengine.tools import ALIASES
@@ -55,6 +60,10 @@ _PROBES: tuple[tuple[str, dict[str, Any]], ...] = (
 #: Events a scaffolded case can make happen, with the subject their matcher is compared with.
 _TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 _PROMPT_EVENTS = {"UserPromptSubmit": None, "Stop": None, "SessionStart": "startup"}
+#: How long an MCP server may take to start and list its tools while init reads it.
+_MCP_TIMEOUT = 20.0
+#: What an engine answers for a tool it does not have (measured on 2.1.252 to 2.1.332).
+_NO_SUCH_TOOL = "No such tool available"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -166,6 +175,17 @@ def _cases(config: ProjectConfig, *, root: Path, cases: Path, profile: Profile, 
             continue
         yield from _hook_files(rule, folder=folder("hook", f"{rule.event}-{rule.matcher or 'all'}"), report=report,
                                profile=profile)
+    for name in _unapproved_servers(root, config):
+        # measured on 2.1.252 to 2.1.332 (trusted folder, bypass): the engine starts such a server anyway,
+        # the reference engine does not; a case would fail on one of them whatever it says
+        report.skipped.append(
+            f"MCP server {name}: .mcp.json declares it but no settings approve it (enableAllProjectMcpServers or"
+            " enabledMcpjsonServers); approve it to get a case (engines disagree on unapproved servers)"
+        )
+    for server in config.mcp_servers.values():
+        case = _mcp_case(server, root=root, report=report)
+        if case is not None:
+            yield _case_file(folder("mcp", server.name), case, what=f"MCP server {server.name}")
 
 
 # -- skills ------------------------------------------------------------------------------------
@@ -398,6 +418,74 @@ def _prompt_hook_case(rule: HookRule, *, shown: str, profile: Profile) -> dict[s
             " text your hook adds to the conversation.",
         ),
     )
+
+
+# -- MCP servers -------------------------------------------------------------------------------
+
+
+def _unapproved_servers(root: Path, config: ProjectConfig) -> list[str]:
+    try:
+        declared = json.loads((root / ".mcp.json").read_text(encoding="utf-8")).get("mcpServers") or {}
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [name for name in declared if name not in config.mcp_servers]
+
+
+def _mcp_case(server: McpServerDef, *, root: Path, report: Report) -> dict[str, Any] | None:
+    """A call of the server's first tool, with an input its schema accepts; the server is started to list them."""
+    try:
+        tools = asyncio.run(asyncio.wait_for(_list_tools(server, root), _MCP_TIMEOUT))
+    except Exception as exc:  # any failure to start or list: no case, and the reason
+        report.skipped.append(f"MCP server {server.name}: could not list its tools ({type(exc).__name__}: {exc})")
+        return None
+    if not tools:
+        report.skipped.append(f"MCP server {server.name}: it lists no tools")
+        return None
+    tool, schema = tools[0]
+    name = f"mcp__{server.name}__{tool}"
+    call = {"name": name, "input": _sample_input(schema), "expect": {"result": {"lacks": _NO_SUCH_TOOL}}}
+    return _case(
+        f"The {server.name} MCP server starts and the model can call {name}",
+        {"project": "../..", "run": {"permission_mode": "bypass"}},
+        f"Call the {server.name} server's {tool} tool.",
+        [{"call": call}, {"say": f"The {server.name} server answered."}],
+        notes=_notes(
+            f"(.mcp.json, approved in settings) the engine starts {server.command} {' '.join(server.args)} and"
+            f" offers its tools as mcp__{server.name}__<tool>: a call of {name} reaches the server instead of"
+            f" being answered '{_NO_SUCH_TOOL}'. The input is made up from the tool's schema.",
+            "Give the call a real input and expect: the answer your server gives for it (result: {contains: ...},"
+            " is_error: false); add a call of each tool the team relies on.",
+        ),
+    )
+
+
+async def _list_tools(server: McpServerDef, root: Path) -> list[tuple[str, dict[str, Any]]]:
+    params = StdioServerParameters(
+        command=server.command, args=list(server.args), env={**os.environ, **server.env}, cwd=str(root)
+    )
+    with open(os.devnull, "w") as quiet:
+        async with stdio_client(params, errlog=quiet) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            listed = await session.list_tools()
+    # mcp 2 names the field input_schema, mcp 1 inputSchema
+    return [(t.name, dict(getattr(t, "input_schema", None) or getattr(t, "inputSchema", None) or {}))
+            for t in listed.tools]
+
+
+def _sample_input(schema: dict[str, Any]) -> dict[str, Any]:
+    """A value for each required property, of its type: enough for the call to reach the server."""
+    samples: dict[str, Any] = {"string": "cc-harness", "integer": 1, "number": 1, "boolean": False, "array": [],
+                               "object": {}}
+    properties = schema.get("properties") or {}
+    out: dict[str, Any] = {}
+    for key in schema.get("required") or []:
+        spec = properties.get(key) or {}
+        if spec.get("enum"):
+            out[key] = spec["enum"][0]
+        else:
+            kind = spec.get("type")
+            out[key] = samples.get(kind[0] if isinstance(kind, list) else str(kind), "cc-harness")
+    return out
 
 
 # -- writing -----------------------------------------------------------------------------------

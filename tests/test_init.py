@@ -1,10 +1,11 @@
 """``cc-harness init``: a starter suite for an existing ``.claude/`` that passes as written.
 
-A fixture repository with every kind of definition init scaffolds (a plain, a forked, a conditional and
-a model-disabled skill; an agent with a ``tools:`` line and one without; hooks on tool, prompt and session
-events, and two init cannot probe) gets its suite, which then passes on the reference engine and on the
-real pinned claude with no edits. Running init again changes nothing, and never touches a case a person
-edited. The example team repository gets the same.
+A fixture repository with every kind of definition init scaffolds (a plain, a forked, a conditional
+and a model-disabled skill; an agent with a ``tools:`` line and one without; hooks on tool, prompt and
+session events, and two init cannot probe; an approved MCP server and one that is not) gets its suite,
+which then passes on the reference engine and on the real pinned claude with no edits. Running init
+again changes nothing, and never touches a case a person edited. The example team repository gets the
+same.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.xdist_group("test_init")
 
 VERSION = PINNED[-1]
 SETTINGS = """{
+  "enabledMcpjsonServers": ["tickets"],
   "hooks": {
     "PreToolUse": [
       {"matcher": "Bash", "hooks": [{"type": "command", "command": "bash .claude/hooks/log.sh pre"}]},
@@ -103,13 +105,20 @@ FIXTURE = {
         echo "$1" >> "$CLAUDE_PROJECT_DIR/hook.log"
         """,
     ".claude/settings.json": SETTINGS,
+    ".mcp.json": """\
+        {"mcpServers": {
+          "tickets": {"type": "stdio", "command": "python3", "args": ["tools/tickets_server.py"]},
+          "unapproved": {"type": "stdio", "command": "python3", "args": ["tools/tickets_server.py"]}
+        }}
+        """,
+    "tools/tickets_server.py": (REPO / "examples" / "team-repo" / "tools" / "tickets_server.py").read_text(),
     "README.md": "# ACME\n",
     "notes/todo.md": "TODO: nothing\n",
 }
 EXPECTED_CASES = {
     "skill-greet", "skill-summarise", "skill-deploy", "skill-notes-helper", "agent-reader", "agent-helper",
     "hook-pretooluse-bash", "hook-posttooluse-write-edit", "hook-userpromptsubmit-all",
-    "hook-sessionstart-startup", "hook-stop-all",
+    "hook-sessionstart-startup", "hook-stop-all", "mcp-tickets",
 }
 
 
@@ -152,6 +161,7 @@ def test_init_writes_a_suite_that_passes_on_reference_and_the_pinned_claude(
     assert "wrote  cc-harness.toml  (suite configuration)" in out
     assert "no case: PreToolUse hook on 'mcp__tickets__.*': no harmless probe call" in out
     assert "no case: Notification hook: init scaffolds hooks on" in out
+    assert "no case: MCP server unapproved: .mcp.json declares it but no settings approve it" in out
     cases = fixture_repo / "claude-cases"
     assert {p.name for p in cases.iterdir()} == EXPECTED_CASES
     for case in cases.iterdir():
@@ -199,7 +209,7 @@ def test_init_on_the_team_repository_adds_cases_that_pass_beside_its_own(
     assert main(["init", str(repo)]) == 0  # the pinned version comes from its pyproject.toml
     out = capsys.readouterr().out
     assert "cc-harness.toml" not in out  # its [tool.cc-harness] table is the suite
-    new = {"skill-release-notes", "agent-reviewer", "hook-pretooluse-bash"}
+    new = {"skill-release-notes", "agent-reviewer", "hook-pretooluse-bash", "mcp-tickets"}
     assert {p.name for p in (repo / "claude-cases").iterdir()} == {*new, *(p.split("/")[1] for p in before
                                                                            if p.startswith("claude-cases/"))}
     assert all(_digest(repo).get(p) == h for p, h in before.items()), "init changed a file of the team's"
