@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,7 +120,9 @@ def expectation(text: str) -> str | dict[str, str]:
         parts += [_escape(text[pos : m.start()]), _PATTERNS[str(m.lastgroup)]]
         pos = m.end()
     parts.append(_escape(text[pos:]))
-    return {"regex": r"\A" + "".join(parts) + r"\Z"}
+    pattern = r"\A" + "".join(parts) + r"\Z"
+    # a space before a line break would keep the regex out of a YAML literal block: spell it \x20
+    return {"regex": re.sub(r" (?=\n| *\n)", r"\\x20", pattern)}
 
 
 def _escape(text: str) -> str:
@@ -202,7 +205,7 @@ def _notes(rec: Recording, scrub: Scrubber, *, scrubbed_inputs: list[str]) -> st
             f"A scrubbed value was in the input of {names}: the replay sends {SCRUBBED} there, so that result may"
             " differ from the recorded one; put a harmless stand-in in the input and its expect."
         )
-    return "\n".join(lines)
+    return "\n".join(textwrap.fill(line, width=100, break_long_words=False, break_on_hyphens=False) for line in lines)
 
 
 class _Dumper(yaml.SafeDumper):
