@@ -73,6 +73,8 @@ class Planned:
     path: Path
     text: str
     what: str
+    hook_case: bool = False
+    """A hook's case file: after it is written, a reference run looks for marks the hook itself leaves."""
 
 
 @dataclass(kw_only=True)
@@ -113,8 +115,9 @@ def init(root: Path, *, pinned: str | None) -> Report:
     for item in report.written:
         item.path.parent.mkdir(parents=True, exist_ok=True)
         item.path.write_text(item.text, encoding="utf-8")
-        if item.path.suffix == ".sh":
-            item.path.chmod(0o755)
+    for item in report.written:
+        if item.hook_case:
+            _add_own_marks(item.path, version=version)
     report.suite_file = suite.config_file if suite else root / OWN_FILE
     report.cases = cases
     return report
@@ -163,18 +166,18 @@ def _cases(config: ProjectConfig, *, root: Path, cases: Path, profile: Profile, 
     for skill in config.skills.values():
         case = _skill_case(skill, root=root, profile=profile, report=report)
         if case is not None:
-            yield _case_file(folder("skill", skill.name), case, what=f"skill {skill.name}")
+            yield _case_file(folder("skill", skill.name), case, root=root, what=f"skill {skill.name}")
     for agent in config.agents.values():
         if not agent.builtin and not agent.user_level:
             case = _agent_case(agent, profile=profile)
-            yield _case_file(folder("agent", agent.name), case, what=f"agent {agent.name}")
+            yield _case_file(folder("agent", agent.name), case, root=root, what=f"agent {agent.name}")
     settings = root / ".claude" / "settings.json"
     for rule in config.hooks:
         if Path(rule.origin) != settings:
             report.skipped.append(f"{rule.event} hook of {rule.origin}: only .claude/settings.json is shared")
             continue
-        yield from _hook_files(rule, folder=folder("hook", f"{rule.event}-{rule.matcher or 'all'}"), report=report,
-                               profile=profile)
+        hook_folder = folder("hook", f"{rule.event}-{rule.matcher or 'all'}")
+        yield from _hook_files(rule, folder=hook_folder, root=root, report=report, profile=profile)
     for name in _unapproved_servers(root, config):
         # measured on 2.1.252 to 2.1.332 (trusted folder, bypass): the engine starts such a server anyway,
         # the reference engine does not; a case would fail on one of them whatever it says
@@ -185,7 +188,7 @@ def _cases(config: ProjectConfig, *, root: Path, cases: Path, profile: Profile, 
     for server in config.mcp_servers.values():
         case = _mcp_case(server, root=root, report=report)
         if case is not None:
-            yield _case_file(folder("mcp", server.name), case, what=f"MCP server {server.name}")
+            yield _case_file(folder("mcp", server.name), case, root=root, what=f"MCP server {server.name}")
 
 
 # -- skills ------------------------------------------------------------------------------------
@@ -328,7 +331,7 @@ def _tool_names(tools: tuple[str, ...]) -> list[str]:
 # -- hooks -------------------------------------------------------------------------------------
 
 
-def _hook_files(rule: HookRule, *, folder: Path, report: Report, profile: Profile) -> Iterator[Planned]:
+def _hook_files(rule: HookRule, *, folder: Path, root: Path, report: Report, profile: Profile) -> Iterator[Planned]:
     label = f"{rule.event} hook" + (f" on {rule.matcher!r}" if rule.matcher else "")
     commands = [a.command for a in rule.actions if a.type == "command"]
     shown = "; ".join(commands) or ", ".join(a.type for a in rule.actions)
@@ -344,7 +347,7 @@ def _hook_files(rule: HookRule, *, folder: Path, report: Report, profile: Profil
             f"{label}: no harmless probe call ({', '.join(p for p, _ in _PROBES)}) matches it; write its case by hand"
         )
         return
-    yield _case_file(folder, case, what=label)
+    yield _case_file(folder, case, root=root, what=label, hook_case=True)
     witness = {"hooks": {rule.event: [{**({"matcher": rule.matcher} if rule.matcher is not None else {}),
                                        "hooks": [{"type": "command", "command": _witness_command()}]}]}}
     yield Planned(
@@ -418,6 +421,43 @@ def _prompt_hook_case(rule: HookRule, *, shown: str, profile: Profile) -> dict[s
             " text your hook adds to the conversation.",
         ),
     )
+
+
+def _add_own_marks(case_file: Path, *, version: str) -> None:
+    """Add to a hook's case the files the hooks' own commands write, as a reference run of the case shows them.
+
+    The witness proves the engine matched the hook's event and matcher; a file the user's command writes
+    proves a command of theirs ran, and keeps failing the case if their entry is later changed or broken.
+    A name that looks made of a date or an id is left out: it would differ on the next run."""
+    from harness.case import load_case
+    from harness.engines import make_engine
+    from harness.expectations import Expectations
+    from harness.runner import run_case
+
+    with tempfile.TemporaryDirectory(prefix="cch-init-") as nowhere:
+        record = run_case(load_case(case_file.parent), make_engine(f"reference@{version}"),
+                          expectations=Expectations(root=Path(nowhere)))
+    if record.status.value != "pass" or record.transcript is None:
+        return
+    own = [
+        name for name, value in record.transcript["files"].items()
+        if not name.startswith(".cc-harness/") and value != {"removed": True} and not _VOLATILE_NAME.search(name)
+    ]
+    if not own:
+        return
+    data = yaml.safe_load(case_file.read_text(encoding="utf-8"))
+    data["effects"] = [*data.get("effects", []), *({"path": name, "exists": True} for name in own)]
+    data["notes"] += "\n" + textwrap.fill(
+        f"Marks of the hooks' own commands: a reference run of this case when init wrote it left {', '.join(own)},"
+        " which no probe call writes (a hook command did), so effects: checks that it exists.",
+        width=100, break_long_words=False, break_on_hyphens=False,
+    )
+    notes = data.pop("notes")
+    case_file.write_text(_dump({**data, "notes": notes}), encoding="utf-8")
+
+
+#: A file name with a date, a long number or a hex id in it: not the same on the next run.
+_VOLATILE_NAME = re.compile(r"\d{4,}|[0-9a-f]{8,}|\d{2}[-_:]\d{2}")
 
 
 # -- MCP servers -------------------------------------------------------------------------------
@@ -516,10 +556,15 @@ def _notes(checks: str, extend: str) -> str:
     return "\n".join(textwrap.fill(p, width=100, break_long_words=False, break_on_hyphens=False) for p in paragraphs)
 
 
-def _case_file(folder: Path, case: dict[str, Any], *, what: str) -> Planned:
+def _case_file(folder: Path, case: dict[str, Any], *, root: Path, what: str, hook_case: bool = False) -> Planned:
     data = {"id": folder.name, **case}
-    text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, width=110, allow_unicode=True)
-    return Planned(path=folder / "case.yaml", text=text, what=f"case for the {what}")
+    # the repository holding .claude/: ../.. from <root>/claude-cases/<id>, further up from deeper cases
+    data["project"] = os.path.relpath(root, folder)
+    return Planned(path=folder / "case.yaml", text=_dump(data), what=f"case for the {what}", hook_case=hook_case)
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, width=110, allow_unicode=True)
 
 
 class _Dumper(yaml.SafeDumper):

@@ -2,10 +2,9 @@
 
 A fixture repository with every kind of definition init scaffolds (a plain, a forked, a conditional
 and a model-disabled skill; an agent with a ``tools:`` line and one without; hooks on tool, prompt and
-session events, and two init cannot probe; an approved MCP server and one that is not) gets its suite,
-which then passes on the reference engine and on the real pinned claude with no edits. Running init
-again changes nothing, and never touches a case a person edited. The example team repository gets the
-same.
+session events, and two init cannot probe; an approved MCP server) gets its suite, which then passes
+on the reference engine and on the real pinned claude with no edits. Running init again changes
+nothing, and never touches a case a person edited. The example team repository gets the same.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ import pytest
 import yaml
 
 from harness import results
+from harness.case import load_case
 from harness.cli import main
 from harness.engines.install import ensure_installed
 from tests.conftest import PINNED, REPO, write_files
@@ -107,8 +107,7 @@ FIXTURE = {
     ".claude/settings.json": SETTINGS,
     ".mcp.json": """\
         {"mcpServers": {
-          "tickets": {"type": "stdio", "command": "python3", "args": ["tools/tickets_server.py"]},
-          "unapproved": {"type": "stdio", "command": "python3", "args": ["tools/tickets_server.py"]}
+          "tickets": {"type": "stdio", "command": "python3", "args": ["tools/tickets_server.py"]}
         }}
         """,
     "tools/tickets_server.py": (REPO / "examples" / "team-repo" / "tools" / "tickets_server.py").read_text(),
@@ -161,7 +160,6 @@ def test_init_writes_a_suite_that_passes_on_reference_and_the_pinned_claude(
     assert "wrote  cc-harness.toml  (suite configuration)" in out
     assert "no case: PreToolUse hook on 'mcp__tickets__.*': no harmless probe call" in out
     assert "no case: Notification hook: init scaffolds hooks on" in out
-    assert "no case: MCP server unapproved: .mcp.json declares it but no settings approve it" in out
     cases = fixture_repo / "claude-cases"
     assert {p.name for p in cases.iterdir()} == EXPECTED_CASES
     for case in cases.iterdir():
@@ -216,6 +214,28 @@ def test_init_on_the_team_repository_adds_cases_that_pass_beside_its_own(
     _run_all(repo / "pyproject.toml", tmp_path / "run.jsonl", *sorted(new))
     again = _digest(repo)
     assert main(["init", str(repo)]) == 0 and _digest(repo) == again
+
+
+def test_an_mcp_server_no_setting_approves_is_named_and_gets_no_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_files(tmp_path, {
+        ".claude/settings.json": "{}\n",
+        ".mcp.json": '{"mcpServers": {"tickets": {"command": "python3", "args": ["tools/tickets_server.py"]}}}\n',
+    })
+    assert main(["init", str(tmp_path), "--pinned", VERSION]) == 0
+    assert "no case: MCP server tickets: .mcp.json declares it but no settings approve it" in capsys.readouterr().out
+    assert not (tmp_path / "claude-cases").exists()
+
+
+def test_cases_deeper_in_the_repository_still_copy_the_whole_repository(tmp_path: Path) -> None:
+    write_files(tmp_path, {
+        "pyproject.toml": '[tool.cc-harness]\ncases = "tests/claude"\npinned = ["2.1.332"]\n',
+        ".claude/skills/greet/SKILL.md": FIXTURE[".claude/skills/greet/SKILL.md"],
+    })
+    assert main(["init", str(tmp_path)]) == 0
+    case = load_case(tmp_path / "tests" / "claude" / "skill-greet")
+    assert case.project == tmp_path.resolve()
 
 
 def test_init_needs_a_claude_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
