@@ -28,6 +28,7 @@ from harness.engines.claude import ClaudeEngine, seed_home
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
 from harness.outcome import Status
+from harness.record.command import secrets
 from harness.record.exchanges import answer_blocks, read_exchanges
 from harness.record.proxy import RecordingProxy
 from harness.record.writer import Scrubber, expectation
@@ -64,6 +65,7 @@ steps:
 """
 SOURCES = ("audit-hook", "release-notes-skill", "reviewer-agent", "two-prompts")
 API_KEY = "sk-ant-api03-cc-harness-test-key-do-not-save"
+TOKEN = "tok-cc-harness-test-bearer"
 SECRET = "Login no longer times out"
 
 
@@ -142,6 +144,11 @@ def test_volatile_text_becomes_an_anchored_regex_and_plain_text_stays_exact() ->
     assert re.search(pattern, other_run) and not re.search(pattern, other_run.replace("done", "failed"))
 
 
+def test_credentials_of_the_environment_are_scrubbed_and_a_placeholder_is_not() -> None:
+    scrub = secrets(["ACME-HOST"], env={"ANTHROPIC_API_KEY": API_KEY, "ANTHROPIC_AUTH_TOKEN": "x"})
+    assert scrub.text(f"key {API_KEY} on ACME-HOST, x marks") == "key <scrubbed> on <scrubbed>, x marks"
+
+
 def test_the_proxy_streams_what_the_upstream_sends_and_keeps_no_credential(tmp_path: Path) -> None:
     """The proxy alone, with an SDK-style client: SSE passes through, headers with credentials are not saved."""
     case_dir = tmp_path / "c"
@@ -154,14 +161,14 @@ def test_the_proxy_streams_what_the_upstream_sends_and_keeps_no_credential(tmp_p
     ) as proxy:
         host, port = proxy.base_url.removeprefix("http://").split(":")
         conn = http.client.HTTPConnection(host, int(port), timeout=30)
-        headers = {"x-api-key": API_KEY, "authorization": "Bearer tok-123", "content-type": "application/json"}
+        headers = {"x-api-key": API_KEY, "authorization": f"Bearer {TOKEN}", "content-type": "application/json"}
         conn.request("POST", "/v1/messages", body=json.dumps(body), headers=headers)
         answer = conn.getresponse()
         streamed = answer.read().decode()
     assert answer.status == 200 and "event: message_start" in streamed and '"text":"Hello."' in streamed
     [saved] = proxy.saved()
     text = json.dumps(saved.to_json())
-    assert API_KEY not in text and "tok-123" not in text and "Hello" not in text
+    assert API_KEY not in text and TOKEN not in text and "Hello" not in text
     assert "x-api-key" not in saved.headers and "authorization" not in saved.headers
     assert answer_blocks(saved.answer) == [{"type": "text", "text": "<scrubbed>."}]
     recording = read_exchanges([saved], workdir=tmp_path, home=None, tmp=None, argv=["claude", "-p", "Hi."])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -14,12 +15,13 @@ from harness.record.exchanges import read_exchanges
 from harness.record.model import Recording
 from harness.record.proxy import ANTHROPIC_API, RecordingProxy
 from harness.record.session import claude_dir, find_session, read_session
-from harness.record.writer import Scrubber, default_id, write_case
+from harness.record.writer import MIN_SECRET, Scrubber, default_id, write_case
 
 __all__ = ["ANTHROPIC_API", "Recorded", "Target", "describe", "from_session", "live", "secrets"]
 
 #: Environment variables whose values are credentials: scrubbed wherever they show up.
 SECRET_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "AWS_SECRET_ACCESS_KEY")
+
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,9 +45,11 @@ class Recorded:
 
 
 def secrets(extra: Sequence[str], env: dict[str, str] | None = None) -> Scrubber:
-    """The ``--scrub`` values and every credential of the environment."""
+    """The ``--scrub`` values (as given) and every credential of the environment (long enough to be one:
+    a placeholder like ``x`` would scrub every x of the case)."""
     env = dict(os.environ) if env is None else env
-    return Scrubber(secrets=(*extra, *(env[k] for k in SECRET_ENV if env.get(k))))
+    found = (env[k] for k in SECRET_ENV if len(env.get(k, "")) >= MIN_SECRET)
+    return Scrubber(secrets=(*extra, *found))
 
 
 def from_session(session: str | None, *, folder: Path, target: Target, scrub: Scrubber) -> Recorded:
@@ -68,16 +72,18 @@ def live(
         except FileNotFoundError:
             raise UsageError(f"{argv[0]}: no such command") from None
     saved = proxy.saved()
-    every = Scrubber(secrets=(*scrub.secrets, *proxy.secrets_seen))
+    every = Scrubber(secrets=(*scrub.secrets, *(s for s in proxy.secrets_seen if len(s) >= MIN_SECRET)))
     home, tmp = os.environ.get("HOME"), os.environ.get("TMPDIR")
     rec = read_exchanges(
         saved, workdir=folder, home=Path(home) if home else None, tmp=Path(tmp) if tmp else None, argv=list(argv)
     )
-    case_file = _write(rec, target, every)
-    path = cassette or target.cases.parent / "results" / "recordings" / f"{case_file.parent.name}.jsonl"
+    case_id = target.case_id or (default_id(rec) if rec.steps else "recording")
+    # the cassette first: a run that gives no case still leaves what was exchanged, to look at
+    path = cassette or target.cases.parent / "results" / "recordings" / f"{case_id}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     # saved() scrubbed each exchange already; the cassette is one JSON object per line
     path.write_text("".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in saved), encoding="utf-8")
+    case_file = _write(rec, dataclasses.replace(target, case_id=case_id), every)
     return Recorded(case_file=case_file, recording=rec, cassette=path, exit_status=status)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from harness.errors import UsageError
-from harness.record.writer import Scrubber
+from harness.record.writer import MIN_SECRET, Scrubber
 
 #: Anthropic's Messages API: where a real recording goes.
 ANTHROPIC_API = "https://api.anthropic.com"
@@ -107,7 +107,7 @@ class RecordingProxy:
 
     def saved(self) -> list[Exchange]:
         """Every exchange in the order the requests arrived, scrubbed of every secret seen."""
-        scrub = Scrubber(secrets=(*self.scrub.secrets, *self.secrets_seen))
+        scrub = Scrubber(secrets=(*self.scrub.secrets, *(s for s in self.secrets_seen if len(s) >= MIN_SECRET)))
         ordered = sorted(self.exchanges, key=lambda e: e.index)
         return [
             Exchange(
@@ -135,7 +135,7 @@ class RecordingProxy:
         with self._lock:
             self.secrets_seen.add(value)
             if name == "authorization" and " " in value:
-                self.secrets_seen.add(value.split(" ", 1)[1])  # the token without its scheme
+                self.secrets_seen.add(value.split(" ", 1)[1])  # the token without its scheme, wherever it shows
 
 
 def _handler(proxy: RecordingProxy) -> type[BaseHTTPRequestHandler]:

@@ -27,6 +27,9 @@ from harness.transcript import MAX_RESULT_CHARS, Normaliser
 
 #: What a scrubbed value reads as in a case file (and a cassette).
 SCRUBBED = "<scrubbed>"
+#: A credential found in headers or the environment is scrubbed when at least this long (a placeholder
+#: such as ``x`` would scrub every x); strings given with ``--scrub`` are scrubbed whatever their length.
+MIN_SECRET = 8
 #: Text normalisation leaves volatile, with the pattern that stands for it in an ``expect`` regex.
 _VOLATILE = re.compile(
     r"(?P<usage><usage>.*?</usage>)|(?P<id><(?:uuid|id)-\d+>)|(?P<scrubbed>" + re.escape(SCRUBBED) + ")", re.DOTALL
