@@ -23,7 +23,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from harness import grid, results, trace
+from harness import accept, grid, results, trace
 from harness.case import BrokenCase, Case, discover_cases, scan_cases
 from harness.engines import engine_dir, expand, make_engine, registry
 from harness.engines.install import ensure_installed, is_version
@@ -225,7 +225,26 @@ def cmd_run(args: argparse.Namespace) -> int:
     records, path = _run_and_save(args, suite, engines, cases, command="run")
     print_summary(records, engines)
     _stdout().print(f"\nresults: {path}  ({len(records)} runs: {results.describe_totals(records)})", markup=False)
+    if args.accept:
+        return _accept(records, suite)
     return 1 if any(r.status.is_bad for r in records) else 0
+
+
+def _accept(records: list[results.Record], suite: Suite) -> int:
+    """Write what the run observed as snapshots and expectations entries, after showing the diff.
+
+    Exit 0 when every run was accepted, 1 when an error left some without a verdict to accept."""
+    change = accept.plan(records, snapshot_root=suite.snapshots, expectations_root=suite.expectations)
+    out = _stdout()
+    out.print("\naccept:", style="bold", markup=False)
+    print(change.diff(suite.root), end="")  # plain: a diff must not be re-wrapped or styled
+    change.write()
+    for engine, case, at in change.todo:
+        out.print(f"reason: TODO  {engine} {case} {at}", markup=False)
+    for engine, case, why in change.skipped:
+        out.print(f"not accepted: {case} on {engine} ({why})", markup=False)
+    out.print(change.summary(), markup=False)
+    return 1 if any(r.status.is_error for r in records) else 0
 
 
 def _engine_records(path: Path, engine: str | None, *, option: str, suite: Suite) -> tuple[str, list[results.Record]]:
@@ -252,7 +271,9 @@ def _check_baseline(args: argparse.Namespace, suite: Suite, cases: list[Case]) -
         return baseline.from_records(
             records, engine=engine, expectations_root=suite.expectations, source=str(args.baseline_results)
         )
-    version = args.against or baseline.newest_pinned(suite.pinned, snapshot_root=suite.snapshots)
+    # A version whose run was accepted (check V --accept) is compared with what was accepted for it.
+    accepted = args.version if baseline.newest_pinned([args.version], snapshot_root=suite.snapshots) else None
+    version = args.against or accepted or baseline.newest_pinned(suite.pinned, snapshot_root=suite.snapshots)
     if version is None:
         raise UsageError(
             f"no pinned version has committed snapshots under {suite.snapshots}/: record them"
@@ -295,6 +316,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     errors = [r for r in new_records if r.status.is_error]
     for r in errors:
         out.print(f"{r.status.value}: {r.case}: {r.fault.message if r.fault else ''}", markup=False)
+    if args.accept:
+        return _accept(new_records, suite)
     return 1 if errors or any(c.changed for c in changes) else 0
 
 
@@ -431,11 +454,74 @@ def cmd_explore(args: argparse.Namespace) -> int:
     return 0 if not exploration.class_counts() else 1
 
 
+def cmd_init(args: argparse.Namespace) -> int:
+    """A starter suite for the repository's existing .claude/: a configuration and one case per definition."""
+    from harness import scaffold
+
+    done = scaffold.init(args.dir, pinned=registry.resolve(args.pinned) if args.pinned else None)
+    out = _stdout()
+    for item in done.written:
+        out.print(f"wrote  {_shown(item.path, args.dir)}  ({item.what})", markup=False)
+    for path in done.kept:
+        out.print(f"kept   {_shown(path, args.dir)}  (exists: your version stays)", markup=False)
+    for why in done.skipped:
+        out.print(f"no case: {why}", markup=False)
+    for warning in done.warnings:
+        out.print(f"warning: {warning}", markup=False)
+    if not done.written:
+        out.print("nothing to write: every definition already has its case", markup=False)
+    out.print(
+        f"next: cc-harness run (every case on the suite's engines); cc-harness run --accept or"
+        f" pytest --snapshot-update -n 2 records the snapshots; see {done.suite_file}",
+        markup=False,
+    )
+    return 0
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """A real session as a case: from a session transcript, or live through a recording proxy."""
+    from harness.record import command
+
+    suite = Suite.from_file(args.suite) if args.suite else Suite.find(Path.cwd())
+    if args.cases_dir is not None:
+        cases = args.cases_dir.resolve()
+    elif suite is not None:
+        cases = suite.cases
+    else:
+        raise UsageError("record: no suite here to write the case into; pass --cases-dir DIR (or run cc-harness init)")
+    folder = (args.project or Path.cwd()).resolve()
+    project = args.project or (suite.root if suite else folder)
+    target = command.Target(cases=cases, project=project, case_id=args.id, force=args.force)
+    scrub = command.secrets(args.scrub)
+    argv = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if argv or args.upstream:
+        upstream = args.upstream or os.environ.get("ANTHROPIC_BASE_URL") or command.ANTHROPIC_API
+        done = command.live(argv, upstream=upstream, folder=folder, target=target, scrub=scrub, cassette=args.cassette)
+    else:
+        done = command.from_session(args.session, folder=folder, target=target, scrub=scrub)
+    for line in command.describe(done):
+        _stdout().print(line, markup=False)
+    return 0 if done.exit_status == 0 else 1
+
+
 def _version() -> str:
     try:
         return metadata.version("cc-harness")
     except metadata.PackageNotFoundError:
         return "unknown (not installed)"
+
+
+ACCEPT_HELP = (
+    "write what the run observed as the engine's snapshots and expectations entries (new differences get"
+    " reason: TODO, stale ones are removed); the change is printed as a diff; case files are never touched"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -460,6 +546,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="take the records these results files already hold (an interrupted run, pytest --cc-results)"
         " and run only the rest",
     )
+    p.add_argument("--accept", action="store_true", help=ACCEPT_HELP)
     _add_selection(p)
     p.set_defaults(func=cmd_run)
 
@@ -474,6 +561,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--baseline-results", type=Path, default=None, help="baseline records from this results file")
     p.add_argument("--from-results", type=Path, default=None, help="the new version's records from this file (no run)")
     p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/check-claude-V.jsonl)")
+    p.add_argument("--accept", action="store_true", help=ACCEPT_HELP)
     _add_selection(p)
     p.set_defaults(func=cmd_check)
 
@@ -520,6 +608,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--shrink-budget", type=int, default=60, help="runs spent shrinking each disagreement class")
     p.add_argument("--out", type=Path, default=Path("results") / "explore", help="results file and minimal cases")
     p.set_defaults(func=cmd_explore)
+
+    p = sub.add_parser(
+        "init",
+        parents=[common],
+        help="write a starter suite for an existing .claude/: a configuration and one case per skill, agent and hook",
+        description="Never overwrites: a configuration or case folder that exists is kept, so init can run again.",
+    )
+    p.add_argument("dir", nargs="?", type=Path, default=Path("."), help="the repository (default: here)")
+    p.add_argument("--pinned", default=None, help="the claude version you run, e.g. 2.1.332 (or latest)")
+    p.set_defaults(func=cmd_init)
+
+    p = sub.add_parser(
+        "record",
+        parents=[common],
+        help="turn a real session into a case: from a session transcript, or live through a recording proxy",
+        description=(
+            "cc-harness record [--session ID|FILE]: the newest session of this folder (or the one named) from"
+            " ~/.claude/projects. cc-harness record --upstream URL -- claude -p PROMPT: run the engine through a"
+            " loopback proxy that forwards to URL (default $ANTHROPIC_BASE_URL, else Anthropic's API) and saves"
+            " each exchange. API keys and authorization headers never reach a file; --scrub removes more."
+        ),
+    )
+    p.add_argument("--session", default=None, help="session id, or a session .jsonl file (default: the newest here)")
+    p.add_argument("--upstream", default=None, help="record live through a proxy to this Messages API URL")
+    p.add_argument("--project", type=Path, default=None, help="the repository the session ran in (default: here)")
+    p.add_argument("--id", default=None, help="the new case's id (default: recorded-<first words of the prompt>)")
+    p.add_argument("--cases-dir", type=Path, default=None, help="write the case here (default: the suite's cases)")
+    p.add_argument("--scrub", action="append", default=[], help="a string that must not reach any file (repeatable)")
+    p.add_argument("--cassette", type=Path, default=None, help="where the proxy saves the exchanges")
+    p.add_argument("--force", action="store_true", help="replace a case of the same id")
+    p.add_argument("command", nargs=argparse.REMAINDER, help="-- the engine command to record live")
+    p.set_defaults(func=cmd_record)
 
     p = sub.add_parser("trace", parents=[common], help="traceability: each claim, its cases, their status per engine")
     p.add_argument("--results", type=Path, nargs="*", default=[], help="results files for the statuses")

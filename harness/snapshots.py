@@ -38,7 +38,7 @@ class TranscriptSnapshot(SingleFileSnapshotExtension):
     _write_mode = WriteMode.TEXT
 
     def serialize(self, data: SerializableData, **kwargs: Any) -> SerializedData:
-        return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+        return dump(data)
 
     @classmethod
     def dirname(cls, *, test_location: PyTestLocation) -> str:
@@ -58,6 +58,11 @@ class TranscriptSnapshot(SingleFileSnapshotExtension):
         """A snapshot file belongs to exactly one case test: the one whose engine and id it is named for."""
         root, engine, case = _parts(test_location)
         return Path(snapshot_location).resolve() == path_for(root, engine, case).resolve()
+
+
+def dump(transcript: Any) -> str:
+    """A transcript as its snapshot file's text (what ``--snapshot-update`` and ``--accept`` write)."""
+    return json.dumps(transcript, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
 def read(root: Path, engine: str, case_id: str) -> dict[str, Any] | None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.accept import todo_entries
 from harness.checks import Difference
 from harness.errors import CaseFormatError
 from harness.expectations import KnownDifference, judge, load
@@ -59,6 +60,20 @@ def test_every_committed_expectations_file_loads() -> None:
         engine = path.stem.replace("-", "@", 1)
         entries = load(REPO / "expectations", engine)
         assert all(k.reason and k.reason != "unexplained" for ks in entries.values() for k in ks), path
+
+
+def test_no_committed_expectations_entry_has_the_todo_reason_accept_writes() -> None:
+    """CI's gate on ``--accept``: an entry it added must get a person's reason before it is committed."""
+    for root in (REPO / "expectations", REPO / "examples" / "team-repo" / "expectations"):
+        assert todo_entries(root) == [], f"write the reason of each entry listed with reason: TODO in {root}"
+
+
+def test_todo_entries_finds_the_placeholder(tmp_path: Path) -> None:
+    (tmp_path / "claude-9.9.9.yaml").write_text(
+        "engine: claude@9.9.9\ndifferences:\n  c:\n  - {at: a, observed: x, reason: TODO}\n"
+        "  - {at: b, observed: y, reason: measured}\n"
+    )
+    assert todo_entries(tmp_path) == [(tmp_path / "claude-9.9.9.yaml", "c", "a")]
 
 
 def test_a_file_naming_another_engine_is_refused(tmp_path: Path) -> None:

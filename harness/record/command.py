@@ -1,0 +1,110 @@
+"""``cc-harness record``, both ways: from a session transcript, or live through the recording proxy."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.errors import UsageError
+from harness.record.exchanges import read_exchanges
+from harness.record.model import Recording
+from harness.record.proxy import ANTHROPIC_API, RecordingProxy
+from harness.record.session import claude_dir, find_session, read_session
+from harness.record.writer import MIN_SECRET, Scrubber, default_id, write_case
+
+__all__ = ["ANTHROPIC_API", "Recorded", "Target", "describe", "from_session", "live", "secrets"]
+
+#: Environment variables whose values are credentials: scrubbed wherever they show up.
+SECRET_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "AWS_SECRET_ACCESS_KEY")
+
+
+
+@dataclass(frozen=True, kw_only=True)
+class Target:
+    """Where the case goes and what it is built on."""
+
+    cases: Path
+    """The folder of cases the new case is written into."""
+    project: Path | None
+    """The repository the case's working copy is a copy of (``project:``), None for none."""
+    case_id: str | None
+    force: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Recorded:
+    case_file: Path
+    recording: Recording
+    cassette: Path | None = None
+    exit_status: int = 0
+
+
+def secrets(extra: Sequence[str], env: dict[str, str] | None = None) -> Scrubber:
+    """The ``--scrub`` values (as given) and every credential of the environment (long enough to be one:
+    a placeholder like ``x`` would scrub every x of the case)."""
+    env = dict(os.environ) if env is None else env
+    found = (env[k] for k in SECRET_ENV if len(env.get(k, "")) >= MIN_SECRET)
+    return Scrubber(secrets=(*extra, *found))
+
+
+def from_session(session: str | None, *, folder: Path, target: Target, scrub: Scrubber) -> Recorded:
+    """A case from a session file (an id, a path, or None: the newest session of ``folder``)."""
+    path = find_session(session, project=folder, state=claude_dir())
+    rec = read_session(path)
+    return Recorded(case_file=_write(rec, target, scrub), recording=rec)
+
+
+def live(
+    argv: Sequence[str], *, upstream: str, folder: Path, target: Target, scrub: Scrubber, cassette: Path | None
+) -> Recorded:
+    """Run ``argv`` (the engine) in ``folder`` through a recording proxy to ``upstream``; a case from it."""
+    if not argv:
+        raise UsageError("record --upstream: name the engine command after --, e.g. -- claude -p 'Fix the build'")
+    with RecordingProxy(upstream=upstream, scrub=scrub) as proxy:
+        env = {**os.environ, "ANTHROPIC_BASE_URL": proxy.base_url}
+        try:
+            status = subprocess.run(list(argv), cwd=folder, env=env, check=False).returncode
+        except FileNotFoundError:
+            raise UsageError(f"{argv[0]}: no such command") from None
+    saved = proxy.saved()
+    every = Scrubber(secrets=(*scrub.secrets, *(s for s in proxy.secrets_seen if len(s) >= MIN_SECRET)))
+    home, tmp = os.environ.get("HOME"), os.environ.get("TMPDIR")
+    rec = read_exchanges(
+        saved, workdir=folder, home=Path(home) if home else None, tmp=Path(tmp) if tmp else None, argv=list(argv)
+    )
+    case_id = target.case_id or (default_id(rec) if rec.steps else "recording")
+    # the cassette first: a run that gives no case still leaves what was exchanged, to look at
+    path = cassette or target.cases.parent / "results" / "recordings" / f"{case_id}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # saved() scrubbed each exchange already; the cassette is one JSON object per line
+    path.write_text("".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in saved), encoding="utf-8")
+    case_file = _write(rec, dataclasses.replace(target, case_id=case_id), every)
+    return Recorded(case_file=case_file, recording=rec, cassette=path, exit_status=status)
+
+
+def _write(rec: Recording, target: Target, scrub: Scrubber) -> Path:
+    case_id = target.case_id or default_id(rec)
+    return write_case(
+        rec, cases=target.cases, case_id=case_id, project_root=target.project, scrub=scrub, force=target.force
+    )
+
+
+def describe(done: Recorded) -> list[str]:
+    """What was written, for the terminal."""
+    rec = done.recording
+    turns = sum(len(s.turns) for s in rec.steps) + sum(len(c.turns) for c in rec.contexts)
+    lines = [
+        f"wrote {done.case_file}: {len(rec.steps)} prompt(s), {turns} scripted turn(s),"
+        f" {len(rec.contexts)} context(s), from {rec.source}"
+    ]
+    if done.cassette is not None:
+        lines.append(f"exchanges saved in {done.cassette}")
+    lines += [f"note: {n}" for n in rec.notes]
+    engine = f"claude@{rec.version}" if rec.version else "claude@VERSION"
+    lines.append(f"next: cc-harness run --engine {engine} --case {done.case_file.parent.name}")
+    return lines
