@@ -109,8 +109,8 @@ def test_a_failed_install_is_reported_once_per_process(tmp_path: Path, monkeypat
     with pytest.raises(InstallError) as second:
         ensure_installed("0.0.0", root=root)
     message = str(first.value)  # npm 10 says "npm error notarget ...", older ones "npm ERR! notarget ..."
-    assert message.startswith("npm install @anthropic-ai/claude-code@0.0.0 failed (exit 1): npm ")
-    assert message.endswith("notarget No matching version found for @anthropic-ai/claude-code@0.0.0.")
+    assert message.startswith("npm install @anthropic-ai/claude-code-linux-x64@0.0.0 failed (exit 1): npm ")
+    assert message.endswith("notarget No matching version found for @anthropic-ai/claude-code-linux-x64@0.0.0.")
     assert "ETARGET" in first.value.detail
     assert (str(second.value), second.value.detail) == (str(first.value), first.value.detail)
     assert len(calls.read_text().splitlines()) == 1
