@@ -152,8 +152,15 @@ _BETWEEN_278_AND_332 = "measured: 2.1.278 does not, 2.1.332 does (the switch lie
 class Change:
     behaviour: str
     since: Version
+    """The first release that has ``value``."""
     value: Any
     evidence: str
+    until: Version | None = None
+    """For a window: the last release that has ``value``; from the next one the behaviour is what the
+    rows before this one make it again."""
+
+    def applies_to(self, version: Version) -> bool:
+        return self.since <= version and (self.until is None or version <= self.until)
 
 
 CHANGES: tuple[Change, ...] = (
@@ -227,6 +234,10 @@ def newest_measured() -> str:
     return ".".join(map(str, max(change.since for change in CHANGES)))
 
 
+def version_text(version: Version) -> str:
+    return ".".join(map(str, version))
+
+
 def parse_version(text: str) -> Version:
     parts = text.strip().split(".")
     if len(parts) != 3 or not all(p.isdigit() for p in parts):
@@ -243,7 +254,7 @@ def profile_for(version: str, *, documented: bool = False) -> Profile:
     wanted = parse_version(version)
     profile = Profile(version=wanted, **BASELINE)
     for change in CHANGES:
-        if change.since <= wanted:
+        if change.applies_to(wanted):
             profile = dataclasses.replace(profile, **{change.behaviour: change.value})
     if not documented:
         return profile
