@@ -163,6 +163,8 @@ class Probe:
     outcomes: tuple[Outcome, ...]
     installed: bool
     """The version was installed for this probe (it was not in the cache)."""
+    records: tuple[Record, ...] = ()
+    """The runs, for their transcripts (a documented field's value shown beside a changed one)."""
 
     @property
     def judged(self) -> tuple[Outcome, ...]:
@@ -174,8 +176,35 @@ class Probe:
         counts = Counter(self.judged)
         return counts.most_common(1)[0][0] if counts else self.outcomes[0]
 
-    def same_as(self, good: Probe) -> bool:
-        return bool(set(self.judged) & set(good.judged))
+
+@dataclass(frozen=True)
+class Sides:
+    """What tells the old behaviour from the new: the outcomes only the good version showed, and those
+    only the bad one showed (an intermittent good version may show the new outcome too, now and then)."""
+
+    old_only: frozenset[Outcome]
+    new_only: frozenset[Outcome]
+
+    @classmethod
+    def of(cls, good: Probe, bad: Probe) -> Sides:
+        return cls(old_only=frozenset(good.judged) - set(bad.judged), new_only=frozenset(bad.judged) - set(good.judged))
+
+    @property
+    def differ(self) -> bool:
+        return bool(self.old_only or self.new_only)
+
+    def settled(self, outcomes: Iterable[Outcome]) -> bool | None:
+        """True: an old-only outcome was seen (the old behaviour is still there); False: a new-only one was,
+        where the good version had nothing of its own; None: not yet known."""
+        seen = set(outcomes)
+        if self.old_only:
+            return True if seen & self.old_only else None
+        return False if seen & self.new_only else None
+
+    def same(self, p: Probe) -> bool:
+        """After every attempt: unchanged unless the old-only outcomes never showed (or a new-only one did)."""
+        settled = self.settled(p.judged)
+        return settled if settled is not None else not self.old_only
 
 
 @dataclass
@@ -205,23 +234,41 @@ Runner = Callable[[str], tuple[Record, bool]]
 """Runs the case once on ``claude@VERSION``: its record, and whether the version had to be installed."""
 
 
-def probe(version: str, run: Runner, *, path: str | None, attempts: int, good: Probe | None) -> Probe:
+def probe(version: str, run: Runner, *, path: str | None, attempts: int, sides: Sides | None) -> Probe:
     """Run the case until it has ``attempts`` verdicts (1 for a case that is not intermittent), stopping
-    early once a verdict matches one seen on ``good``; runs without a verdict are retried, at most twice
-    more in all. The good version itself (``good`` None) gets all its attempts: its outcomes are the set
-    the others are compared with."""
+    early once ``sides`` can tell old from new; runs without a verdict are retried, at most twice more in
+    all. The good and the bad version (``sides`` None) get all their attempts: their outcomes are what the
+    others are compared with."""
     outcomes: list[Outcome] = []
+    records: list[Record] = []
     installed = False
     for _ in range(attempts + _ERROR_RETRIES):
         record, fresh = run(version)
         installed = installed or fresh
         outcome = outcome_of(record, path)
         outcomes.append(outcome)
-        if good is not None and outcome in good.judged:
+        records.append(record)
+        if sides is not None and sides.settled([outcome] if outcome.judged else []) is not None:
             break
         if sum(o.judged for o in outcomes) >= attempts:
             break
-    return Probe(version=version, outcomes=tuple(outcomes), installed=installed)
+    return Probe(version=version, outcomes=tuple(outcomes), installed=installed, records=tuple(records))
+
+
+def value_in(p: Probe, at: str) -> str:
+    """What the typical run of ``p`` had at the case-file field ``at``: the observed difference, else the
+    transcript's value where the field names one, else ``(as documented)``."""
+    typical = p.typical
+    shown_here = dict(typical.observed)
+    if at in shown_here:
+        return shown_here[at]
+    record = next((r for r, o in zip(p.records, p.outcomes, strict=True) if o == typical), None)
+    if record is None:
+        return AS_DOCUMENTED
+    try:
+        return field_value(record, at)
+    except FieldError:
+        return AS_DOCUMENTED
 
 
 def bisect(
@@ -236,41 +283,40 @@ def bisect(
     """Find the first version of ``versions`` (good first, bad last) whose outcome is not good's."""
     result = Bisection(case=case, path=path, good=versions[0], bad=versions[-1])
 
-    def take(version: str, good: Probe | None) -> Probe:
-        p = probe(version, run, path=path, attempts=attempts, good=good)
+    def take(version: str, sides: Sides | None, *, role: str = "") -> Probe:
+        p = probe(version, run, path=path, attempts=attempts, sides=sides)
         result.probes.append(p)
-        if good is None:
-            verdict = "good"
-        elif not p.judged:
-            verdict = "no verdict"
+        if sides is None or not p.judged:
+            verdict = role if p.judged else "no verdict"
         else:
-            verdict = "same" if p.same_as(good) else "different"
+            verdict = "same" if sides.same(p) else "different"
         report(p, verdict)
         return p
 
-    good = take(versions[0], None)
+    good = take(versions[0], None, role="good")
     if not good.judged:
         result.problem = f"the good version {versions[0]} gave no verdict ({good.outcomes[0].status})"
         return result
-    bad = take(versions[-1], good)
+    bad = take(versions[-1], None, role="bad")
     if not bad.judged:
         result.problem = f"the bad version {versions[-1]} gave no verdict ({bad.outcomes[0].status})"
         return result
-    if bad.same_as(good):
+    sides = Sides.of(good, bad)
+    if not sides.differ:
         result.problem = f"{versions[0]} and {versions[-1]} agree: nothing to bisect"
         return result
     lo, hi = 0, len(versions) - 1
     while hi - lo > 1:
         p = None
         for mid in _midpoints(lo, hi):
-            p = take(versions[mid], good)
+            p = take(versions[mid], sides)
             if p.judged:
                 break
             result.skipped.append(versions[mid])
             p = None
         if p is None:  # every version between gave no verdict
             break
-        if p.same_as(good):
+        if sides.same(p):
             lo = mid
         else:
             hi = mid
@@ -313,24 +359,25 @@ def describe(result: Bisection) -> list[str]:
     new = result.probe_of(result.first_different)
     if old is None or new is None:
         return lines
-    lines += side_by_side(old.typical, new.typical, left=result.last_same, right=result.first_different)
+    lines += side_by_side(old, new)
     lines.append(f"{len(result.probes)} probes, {result.installs} installs")
     return lines
 
 
-def side_by_side(old: Outcome, new: Outcome, *, left: str, right: str) -> list[str]:
+def side_by_side(old: Probe, new: Probe) -> list[str]:
     """Each field whose value differs, with the old and the new value under each other."""
-    a, b = dict(old.observed), dict(new.observed)
-    fields = list(dict.fromkeys([*a, *b]))
+    a, b = old.typical, new.typical
+    fields = list(dict.fromkeys([at for at, _ in a.observed] + [at for at, _ in b.observed]))
     lines = []
-    if old.status != new.status and old.status != "field":
-        lines.append(f"  status: {left}: {old.status}  |  {right}: {new.status}")
+    if a.status != b.status and a.status != "field":
+        lines.append(f"  status: {old.version}: {a.status}  |  {new.version}: {b.status}")
     for at in fields:
-        if a.get(at) == b.get(at):
+        before, after = value_in(old, at), value_in(new, at)
+        if before == after:
             continue
         lines.append(f"  {at}")
-        lines.append(f"    {left}: {a.get(at, AS_DOCUMENTED)}")
-        lines.append(f"    {right}: {b.get(at, AS_DOCUMENTED)}")
+        lines.append(f"    {old.version}: {before}")
+        lines.append(f"    {new.version}: {after}")
     return lines
 
 

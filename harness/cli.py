@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import os
 import signal
 import threading
@@ -351,7 +352,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UsageError(f"{', '.join(map(str, args.results))}: no case records to report on")
     target: Path = (args.markdown or suite.report).resolve()
     link = os.path.relpath(suite.claims, target.parent) if suite.claims else None
-    scan = timeline.load(suite.timeline, label=timeline.profile_label)
+    scan = timeline.load(args.timeline or suite.timeline, label=timeline.profile_label)
     text = markdown.render(records, catalogue=suite.catalogue, catalogue_link=link, timeline=scan)
     if args.check:
         committed = target.read_text(encoding="utf-8") if target.is_file() else ""
@@ -481,9 +482,15 @@ def cmd_timeline(args: argparse.Namespace) -> int:
             pinned=suite.pinned,
             say=lambda line: out.print(line, markup=False),
         )
+    if args.action in ("scan", "merge"):
+        files = list(args.results) if args.action == "merge" else timeline.scan_files(args.work)
         target = args.out or suite.timeline or suite.results / "timeline.jsonl"
-        count = timeline.merge_scan(args.work, target)
-        out.print(f"timeline: {count} records in {target}", markup=False)
+        count = timeline.merge_scan(files, target)
+        out.print(f"timeline: {count} records of {len(files)} results files in {target}", markup=False)
+        return 0
+    if args.action == "versions":  # for a CI matrix: one job per version
+        versions = bisect.releases_between(registry.published_versions(), args.since, registry.resolve(args.to))
+        print(json.dumps(versions))
         return 0
     records = results.merge(list(args.results or [suite.timeline])).records
     for line in timeline.render_text(timeline.changes(records)):
@@ -516,14 +523,18 @@ def _add_timeline_parsers(
     p.set_defaults(func=cmd_cache)
 
     p = sub.add_parser("timeline", parents=[common], help="scan every release for the change points; show them")
-    p.add_argument("action", choices=["scan", "show"])
+    p.add_argument(
+        "action",
+        choices=["scan", "show", "merge", "versions"],
+        help="scan releases; show the changes; merge results files (CI shards) into one; list versions as JSON",
+    )
     p.add_argument("--since", default="2.1.252", help="scan: the first release (default 2.1.252)")
     p.add_argument("--to", default="latest", help="scan: the last release (default latest)")
     p.add_argument("--work", type=Path, default=Path("results/scan"), help="scan: one results file per version")
     p.add_argument("--out", type=Path, default=None, help="scan: the merged file (default: the suite's timeline)")
     p.add_argument("--max-cache", default="15G", help="scan: the engine cache budget (pinned versions stay)")
     p.add_argument(
-        "--results", type=Path, nargs="*", default=[], help="show: scan results (default: the suite's timeline)"
+        "--results", type=Path, nargs="*", default=[], help="show, merge: results files (show: the suite's timeline)"
     )
     _add_selection(p)
     p.set_defaults(func=cmd_timeline)
@@ -595,6 +606,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="exit 1 when the Markdown report is stale; write nothing")
     p.add_argument("--allow-partial", action="store_true", help="replace the suite's report from a partial run")
     p.add_argument("--cases-dir", type=Path, default=None, help="where the HTML report reads fixtures")
+    p.add_argument("--timeline", type=Path, default=None, help="a scan's results for the timeline (default: suite's)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("trace", parents=[common], help="traceability: each claim, its cases, their status per engine")

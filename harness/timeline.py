@@ -6,9 +6,10 @@ built from a **scan**: the chosen cases on every release version of a range, one
 version (``claude-<V>.jsonl``; a version whose file is complete is skipped, so a scan resumes where it
 stopped), the engine cache pruned to a budget after each version (pinned versions are kept).
 
-The scan's records are kept **compact** (``compact``): status, findings without their long detail, the
-fault; no transcripts. The timeline reads only the outcome (harness/bisect.py), and transcripts are
-four fifths of a scan's bytes; a transcript field is asked of live runs with ``cc-harness bisect --field``.
+The per-version files keep whole records (a transcript field can be looked at afterwards); the merged
+file a suite commits is **compact** (``compact``): status, findings without their long detail, the
+fault, no transcripts. The timeline reads only the outcome (harness/bisect.py), transcripts are four
+fifths of a scan's bytes, and a transcript field is asked of live runs with ``cc-harness bisect --field``.
 
 From the records, per case and per case-file field (``series``): the value on each version (the
 observed string, or ``(as documented)``) and the runs of equal values (``segments``); a **change** is a
@@ -59,7 +60,7 @@ def compact(record: Record) -> Record:
 def scan_version(
     version: str, cases: Sequence[Case | BrokenCase], *, folder: Path, expectations: Expectations, jobs: int
 ) -> list[Record]:
-    """Run ``cases`` on ``claude@version`` into its results file, each record compacted as it finishes."""
+    """Run ``cases`` on ``claude@version`` into its results file, each record written as it finishes."""
     engine = f"claude@{version}"
     head = results.header(engines=[engine], options={"command": "timeline scan", "cases": len(cases)}, revision="")
 
@@ -69,7 +70,7 @@ def scan_version(
             record = run_case(case, make_engine(engine), expectations=expectations)
         except Exception as exc:  # a crash of the harness is a record too: the scan goes on
             record = Record.faulted(case, engine=engine, fault=bug(exc), duration=time.monotonic() - started)
-        return compact(record)
+        return record
 
     with results.Writer(file_for(folder, version), head=head) as writer, ThreadPoolExecutor(max(1, jobs)) as pool:
         for record in pool.map(one, cases):
@@ -104,17 +105,22 @@ def scan(
         )
 
 
-def merge_scan(folder: Path, out: Path) -> int:
-    """Every version's compacted records of ``folder`` as one results file ``out``; returns the count."""
-    files = sorted(folder.glob("claude-*.jsonl"), key=lambda p: version_key(p.stem.removeprefix("claude-")))
+def scan_files(folder: Path) -> list[Path]:
+    """The per-version results files of a scan folder, oldest version first."""
+    return sorted(folder.glob("claude-*.jsonl"), key=lambda p: version_key(p.stem.removeprefix("claude-")))
+
+
+def merge_scan(files: Sequence[Path], out: Path) -> int:
+    """The records of ``files`` (per version, or per version and shard) compacted into one results file
+    ``out``; returns how many records it holds. A record twice (two shards that overlap) is an error."""
     if not files:
-        raise results.ResultsError(f"{folder}: no claude-<version>.jsonl results files")
-    merged = results.merge(files)
+        raise results.ResultsError("no results files to merge into a timeline")
+    merged = results.merge(list(files))
     records = [compact(r) for r in merged.records]
-    versions = [p.stem.removeprefix("claude-") for p in files]
+    versions = scanned_versions(records)
     head = {
         "engines": merged.head["engines"],
-        "options": {"command": "timeline scan", "versions": f"{versions[0]}..{versions[-1]}", "count": len(files)},
+        "options": {"command": "timeline merge", "versions": f"{versions[0]}..{versions[-1]}", "count": len(versions)},
     }
     results.write(out, head=head, records=records)
     return len(records)

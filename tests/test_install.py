@@ -54,7 +54,11 @@ def test_a_truncated_binary_is_reinstalled_and_stale_staging_folders_go(tmp_path
     binary = binary_path(VERSION, root=tmp_path)
     assert _first_use(tmp_path) == str(binary)  # a real npm install into the empty cache
     size = binary.stat().st_size
-    assert json.loads((tmp_path / "engines" / f"claude-{VERSION}" / RECORD).read_text()) == {"size": size}
+    install = tmp_path / "engines" / f"claude-{VERSION}"
+    assert json.loads((install / RECORD).read_text()) == {"size": size}
+    # only this platform's native package: no wrapper package, no npm cache left in the install
+    assert [p.name for p in (install / "node_modules" / "@anthropic-ai").iterdir()] == [binary.parent.name]
+    assert not (install / ".npm-cache").exists()
 
     engines = tmp_path / "engines"
     stale = engines / f"claude-{VERSION}.staging-{_dead_pid()}"
