@@ -129,6 +129,7 @@ def _ensure(version: str, final: Path, *, timeout: float) -> Path:
             _write_record(final, binary)  # installed by an older cc-harness, and it answers: adopt it
             return binary
         _discard(final)
+        _check_published(version, root=final.parent.parent)
         staging = final.parent / f"claude-{version}.staging-{os.getpid()}"
         shutil.rmtree(staging, ignore_errors=True)
         try:
@@ -143,6 +144,23 @@ def _ensure(version: str, final: Path, *, timeout: float) -> Path:
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return binary
+
+
+def _check_published(version: str, *, root: Path) -> None:
+    """Refuse a version that is no release of the package: the platform package has placeholders (its
+    ``0.0.0`` installs, without a binary) that would otherwise fail later with a less helpful message."""
+    from harness.engines.registry import published_versions  # the registry module imports this one
+
+    try:
+        releases = published_versions(root=root)
+    except InstallError:  # no list (offline, first use): npm will say whether the version exists
+        return
+    if releases and version not in releases:
+        raise InstallError(
+            f"{PACKAGE}@{version} is not a published release (the npm registry lists {len(releases)}, the newest"
+            f" {releases[-1]}; cc-harness timeline versions lists a range)",
+            phase="install",
+        )
 
 
 def _problem(final: Path, version: str) -> str | None:
