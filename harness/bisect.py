@@ -74,7 +74,8 @@ class Outcome:
         return [f"{at}: {value}" for at, value in self.observed]
 
     def brief(self, limit: int = 100) -> str:
-        text = " | ".join(self.lines())
+        """One line: newlines shown as ⏎, cut at ``limit`` characters."""
+        text = " | ".join(self.lines()).replace("\n", "⏎")
         return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

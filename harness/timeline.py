@@ -161,20 +161,28 @@ def _version(engine: str) -> str:
 
 
 def series(records: Iterable[Record]) -> dict[tuple[str, str], list[tuple[str, str | None]]]:
-    """Per (case, field): the value on each version, oldest first (None: that run gave no verdict)."""
+    """Per (case, field): the value on each version, oldest first (None: that run gave no verdict).
+
+    Where a version did what the case documents, the value names what the case expects there (from a
+    finding of another version), so a change reads ``(as documented: X)`` -> ``Y``."""
     by_case: dict[str, dict[str, Record]] = {}
+    expected: dict[tuple[str, str], str] = {}
     for r in records:
         by_case.setdefault(r.case, {})[_version(r.engine)] = r
+        for f in r.findings:
+            if f.expected is not None:
+                expected.setdefault((r.case, f.at), f.expected)
     out: dict[tuple[str, str], list[tuple[str, str | None]]] = {}
     for case, runs in sorted(by_case.items()):
         versions = sorted(runs, key=version_key)
         outcomes = {v: outcome_of(runs[v]) for v in versions}
         fields = list(dict.fromkeys(at for o in outcomes.values() for at, _ in o.observed))
         for at in fields:
+            documented = f"{AS_DOCUMENTED[:-1]}: {expected[(case, at)]})" if (case, at) in expected else AS_DOCUMENTED
             values: list[tuple[str, str | None]] = []
             for v in versions:
                 o = outcomes[v]
-                values.append((v, dict(o.observed).get(at, AS_DOCUMENTED) if o.judged else None))
+                values.append((v, dict(o.observed).get(at, documented) if o.judged else None))
             out[(case, at)] = values
     return out
 

@@ -18,7 +18,6 @@ import pytest
 import yaml
 
 from harness import results, timeline
-from harness.bisect import AS_DOCUMENTED
 from harness.outcome import Fault, Finding, Judgement, Status
 from harness.report import markdown
 from harness.results import Record
@@ -60,7 +59,8 @@ def test_one_change_names_the_last_same_and_the_first_different_version() -> Non
     )
     (change,) = timeline.changes(runs)
     assert (change.last_same, change.first_different, change.is_window) == ("2.1.280", "2.1.281", False)
-    assert (change.old, change.new) == (AS_DOCUMENTED, "PreToolUse:Bash hook error: X")
+    # the documented side names what the case expects (the findings' expected text)
+    assert (change.old, change.new) == ("(as documented: X)", "PreToolUse:Bash hook error: X")
 
 
 def test_a_behaviour_that_comes_and_goes_again_is_one_window() -> None:
@@ -107,7 +107,7 @@ def test_the_markdown_report_ends_with_the_timeline_and_is_otherwise_unchanged()
     section = with_timeline[len(plain) :]
     assert "## Timeline" in section and "2.1.280 to 2.1.281 (2 versions, 1" in section
     assert f"| c · {AT} | 2.1.281 | — | 2.1.280 |" in section
-    assert "`(as documented)` | `P: A\\|B` |" in section
+    assert "`(as documented: X)` | `P: A\\|B` |" in section
 
 
 def test_profile_rows_label_the_changes_whose_case_and_version_they_name() -> None:
