@@ -389,6 +389,17 @@ def selected_case(cases: Sequence[Case], case_id: str) -> Case:
     raise UsageError(f"no case {case_id!r} in the suite")
 
 
+def recording(run: Runner, keep: Callable[[Record], None]) -> Runner:
+    """``run``, handing every record to ``keep`` as well (a results file's writer)."""
+
+    def recorded(version: str) -> tuple[Record, bool]:
+        record, fresh = run(version)
+        keep(record)
+        return record, fresh
+
+    return recorded
+
+
 def live_runner(case: Case, expectations: Expectations) -> Runner:
     """Runs ``case`` on ``claude@V`` for real (installing V first when the cache lacks it)."""
 

@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from importlib import metadata
 from pathlib import Path
 
@@ -404,6 +404,11 @@ def cmd_trace(args: argparse.Namespace) -> int:
 
 def cmd_bisect(args: argparse.Namespace) -> int:
     """The first release whose outcome for the case differs from --good's; exit 0 found, 1 not found."""
+    with ExitStack() as stack:
+        return _bisect(args, stack)
+
+
+def _bisect(args: argparse.Namespace, stack: ExitStack) -> int:
     suite = _suite(args)
     found = scan_cases(_cases_dir(args, suite), catalogue=suite.catalogue)
     case = bisect.selected_case([c for c in found if isinstance(c, Case)], args.case)
@@ -427,9 +432,18 @@ def cmd_bisect(args: argparse.Namespace) -> int:
         if budget is not None:
             cache.prune(max_bytes=budget, pinned=suite.pinned, keep=(good, bad, p.version))
 
+    run = bisect.live_runner(case, expectations)
+    if args.results is not None:  # every probe's record, transcripts included: the change's evidence
+        head = results.header(
+            engines=[],
+            options={"command": "bisect", "case": case.id, "field": args.field},
+            revision=results.suite_revision(suite.root),
+        )
+        writer = stack.enter_context(results.Writer(args.results, head=head))
+        run = bisect.recording(run, writer.add)
     result = bisect.bisect(
         versions,
-        bisect.live_runner(case, expectations),
+        run,
         case=case.id,
         path=args.field,
         attempts=attempts,
@@ -513,6 +527,7 @@ def _add_timeline_parsers(
     p.add_argument("--field", default=None, help="compare one field, e.g. steps[0].turns[0].call.expect.result")
     p.add_argument("--retries", type=int, default=5, help="runs per version of an intermittent case")
     p.add_argument("--max-cache", default=None, help="prune the engine cache to this size after each probe")
+    p.add_argument("--results", type=Path, default=None, help="write every probe's record (transcripts too) here")
     p.add_argument("--cases-dir", type=Path, default=None)
     p.set_defaults(func=cmd_bisect)
 
