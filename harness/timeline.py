@@ -88,8 +88,10 @@ def scan(
     max_cache_bytes: int,
     pinned: Sequence[str],
     say: Callable[[str], None] = lambda _: None,
+    root: Path | None = None,
 ) -> None:
-    """Scan every version not done yet, pruning the engine cache to ``max_cache_bytes`` after each."""
+    """Scan every version not done yet, pruning the engine cache (at ``root``, default the user's) to
+    ``max_cache_bytes`` after each."""
     for i, version in enumerate(versions):
         if done(folder, version):
             say(f"{version}: done before, skipped")
@@ -97,7 +99,7 @@ def scan(
         started = time.monotonic()
         records = scan_version(version, cases, folder=folder, expectations=expectations, jobs=jobs)
         # keep the next version: another worker may be installing it already
-        removed, _ = prune(max_bytes=max_cache_bytes, pinned=pinned, keep=versions[i + 1 : i + 2])
+        removed, _ = prune(max_bytes=max_cache_bytes, pinned=pinned, keep=versions[i + 1 : i + 2], root=root)
         freed = f"; pruned {', '.join(r.version for r in removed)} ({human(sum(r.bytes for r in removed))})"
         say(
             f"{version}: {results.describe_totals(records)} in {time.monotonic() - started:.0f} s"

@@ -201,3 +201,28 @@ def test_versions_times_shards_merge_into_one_timeline_and_report(tmp_path: Path
     report = (work / "results" / "TIMELINE-REPORT.md").read_text()
     assert "| claim | claude@2.1.278 | claude@2.1.332 |" in report
     assert "## Timeline" in report and "PreToolUse:Bash hook error: BLOCKED-BY-SETTINGS-HOOK" in report
+
+
+@pytest.mark.xdist_group("faults-real-engine")
+@pytest.mark.skipif(not any(Path(p, "npm").exists() for p in os.environ["PATH"].split(":")), reason="no npm")
+def test_a_real_scan_prunes_as_it_goes_and_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two releases, one case, a cache budget of one byte: each version is installed, run and removed; a
+    second scan finds both done and installs nothing. The change between them is the hook deny prefix."""
+    from harness.case import discover_cases
+    from harness.engines.cache import installs
+    from tests.conftest import EXPECTATIONS, SUITE
+
+    root = tmp_path / "cache"
+    monkeypatch.setenv("CC_HARNESS_CACHE", str(root))
+    (case,) = [c for c in discover_cases(SUITE.cases, catalogue=SUITE.catalogue) if c.id == "tool-hook-pretooluse-deny"]
+    said: list[str] = []
+    kw = {"folder": tmp_path / "scan", "expectations": EXPECTATIONS, "jobs": 1, "max_cache_bytes": 1, "pinned": ()}
+    timeline.scan(["2.1.280", "2.1.281"], [case], say=said.append, root=root, **kw)  # type: ignore[arg-type]
+    assert [line.split(":")[0] for line in said] == ["2.1.280", "2.1.281"]
+    assert "pruned 2.1.280" in said[0] and installs(root=root) == []
+    timeline.scan(["2.1.280", "2.1.281"], [case], say=said.append, root=root, **kw)  # type: ignore[arg-type]
+    assert said[2:] == ["2.1.280: done before, skipped", "2.1.281: done before, skipped"]
+    records = [r for f in timeline.scan_files(tmp_path / "scan") for r in results.read(f).records]
+    (change,) = timeline.changes(records)
+    assert (change.last_same, change.first_different) == ("2.1.280", "2.1.281")
+    assert change.new == "PreToolUse:Bash hook error: BLOCKED-BY-SETTINGS-HOOK"
