@@ -352,7 +352,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UsageError(f"{', '.join(map(str, args.results))}: no case records to report on")
     target: Path = (args.markdown or suite.report).resolve()
     link = os.path.relpath(suite.claims, target.parent) if suite.claims else None
-    scan = timeline.load(args.timeline or suite.timeline, label=timeline.profile_label)
+    scan_file = args.timeline or suite.timeline
+    scan = timeline.load(scan_file, label=timeline.note_labeller(timeline.read_note(scan_file)))
     text = markdown.render(records, catalogue=suite.catalogue, catalogue_link=link, timeline=scan)
     if args.check:
         committed = target.read_text(encoding="utf-8") if target.is_file() else ""
@@ -507,7 +508,8 @@ def cmd_timeline(args: argparse.Namespace) -> int:
         print(json.dumps(versions))
         return 0
     records = results.merge(list(args.results or [suite.timeline])).records
-    for line in timeline.render_text(timeline.changes(records)):
+    label = timeline.note_labeller(timeline.read_note(suite.timeline))
+    for line in timeline.render_text(timeline.changes(records), label=label):
         out.print(line, markup=False)
     return 0
 

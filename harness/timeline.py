@@ -20,7 +20,6 @@ that came and went again). A run without a verdict (timeout, crash) leaves a gap
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -33,9 +32,11 @@ from harness.case import BrokenCase, Case
 from harness.engines import make_engine
 from harness.engines.cache import human, prune
 from harness.engines.install import version_key
+from harness.errors import CaseFormatError
 from harness.expectations import Expectations
 from harness.results import Record
 from harness.runner import bug, run_case
+from harness.yamlfile import read_yaml
 
 
 def file_for(folder: Path, version: str) -> Path:
@@ -249,13 +250,15 @@ def describe_change(c: Change) -> str:
     return f"{c.first_different} (last same {c.last_same})"
 
 
-def render_text(found: Sequence[Change], *, limit: int = 120) -> list[str]:
-    """Every change, oldest first: versions, case and field, then the old and the new value."""
+def render_text(found: Sequence[Change], *, limit: int = 120, label: Labeller = lambda _: None) -> list[str]:
+    """Every change, oldest first: versions, case and field (and the note's behaviour), then the old and
+    the new value."""
     if not found:
         return ["no change: every scanned field had one value on every version"]
     lines = []
     for c in found:
-        lines.append(f"{describe_change(c)}  {c.case}  {c.at}")
+        name = label(c)
+        lines.append(f"{describe_change(c)}  {c.case}  {c.at}" + (f"  [{name}]" if name else ""))
         lines.append(f"    old: {cut(c.old, limit)}")
         lines.append(f"    new: {cut(c.new, limit)}")
     return lines
@@ -325,20 +328,57 @@ def load(path: Path | None, *, label: Labeller = lambda _: None) -> Timeline | N
     )
 
 
-def _named(case: str, text: str) -> bool:
-    """``text`` names the case id ``case`` (not merely a longer id that starts with it)."""
-    return re.search(rf"(?<![\w-]){re.escape(case)}(?![\w-])", text) is not None
+@dataclass(frozen=True, kw_only=True)
+class Behaviour:
+    """One entry of a timeline's note (``changes.yaml`` beside the scan file): what changed, where it is
+    seen, the versions, the command that found or confirmed them, and the profile row that models it."""
+
+    name: str
+    first: str
+    last: str | None
+    cases: tuple[str, ...]
+    command: str
+    profile: str | None
+    text: str
+
+    def labels(self, change: Change) -> bool:
+        return change.case in self.cases and (change.first_different, change.window_end) == (self.first, self.last)
 
 
-def profile_label(change: Change) -> str | None:
-    """The reference engine's profile row for a change: the row whose evidence names the case and whose
-    versions are the change's (``since`` its first version; for a window, ``until`` its last)."""
-    from harness.refengine.profiles import CHANGES, version_text
+NOTE = "changes.yaml"
 
-    for row in CHANGES:
-        if not _named(change.case, row.evidence) or version_text(row.since) != change.first_different:
-            continue
-        until = version_text(row.until) if row.until else None
-        if until == change.window_end:
-            return row.behaviour
-    return None
+
+def read_note(scan: Path | None) -> list[Behaviour]:
+    """The behaviours named in ``changes.yaml`` beside the scan file (none when there is no such file)."""
+    if scan is None or not (scan.parent / NOTE).is_file():
+        return []
+    path = scan.parent / NOTE
+    raw = read_yaml(path) or []
+    if not isinstance(raw, list):
+        raise CaseFormatError(path=str(path), field="(top)", message="must be a list of behaviours")
+    out = []
+    for n, item in enumerate(raw):
+        try:
+            out.append(
+                Behaviour(
+                    name=str(item["behaviour"]),
+                    first=str(item["first"]),
+                    last=str(item["last"]) if item.get("last") else None,
+                    cases=tuple(str(c) for c in item["cases"]),
+                    command=str(item["command"]),
+                    profile=str(item["profile"]) if item.get("profile") else None,
+                    text=str(item.get("text", "")),
+                )
+            )
+        except (KeyError, TypeError) as exc:
+            raise CaseFormatError(path=str(path), field=f"[{n}]", message=f"lacks or mistypes {exc}") from None
+    return out
+
+
+def note_labeller(note: Sequence[Behaviour]) -> Labeller:
+    """Labels a change with the behaviour of the note that names its case and versions."""
+
+    def label(change: Change) -> str | None:
+        return next((b.name for b in note if b.labels(change)), None)
+
+    return label

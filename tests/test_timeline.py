@@ -8,7 +8,6 @@ commands, taken from .github/workflows/timeline.yml, on two real pinned versions
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -110,18 +109,20 @@ def test_the_markdown_report_ends_with_the_timeline_and_is_otherwise_unchanged()
     assert "`(as documented: X)` | `P: A\\|B` |" in section
 
 
-def test_profile_rows_label_the_changes_whose_case_and_version_they_name() -> None:
-    from harness.refengine.profiles import CHANGES, version_text
-
-    row = next(c for c in CHANGES if c.behaviour == "hook_deny_reason_names_event")
-    named = re.findall(r"[a-z]+(?:-[a-z0-9]+)+", row.evidence)
-    case = next(n for n in named if (REPO / "cases" / n).is_dir())
-    change = timeline.Change(case=case, at=AT, last_same="x", first_different=version_text(row.since), old="", new="")
-    assert timeline.profile_label(change) == "hook_deny_reason_names_event"
-    longer = timeline.Change(
-        case=case + "-other", at=AT, last_same="x", first_different=change.first_different, old="", new=""
+def test_the_note_labels_the_changes_whose_case_and_versions_it_names(tmp_path: Path) -> None:
+    (tmp_path / "changes.yaml").write_text(
+        "- behaviour: deny prefix\n  first: 2.1.281\n  cases: [a]\n  command: cc-harness bisect a\n"
+        "- behaviour: came and went\n  first: 2.1.285\n  last: 2.1.290\n  cases: [a]\n  command: x\n"
     )
-    assert timeline.profile_label(longer) is None
+    label = timeline.note_labeller(timeline.read_note(tmp_path / "scan.jsonl"))
+    edge = {"at": AT, "old": "", "new": ""}
+    assert label(timeline.Change(case="a", last_same="2.1.280", first_different="2.1.281", **edge)) == "deny prefix"
+    assert label(timeline.Change(case="b", last_same="2.1.280", first_different="2.1.281", **edge)) is None
+    window = {"window_end": "2.1.290", "reverted_in": "2.1.291"}
+    assert label(timeline.Change(case="a", last_same="2.1.284", first_different="2.1.285", **edge, **window)) == (
+        "came and went"
+    )
+    assert label(timeline.Change(case="a", last_same="2.1.284", first_different="2.1.285", **edge)) is None
 
 
 def test_a_scan_resumes_after_the_versions_it_finished(tmp_path: Path) -> None:

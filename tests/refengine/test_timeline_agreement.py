@@ -1,7 +1,9 @@
 """reference@V follows the real engine across each measured change point, not only at the pinned versions.
 
-For every change the committed scan shows (docs/timeline/scan.jsonl, claude on every release) that a row
-of the profile table claims, and for every committed bisect of a transcript field (docs/timeline/bisect/),
+The timeline's note (docs/timeline/changes.yaml) names each behaviour that changed, its first (and, for a
+window, last) release, and the profile row that models it; the profile row must name the same versions.
+For every change the committed scan shows (docs/timeline/scan.jsonl, claude on every release) that the
+note gives to a profile row, and for every committed bisect of a transcript field (docs/timeline/bisect/),
 the reference engine runs the case at the last version before the change and at the first version with
 it (for a window, also its last version and the one after), and must give the field the value claude
 gave there. A profile row whose ``since`` is off by one release fails here.
@@ -39,14 +41,19 @@ class Point:
     transcript: bool
 
 
+NOTE = timeline.read_note(SUITE.timeline)
+MODELLED = {b.name: b for b in NOTE if b.profile}
+
+
 def _scan_points() -> list[Point]:
     if SUITE.timeline is None or not SUITE.timeline.is_file():
         return []
     records = results.read(SUITE.timeline).records
     by_run = {(r.case, r.engine.partition("@")[2]): r for r in records}
+    label = timeline.note_labeller(list(MODELLED.values()))
     points = []
     for change in timeline.changes(records):
-        behaviour = timeline.profile_label(change)
+        behaviour = label(change)
         if behaviour is None:
             continue
         around = [change.last_same, change.first_different]
@@ -97,6 +104,16 @@ POINTS = _scan_points() + _bisect_points()
 
 def test_the_committed_timeline_has_points_to_check() -> None:
     assert len({p.behaviour for p in POINTS}) >= 5, "the scan and the bisects name the change points checked here"
+
+
+@pytest.mark.parametrize("behaviour", list(MODELLED.values()), ids=lambda b: b.name)
+def test_the_profile_row_names_the_versions_the_note_measured(behaviour: timeline.Behaviour) -> None:
+    from harness.refengine.profiles import CHANGES, version_text
+
+    rows = [c for c in CHANGES if c.behaviour == behaviour.profile and version_text(c.since) == behaviour.first]
+    assert rows, f"no row of {behaviour.profile} starts at {behaviour.first}"
+    assert [version_text(r.until) if r.until else None for r in rows] == [behaviour.last]
+    assert behaviour.command in rows[0].evidence, "the row's evidence names the command that measured it"
 
 
 @pytest.mark.parametrize("point", POINTS, ids=lambda p: f"{p.behaviour}-{p.case}-{p.version}-{p.field}")
