@@ -198,5 +198,5 @@ def test_chromium_renders_the_timeline_from_the_committed_scan(report_html: Path
     rows = re.findall(r"<tr[^>]*><th>([^<]+)</th><td>([^<]+)</td>(.*?)</tr>", table.group(1), re.S)
     deny = [r for r in rows if r[0] == "hook_deny_reason_names_event"]
     assert deny and deny[0][1] == "2.1.281"
-    assert "BLOCKED-BY-SETTINGS-HOOK" in deny[0][2] and "PreToolUse:Bash hook error: " in deny[0][2]
+    assert "(as documented: BLOCKED-BY-" in deny[0][2] and "PreToolUse:Bash hook error: BLOCKED-BY-" in deny[0][2]
     assert '<h2 id="timeline">Timeline</h2>' in dump.stdout
