@@ -340,6 +340,9 @@ class Behaviour:
     command: str
     profile: str | None
     text: str
+    marker: str | None = None
+    """For a transcript field (found by bisect --field): a string whose presence tells the new value from
+    the old, where the whole value also holds text that is not the behaviour (tool lists, model prose)."""
 
     def labels(self, change: Change) -> bool:
         return change.case in self.cases and (change.first_different, change.window_end) == (self.first, self.last)
@@ -368,6 +371,7 @@ def read_note(scan: Path | None) -> list[Behaviour]:
                     command=str(item["command"]),
                     profile=str(item["profile"]) if item.get("profile") else None,
                     text=str(item.get("text", "")),
+                    marker=str(item["marker"]) if item.get("marker") else None,
                 )
             )
         except (KeyError, TypeError) as exc:
