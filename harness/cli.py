@@ -10,22 +10,23 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import os
 import signal
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from importlib import metadata
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from harness import accept, grid, results, trace
+from harness import accept, bisect, grid, results, timeline, trace
 from harness.case import BrokenCase, Case, discover_cases, scan_cases
-from harness.engines import engine_dir, expand, make_engine, registry
+from harness.engines import cache, engine_dir, expand, make_engine, registry
 from harness.engines.install import ensure_installed, is_version
 from harness.errors import HarnessError, UsageError
 from harness.expectations import Expectations
@@ -382,7 +383,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UsageError(f"{', '.join(map(str, args.results))}: no case records to report on")
     target: Path = (args.markdown or suite.report).resolve()
     link = os.path.relpath(suite.claims, target.parent) if suite.claims else None
-    text = markdown.render(records, catalogue=suite.catalogue, catalogue_link=link)
+    scan_file = args.timeline or suite.timeline
+    scan = timeline.load(scan_file, label=timeline.note_labeller(timeline.read_note(scan_file)))
+    text = markdown.render(records, catalogue=suite.catalogue, catalogue_link=link, timeline=scan)
     if args.check:
         committed = target.read_text(encoding="utf-8") if target.is_file() else ""
         if committed == text:
@@ -404,7 +407,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     html_path = args.html or suite.results / "report.html"
     junit_path = args.junit or suite.results / "junit.xml"
     _write(target, text)
-    _write(html_path, html.render(records, cases_dir=_cases_dir(args, suite), catalogue=suite.catalogue))
+    page = html.render(records, cases_dir=_cases_dir(args, suite), catalogue=suite.catalogue, timeline=scan)
+    _write(html_path, page)
     _write(junit_path, junit.render(records))
     out = _stdout()
     for label, path in (("markdown", target), ("html", html_path), ("junit", junit_path)):
@@ -511,6 +515,163 @@ def cmd_record(args: argparse.Namespace) -> int:
     return 0 if done.exit_status == 0 else 1
 
 
+# --- bisect, the engine cache and the timeline (harness/bisect.py, engines/cache.py, timeline.py) ---
+
+
+def cmd_bisect(args: argparse.Namespace) -> int:
+    """The first release whose outcome for the case differs from --good's; exit 0 found, 1 not found."""
+    with ExitStack() as stack:
+        return _bisect(args, stack)
+
+
+def _bisect(args: argparse.Namespace, stack: ExitStack) -> int:
+    suite = _suite(args)
+    found = scan_cases(_cases_dir(args, suite), catalogue=suite.catalogue)
+    case = bisect.selected_case([c for c in found if isinstance(c, Case)], args.case)
+    good = registry.resolve(args.good or (suite.pinned[0] if suite.pinned else "latest"))
+    bad = registry.resolve(args.bad)
+    versions = bisect.releases_between(registry.published_versions(), good, bad)
+    expectations = Expectations(root=suite.expectations)
+    listed = [expectations.for_engine(f"claude@{v}") for v in suite.pinned]
+    attempts = args.retries if bisect.is_intermittent(case.id, listed) else 1
+    out = _stdout()
+    what = f"field {args.field}" if args.field else "outcome"
+    out.print(f"bisect {case.id} ({what}) over {len(versions)} releases {good}..{bad}", markup=False)
+    if attempts > 1:
+        out.print(f"intermittent case: up to {attempts} runs per version", markup=False)
+    budget = cache.parse_size(args.max_cache) if args.max_cache else None
+
+    def report(p: bisect.Probe, verdict: str) -> None:
+        runs = f" ({len(p.outcomes)} runs)" if len(p.outcomes) > 1 else ""
+        installed = ", installed" if p.installed else ""
+        out.print(f"probe {p.version:>9}: {verdict:<10} {p.typical.brief(140)}{runs}{installed}", markup=False)
+        if budget is not None:
+            cache.prune(max_bytes=budget, pinned=suite.pinned, keep=(good, bad, p.version))
+
+    run = bisect.live_runner(case, expectations)
+    if args.results is not None:  # every probe's record, transcripts included: the change's evidence
+        head = results.header(
+            engines=[],
+            options={"command": "bisect", "case": case.id, "field": args.field},
+            revision=results.suite_revision(suite.root),
+        )
+        writer = stack.enter_context(results.Writer(args.results, head=head))
+        run = bisect.recording(run, writer.add)
+    result = bisect.bisect(
+        versions,
+        run,
+        case=case.id,
+        path=args.field,
+        attempts=attempts,
+        report=report,
+    )
+    for line in bisect.describe(result):
+        out.print(line, markup=False)
+    return 0 if result.first_different and not result.problem else 1
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    suite = Suite.find(Path.cwd()) if args.suite is None else Suite.from_file(args.suite)
+    pinned = list(suite.pinned) if suite else []
+    pinned += [v for v in args.keep_pinned or [] if v not in pinned]
+    out = _stdout()
+    if args.action == "prune":
+        if args.max_size is None:
+            raise UsageError("cache prune needs --max-size SIZE, e.g. --max-size 2G")
+        removed, kept = cache.prune(max_bytes=cache.parse_size(args.max_size), pinned=pinned)
+        for i in removed:
+            out.print(f"removed claude-{i.version} ({cache.human(i.bytes)})", markup=False)
+    else:
+        kept = cache.installs(pinned=pinned)
+    now = time.time()
+    for i in kept:
+        used = f"used {(now - i.last_used) / 3600:.1f} h ago"
+        out.print(
+            f"claude-{i.version:<10} {cache.human(i.bytes):>10}  {used}{'  pinned' if i.pinned else ''}", markup=False
+        )
+    out.print(f"total {cache.human(sum(i.bytes for i in kept))} in {len(kept)} versions", markup=False)
+    return 0
+
+
+def cmd_timeline(args: argparse.Namespace) -> int:
+    suite = _suite(args)
+    out = _stdout()
+    if args.action == "scan":
+        published = registry.published_versions()
+        last = registry.resolve(args.to)
+        versions = bisect.releases_between(published, args.since, last)
+        cases = _selected_cases(args, suite)
+        out.print(f"scan: {len(cases)} cases on {len(versions)} releases {versions[0]}..{versions[-1]}", markup=False)
+        timeline.scan(
+            versions,
+            cases,
+            folder=args.work,
+            expectations=Expectations(root=suite.expectations),
+            jobs=args.jobs,
+            max_cache_bytes=cache.parse_size(args.max_cache),
+            pinned=suite.pinned,
+            say=lambda line: out.print(line, markup=False),
+        )
+    if args.action in ("scan", "merge"):
+        files = list(args.results) if args.action == "merge" else timeline.scan_files(args.work)
+        target = args.out or suite.timeline or suite.results / "timeline.jsonl"
+        count = timeline.merge_scan(files, target)
+        out.print(f"timeline: {count} records of {len(files)} results files in {target}", markup=False)
+        return 0
+    if args.action == "versions":  # for a CI matrix: one job per version
+        versions = bisect.releases_between(registry.published_versions(), args.since, registry.resolve(args.to))
+        print(json.dumps(versions))
+        return 0
+    records = results.merge(list(args.results or [suite.timeline])).records
+    label = timeline.note_labeller(timeline.read_note(suite.timeline))
+    for line in timeline.render_text(timeline.changes(records), label=label):
+        out.print(line, markup=False)
+    return 0
+
+
+def _add_timeline_parsers(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    p = sub.add_parser(
+        "bisect",
+        parents=[common],
+        help="the first published claude release whose outcome for a case differs from --good's",
+        description="Exit status: 0 found, 1 no answer (good and bad agree, or no verdict), 2 usage error.",
+    )
+    p.add_argument("case", help="case id")
+    p.add_argument("--good", default=None, help="a version that behaves the old way (default: oldest pinned)")
+    p.add_argument("--bad", default="latest", help="a version that behaves the new way (default: latest)")
+    p.add_argument("--field", default=None, help="compare one field, e.g. steps[0].turns[0].call.expect.result")
+    p.add_argument("--retries", type=int, default=5, help="runs per version of an intermittent case")
+    p.add_argument("--max-cache", default=None, help="prune the engine cache to this size after each probe")
+    p.add_argument("--results", type=Path, default=None, help="write every probe's record (transcripts too) here")
+    p.add_argument("--cases-dir", type=Path, default=None)
+    p.set_defaults(func=cmd_bisect)
+
+    p = sub.add_parser("cache", parents=[common], help="the engine cache: list it, or prune it to a size budget")
+    p.add_argument("action", choices=["list", "prune"])
+    p.add_argument("--max-size", default=None, help="prune: the budget, e.g. 2G (least recently used go first)")
+    p.add_argument("--keep-pinned", action="append", default=[], help="a version to keep besides the suite's pinned")
+    p.set_defaults(func=cmd_cache)
+
+    p = sub.add_parser("timeline", parents=[common], help="scan every release for the change points; show them")
+    p.add_argument(
+        "action",
+        choices=["scan", "show", "merge", "versions"],
+        help="scan releases; show the changes; merge results files (CI shards) into one; list versions as JSON",
+    )
+    p.add_argument("--since", default="2.1.252", help="scan: the first release (default 2.1.252)")
+    p.add_argument("--to", default="latest", help="scan: the last release (default latest)")
+    p.add_argument("--work", type=Path, default=Path("results/scan"), help="scan: one results file per version")
+    p.add_argument("--out", type=Path, default=None, help="scan: the merged file (default: the suite's timeline)")
+    p.add_argument("--max-cache", default="15G", help="scan: the engine cache budget (pinned versions stay)")
+    p.add_argument(
+        "--results", type=Path, nargs="*", default=[], help="show, merge: results files (show: the suite's timeline)"
+    )
+    _add_selection(p)
+    p.set_defaults(func=cmd_timeline)
+
+
 def _version() -> str:
     try:
         return metadata.version("cc-harness")
@@ -594,6 +755,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="exit 1 when the Markdown report is stale; write nothing")
     p.add_argument("--allow-partial", action="store_true", help="replace the suite's report from a partial run")
     p.add_argument("--cases-dir", type=Path, default=None, help="where the HTML report reads fixtures")
+    p.add_argument("--timeline", type=Path, default=None, help="a scan's results for the timeline (default: suite's)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser(
@@ -645,6 +807,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results", type=Path, nargs="*", default=[], help="results files for the statuses")
     p.add_argument("--cases-dir", type=Path, default=None)
     p.set_defaults(func=cmd_trace)
+    _add_timeline_parsers(sub, common)
     return parser
 
 

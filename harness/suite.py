@@ -14,6 +14,7 @@ and pass it down; nothing below them derives a path from where cc-harness is ins
     pinned = ["2.1.332"]                # the claude versions "pinned" stands for
     report = "docs/CONFORMANCE.md"      # the Markdown report cc-harness report writes and --check compares
     results = "results"                 # where run, check and diff write results files
+    timeline = "docs/timeline/scan.jsonl"   # optional: a scan of every release; the reports gain its timeline
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from harness.errors import UsageError
 
 PYPROJECT = "pyproject.toml"
 OWN_FILE = "cc-harness.toml"
-_PATH_KEYS = ("cases", "expectations", "snapshots", "claims", "report", "results")
+_PATH_KEYS = ("cases", "expectations", "snapshots", "claims", "report", "results", "timeline")
 _LIST_KEYS = ("engines", "pinned")
 _KEYS = (*_PATH_KEYS, *_LIST_KEYS)
 _DEFAULTS = {
@@ -59,6 +60,8 @@ class Suite:
     pinned: tuple[str, ...]
     report: Path
     results: Path
+    timeline: Path | None = None
+    """A scan's results file (cc-harness timeline scan): the reports' timeline section is built from it."""
 
     @classmethod
     def discover(cls, start: Path) -> Suite:
@@ -130,6 +133,7 @@ class Suite:
             pinned=lists["pinned"],
             report=report,
             results=results,
+            timeline=paths["timeline"],
         )
 
     @cached_property

@@ -54,7 +54,11 @@ def test_a_truncated_binary_is_reinstalled_and_stale_staging_folders_go(tmp_path
     binary = binary_path(VERSION, root=tmp_path)
     assert _first_use(tmp_path) == str(binary)  # a real npm install into the empty cache
     size = binary.stat().st_size
-    assert json.loads((tmp_path / "engines" / f"claude-{VERSION}" / RECORD).read_text()) == {"size": size}
+    install = tmp_path / "engines" / f"claude-{VERSION}"
+    assert json.loads((install / RECORD).read_text()) == {"size": size}
+    # only this platform's native package: no wrapper package, no npm cache left in the install
+    assert [p.name for p in (install / "node_modules" / "@anthropic-ai").iterdir()] == [binary.parent.name]
+    assert not (install / ".npm-cache").exists()
 
     engines = tmp_path / "engines"
     stale = engines / f"claude-{VERSION}.staging-{_dead_pid()}"
@@ -91,7 +95,8 @@ def test_a_broken_binary_is_named_when_it_cannot_be_reinstalled(
 
 
 def test_a_failed_install_is_reported_once_per_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """npm runs once; the second case gets the same InstallError at once."""
+    """npm install runs once; the second case gets the same InstallError at once. 2.1.100 is a release of
+    the package, from before it shipped a native binary per platform: npm has no platform package for it."""
     import shutil
 
     npm = shutil.which("npm")
@@ -105,13 +110,25 @@ def test_a_failed_install_is_reported_once_per_process(tmp_path: Path, monkeypat
     monkeypatch.setenv("PATH", f"{shim.parent}:{os.environ['PATH']}")
     root = tmp_path / "cache"
     with pytest.raises(InstallError) as first:
-        ensure_installed("0.0.0", root=root)  # no such version on the registry
+        ensure_installed("2.1.100", root=root)
     with pytest.raises(InstallError) as second:
-        ensure_installed("0.0.0", root=root)
+        ensure_installed("2.1.100", root=root)
     message = str(first.value)  # npm 10 says "npm error notarget ...", older ones "npm ERR! notarget ..."
-    assert message.startswith("npm install @anthropic-ai/claude-code@0.0.0 failed (exit 1): npm ")
-    assert message.endswith("notarget No matching version found for @anthropic-ai/claude-code@0.0.0.")
+    assert message.startswith("npm install @anthropic-ai/claude-code-linux-x64@2.1.100 failed (exit 1): npm ")
+    assert message.endswith("notarget No matching version found for @anthropic-ai/claude-code-linux-x64@2.1.100.")
     assert "ETARGET" in first.value.detail
     assert (str(second.value), second.value.detail) == (str(first.value), first.value.detail)
-    assert len(calls.read_text().splitlines()) == 1
-    assert sorted(p.name for p in (root / "engines").iterdir()) == ["claude-0.0.0.lock"]  # nothing left behind
+    assert len([c for c in calls.read_text().splitlines() if c.startswith("install")]) == 1
+    assert sorted(p.name for p in (root / "engines").iterdir()) == ["claude-2.1.100.lock"]  # nothing left behind
+
+
+def test_a_version_that_is_no_release_is_refused_before_npm_installs_anything(tmp_path: Path) -> None:
+    """The platform package has a placeholder 0.0.0 without a binary: the registry's release list says no first."""
+    (tmp_path / "registry-versions.json").write_text(json.dumps(["2.1.252", "2.1.332", "2.1.333-beta.1"]))
+    with pytest.raises(InstallError) as err:
+        ensure_installed("0.0.0", root=tmp_path)
+    assert str(err.value) == (
+        "@anthropic-ai/claude-code@0.0.0 is not a published release (the npm registry lists 2, the newest 2.1.332;"
+        " cc-harness timeline versions lists a range)"
+    )
+    assert sorted(p.name for p in (tmp_path / "engines").iterdir()) == ["claude-0.0.0.lock"]

@@ -178,3 +178,25 @@ def test_the_filter_shows_the_cases_with_that_status_on_that_engine(report_html:
         assert f'id="filter-count">{len(expected)} cases shown<' in dump.stdout
         shown = re.findall(r'<section class="case" id="case-([^"]+)"(?![^>]*display: none)[^>]*>', dump.stdout)
         assert sorted(shown) == expected
+
+
+@pytest.mark.skipif(_chromium() is None, reason="chromium is not installed (apt-get install -y chromium)")
+def test_chromium_renders_the_timeline_from_the_committed_scan(report_html: Path, tmp_path: Path) -> None:
+    """The suite's timeline (docs/timeline/scan.jsonl) is a table: behaviour, first version, old and new."""
+    chromium = _chromium()
+    assert chromium is not None
+    dump = subprocess.run(
+        [chromium, *_chromium_args(tmp_path / "profile-timeline"), "--dump-dom", report_html.resolve().as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert dump.returncode == 0, dump.stderr[-2000:]
+    table = re.search(r'<table class="timeline">(.*?)</table>', dump.stdout, re.S)
+    assert table is not None, "no timeline section"
+    rows = re.findall(r"<tr[^>]*><th>([^<]+)</th><td>([^<]+)</td>(.*?)</tr>", table.group(1), re.S)
+    deny = [r for r in rows if r[0] == "hook_deny_reason_names_event"]
+    assert deny and deny[0][1] == "2.1.281"
+    assert "(as documented: BLOCKED-BY-" in deny[0][2] and "PreToolUse:Bash hook error: BLOCKED-BY-" in deny[0][2]
+    assert '<h2 id="timeline">Timeline</h2>' in dump.stdout

@@ -1,4 +1,10 @@
-"""Install ``@anthropic-ai/claude-code@VERSION`` into a cache shared by runs and workers.
+"""Install claude ``VERSION`` into a cache shared by runs and workers.
+
+What is installed: the platform's native package alone (``@anthropic-ai/claude-code-linux-x64@VERSION``,
+the one ``@anthropic-ai/claude-code`` lists among its optional dependencies for this machine), with a
+private npm cache that is deleted afterwards. The wrapper package only picks that binary, and
+the harness runs the binary itself; npm's shared cache would keep a second, compressed copy of every
+version (~120 MB each), which a cache holding a timeline of versions cannot afford.
 
 Policy: one directory per version under the cache root; an install goes to a private temporary
 directory and is renamed into place only once the binary answers ``--version``, under a file lock,
@@ -14,6 +20,7 @@ of the process: later cases get the same InstallError at once instead of running
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -30,6 +37,8 @@ PACKAGE = "@anthropic-ai/claude-code"
 _VERSION = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+$")
 #: What an install recorded about its binary, in the install directory.
 RECORD = ".cc-harness-install.json"
+#: Touched at each first use of an install in a process: the cache's least-recently-used order.
+USED = ".cc-harness-used"
 _STAGING = re.compile(r"^claude-(?P<version>[0-9.]+)\.(?:staging|broken)-(?P<pid>[0-9]+)$")
 
 # Per process: install directories checked (their binary), and installs that failed (their error).
@@ -95,7 +104,14 @@ def ensure_installed(version: str, *, root: Path | None = None, timeout: float =
         raise
     with _memo:
         _checked[final] = binary
+    mark_used(final)
     return binary
+
+
+def mark_used(install: Path) -> None:
+    """Record that ``install`` was used now (its mtime), for pruning the least recently used first."""
+    with contextlib.suppress(OSError):  # a read-only cache still runs; it only loses its use order
+        (install / USED).touch()
 
 
 def _ensure(version: str, final: Path, *, timeout: float) -> Path:
@@ -105,7 +121,7 @@ def _ensure(version: str, final: Path, *, timeout: float) -> Path:
     final.parent.mkdir(parents=True, exist_ok=True)
     with open(final.parent / f"claude-{version}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be installing the same version
-        _remove_stale_staging(final.parent, version)
+        remove_stale_staging(final.parent, version)
         problem = _problem(final, version)  # checked again: that worker may have finished meanwhile
         if problem is None:
             return binary
@@ -113,6 +129,7 @@ def _ensure(version: str, final: Path, *, timeout: float) -> Path:
             _write_record(final, binary)  # installed by an older cc-harness, and it answers: adopt it
             return binary
         _discard(final)
+        _check_published(version, root=final.parent.parent)
         staging = final.parent / f"claude-{version}.staging-{os.getpid()}"
         shutil.rmtree(staging, ignore_errors=True)
         try:
@@ -127,6 +144,23 @@ def _ensure(version: str, final: Path, *, timeout: float) -> Path:
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return binary
+
+
+def _check_published(version: str, *, root: Path) -> None:
+    """Refuse a version that is no release of the package: the platform package has placeholders (its
+    ``0.0.0`` installs, without a binary) that would otherwise fail later with a less helpful message."""
+    from harness.engines.registry import published_versions  # the registry module imports this one
+
+    try:
+        releases = published_versions(root=root)
+    except InstallError:  # no list (offline, first use): npm will say whether the version exists
+        return
+    if releases and version not in releases:
+        raise InstallError(
+            f"{PACKAGE}@{version} is not a published release (the npm registry lists {len(releases)}, the newest"
+            f" {releases[-1]}; cc-harness timeline versions lists a range)",
+            phase="install",
+        )
 
 
 def _problem(final: Path, version: str) -> str | None:
@@ -173,11 +207,11 @@ def _discard(final: Path) -> None:
     shutil.rmtree(broken, ignore_errors=True)
 
 
-def _remove_stale_staging(engines: Path, version: str) -> None:
-    """Delete the staging (and discarded) folders of ``version`` whose installing process is dead."""
+def remove_stale_staging(engines: Path, version: str | None = None) -> None:
+    """Delete the staging (and discarded) folders of ``version`` (None: of any) whose installing process is dead."""
     for entry in engines.iterdir():
         match = _STAGING.match(entry.name)
-        if match and match["version"] == version and not _alive(int(match["pid"])):
+        if match and version in (None, match["version"]) and not _alive(int(match["pid"])):
             shutil.rmtree(entry, ignore_errors=True)
 
 
@@ -193,29 +227,40 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def platform_spec(version: str) -> str:
+    """The npm package that holds this platform's binary of ``version``."""
+    return f"@anthropic-ai/{_platform_package()}@{version}"
+
+
 def _npm_install(version: str, prefix: Path, *, timeout: float) -> None:
     npm = shutil.which("npm")
     if npm is None:
         raise InstallError("npm is not on PATH: install Node.js and npm to fetch claude engines")
     prefix.mkdir(parents=True)
+    npm_cache = prefix / ".npm-cache"
     cmd = [
         npm,
         "install",
         "--no-audit",
         "--no-fund",
         "--ignore-scripts",
+        "--no-package-lock",
+        "--cache",
+        str(npm_cache),
         "--prefix",
         str(prefix),
-        f"{PACKAGE}@{version}",
+        platform_spec(version),
     ]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
-        raise InstallError(f"npm install {PACKAGE}@{version} timed out after {timeout:.0f}s") from None
+        raise InstallError(f"npm install {platform_spec(version)} timed out after {timeout:.0f}s") from None
+    finally:
+        shutil.rmtree(npm_cache, ignore_errors=True)
     if proc.returncode != 0:
         lines = (proc.stderr or proc.stdout).strip().splitlines()
         raise InstallError(
-            f"npm install {PACKAGE}@{version} failed (exit {proc.returncode}): {_npm_reason(lines)}",
+            f"npm install {platform_spec(version)} failed (exit {proc.returncode}): {_npm_reason(lines)}",
             detail="npm's output (last 15 lines):\n" + "\n".join(lines[-15:]),
             phase="install",
         )

@@ -145,15 +145,21 @@ BASELINE: dict[str, Any] = {
     "notebook_retype_drops_code_fields": False,
     "notebook_trailing_newline": False,
 }
-_BETWEEN_278_AND_332 = "measured: 2.1.278 does not, 2.1.332 does (the switch lies between)"
 
 
 @dataclass(frozen=True, kw_only=True)
 class Change:
     behaviour: str
     since: Version
+    """The first release that has ``value``."""
     value: Any
     evidence: str
+    until: Version | None = None
+    """For a window: the last release that has ``value``; from the next one the behaviour is what the
+    rows before this one make it again."""
+
+    def applies_to(self, version: Version) -> bool:
+        return self.since <= version and (self.until is None or version <= self.until)
 
 
 CHANGES: tuple[Change, ...] = (
@@ -181,50 +187,97 @@ CHANGES: tuple[Change, ...] = (
                     "Glob offers all three, tools: Read, Grep, Glob, Bash offers Read, Bash; a Bash deny rule or a "
                     "skill's disallowed-tools: Bash adds them, an agent's disallowedTools: Bash does not "
                     "(subagent-tool-search-allowlist, tool-builtin-search-bash-denied)"),
-    Change(behaviour="search_path_error_wrapped", since=(2, 1, 278), value=False,
-           evidence="measured: 2.1.257 wraps 'Directory does not exist: x. Note: ...' in <tool_use_error>, 2.1.278 "
-                    "does not (the switch lies between; tool-builtin-glob-grep)"),
-    Change(behaviour="skill_allowed_tools_pre_approve", since=(2, 1, 332), value=True,
-           evidence="measured: 2.1.257 and 2.1.278 refuse Write, Edit, Bash(touch:*) and Bash(python3:*) "
-                    "that allowed-tools lists; 2.1.332 runs them (the switch lies between); 2.1.252 refuses "
-                    "or runs the python3 one-liner from run to run (6 of 16, a race), modelled as refusing"),
-    Change(behaviour="agent_result_hand_back_frame", since=(2, 1, 278), value=True,
-           evidence="measured: 2.1.257 returns the reply as is, 2.1.278 under the frame (the switch lies between)"),
-    Change(behaviour="hook_deny_reason_names_event", since=(2, 1, 332), value=True,
-           evidence=f"{_BETWEEN_278_AND_332}: 'PreToolUse:Bash hook error: BLOCKED-BY-SKILL-HOOK'"),
-    Change(behaviour="unavailable_tool_says_continue", since=(2, 1, 332), value=True,
-           evidence=f"{_BETWEEN_278_AND_332}: an Agent call past the cap (subagent-subagent-depth-cap-252)"),
-    Change(behaviour="skill_approval_names_allow_rule", since=(2, 1, 332), value=True,
-           evidence=f"{_BETWEEN_278_AND_332}: skill-tool-allowed-tools-approval, silent-skill-key-hooks"),
-    Change(behaviour="tools_used_summary", since=(2, 1, 332), value=True,
-           evidence=f"{_BETWEEN_278_AND_332}: skill-skill-fork-body-asks, subagent-tool-inherit"),
-    Change(behaviour="send_message_hint_only_on_main", since=(2, 1, 332), value=True,
-           evidence=f"{_BETWEEN_278_AND_332}: agent-a's result from agent-b (subagent-subagent-depth-cap)"),
-    Change(behaviour="mcp_tools_deferred", since=(2, 1, 332), value=True,
-           evidence=f"{_BETWEEN_278_AND_332}: mcp__marker__record is not in tools (ToolSearch is), and a call "
-                    "to it runs (silent-hook-matcher-mcp-bare)"),
-    Change(behaviour="settings_errors_logged", since=(2, 1, 332), value=True,
-           evidence=f"{_BETWEEN_278_AND_332}: 'Invalid setting skipped without dialog (automated session)' "
+    Change(behaviour="search_path_error_wrapped", since=(2, 1, 260), value=False,
+           evidence="measured: first in 2.1.260, not in 2.1.259 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-glob-grep --good 2.1.257 --bad "
+                    "2.1.278`): 2.1.257 wraps 'Directory does not exist: x. Note: ...' in <tool_use_error>, "
+                    "2.1.278 does not (tool-builtin-glob-grep)"),
+    Change(behaviour="skill_allowed_tools_pre_approve", since=(2, 1, 302), value=True,
+           evidence="measured: first in 2.1.302, not in 2.1.301 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness timeline scan --since 2.1.252 --to 2.1.332 $(sed "
+                    "'s/^/--case /' docs/timeline/cases.txt)`): 2.1.278 refuses Write, Edit, Bash(touch:*) and "
+                    "Bash(python3:*) that allowed-tools lists, 2.1.332 runs them; 2.1.281 to 2.1.284 run or "
+                    "refuse from run to run (a race, as 2.1.252: 6 of 16), 2.1.285 to 2.1.301 refuse through the "
+                    "auto-mode classifier (not modelled), from 2.1.302 every run runs them "
+                    "(skill-tool-allowed-tools-preapproves)"),
+    Change(behaviour="agent_result_hand_back_frame", since=(2, 1, 277), value=True,
+           evidence="measured: first in 2.1.277, not in 2.1.276 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect subagent-tool-inherit --field "
+                    "'steps[0].turns[0].result' --good 2.1.257 --bad 2.1.278 --results "
+                    "docs/timeline/bisect/agent_result_hand_back_frame.jsonl`): 2.1.257 returns the reply as is, "
+                    "2.1.278 under the frame (subagent-tool-inherit)"),
+    Change(behaviour="hook_deny_reason_names_event", since=(2, 1, 281), value=True,
+           evidence="measured: first in 2.1.281, not in 2.1.280 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect tool-hook-pretooluse-deny --good 2.1.278 --bad "
+                    "2.1.332`): 'PreToolUse:Bash hook error: BLOCKED-BY-SKILL-HOOK' (tool-hook-pretooluse-deny "
+                    "and 17 more cases)"),
+    Change(behaviour="unavailable_tool_says_continue", since=(2, 1, 293), value=True,
+           evidence="measured: first in 2.1.293, not in 2.1.292 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect subagent-subagent-depth-cap-252 --good 2.1.278 "
+                    "--bad 2.1.332`): an Agent call past the cap (subagent-subagent-depth-cap-252)"),
+    Change(behaviour="skill_approval_names_allow_rule", since=(2, 1, 324), value=True,
+           evidence="measured: first in 2.1.324, not in 2.1.323 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect skill-tool-allowed-tools-approval --good "
+                    "2.1.278 --bad 2.1.332`): skill-tool-allowed-tools-approval, silent-skill-key-hooks"),
+    Change(behaviour="tools_used_summary", since=(2, 1, 311), value=True,
+           evidence="measured: first in 2.1.311, not in 2.1.310 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect subagent-tool-inherit --field "
+                    "'steps[0].turns[0].result' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/tools_used_summary.jsonl`): skill-skill-fork-body-asks, "
+                    "subagent-tool-inherit"),
+    Change(behaviour="send_message_hint_only_on_main", since=(2, 1, 293), value=True,
+           evidence="measured: first in 2.1.293, not in 2.1.292 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect subagent-subagent-depth-cap --field "
+                    "'contexts.agent-a.turns[0].result' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/send_message_hint_only_on_main.jsonl`): agent-a's result from agent-b "
+                    "(subagent-subagent-depth-cap)"),
+    Change(behaviour="mcp_tools_deferred", since=(2, 1, 304), value=True,
+           evidence="measured: first in 2.1.304, not in 2.1.303 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect silent-hook-matcher-mcp-bare --good 2.1.278 "
+                    "--bad 2.1.332`): mcp__marker__record is not in tools (ToolSearch is), and a call to it runs "
+                    "(silent-hook-matcher-mcp-bare)"),
+    Change(behaviour="settings_errors_logged", since=(2, 1, 299), value=True,
+           evidence="measured: first in 2.1.299, not in 2.1.296 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect silent-hook-event-typo --good 2.1.278 --bad "
+                    "2.1.332`): 'Invalid setting skipped without dialog (automated session)' "
                     "(silent-hook-event-typo, silent-hook-matcher-list)"),
-    Change(behaviour="deferred_builtins", since=(2, 1, 332), value=frozenset({"NotebookEdit", "WebFetch", "WebSearch"}),
-           evidence=f"{_BETWEEN_278_AND_332}: the main thread and an inheriting subagent list them in system/init but "
-                    "not in tools, and a call to each runs; an agent with tools: WebFetch, WebSearch is offered both "
-                    "(tool-builtin-web, tool-builtin-notebook-todo)"),
-    Change(behaviour="edit_note_needs_known_file", since=(2, 1, 332), value=True,
-           evidence=f"{_BETWEEN_278_AND_332}: an Edit of a file the context never read, or read with limit, says "
-                    "'The file x has been updated successfully.' alone (tool-builtin-write-edit)"),
+    Change(behaviour="deferred_builtins", since=(2, 1, 304), value=frozenset({"NotebookEdit", "WebFetch", "WebSearch"}),
+           evidence="measured: first in 2.1.304, not in 2.1.303 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-web --field "
+                    "'steps[0].turns[0].offered' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/deferred_builtins.jsonl`): the main thread and an inheriting subagent "
+                    "list them in system/init but not in tools, and a call to each runs; an agent with tools: "
+                    "WebFetch, WebSearch is offered both (tool-builtin-web, tool-builtin-notebook-todo)"),
+    Change(behaviour="edit_note_needs_known_file", since=(2, 1, 281), value=True,
+           evidence="measured: first in 2.1.281, not in 2.1.280 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-write-edit --good 2.1.278 --bad "
+                    "2.1.332`): an Edit of a file the context never read, or read with limit, says 'The file x "
+                    "has been updated successfully.' alone (tool-builtin-write-edit)"),
     Change(behaviour="notebook_retype_drops_code_fields", since=(2, 1, 332), value=True,
-           evidence=f"{_BETWEEN_278_AND_332}: cell_type markdown on a code cell (tool-builtin-notebook-todo)"),
-    Change(behaviour="notebook_trailing_newline", since=(2, 1, 332), value=True,
-           evidence=f"{_BETWEEN_278_AND_332}: the rewritten nb.ipynb ends in '}}\\n' (tool-builtin-notebook-todo)"),
-    Change(behaviour="hook_effort_level", since=(2, 1, 332), value="medium",
-           evidence="measured: hook payloads carry effort high on 2.1.252 to 2.1.278, medium on 2.1.332"),
+           evidence="measured: first in 2.1.332, not in 2.1.331 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-notebook-todo --field "
+                    "'effects[0].content' --good 2.1.327 --bad 2.1.332`): cell_type markdown on a code cell "
+                    "(tool-builtin-notebook-todo)"),
+    Change(behaviour="notebook_trailing_newline", since=(2, 1, 327), value=True,
+           evidence="measured: first in 2.1.327, not in 2.1.326 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-notebook-todo --field "
+                    "'effects[0].content' --good 2.1.278 --bad 2.1.332`): the rewritten nb.ipynb ends in '}\\n' "
+                    "(tool-builtin-notebook-todo)"),
+    Change(behaviour="hook_effort_level", since=(2, 1, 280), value="medium",
+           evidence="measured: first in 2.1.280, not in 2.1.278 (every release 2.1.252 to 2.1.332 in "
+                    "docs/timeline/scan.jsonl; `cc-harness bisect life-skill-hook-resume --field "
+                    "'effects[1].content' --good 2.1.278 --bad 2.1.332`): hook payloads carry effort high on "
+                    "2.1.252 to 2.1.278, medium on 2.1.332 (life-skill-hook-resume)"),
 )
 
 
 def newest_measured() -> str:
     """The newest version a row of ``CHANGES`` names: what the engine knows best when asked for no version."""
     return ".".join(map(str, max(change.since for change in CHANGES)))
+
+
+def version_text(version: Version) -> str:
+    return ".".join(map(str, version))
 
 
 def parse_version(text: str) -> Version:
@@ -243,7 +296,7 @@ def profile_for(version: str, *, documented: bool = False) -> Profile:
     wanted = parse_version(version)
     profile = Profile(version=wanted, **BASELINE)
     for change in CHANGES:
-        if change.since <= wanted:
+        if change.applies_to(wanted):
             profile = dataclasses.replace(profile, **{change.behaviour: change.value})
     if not documented:
         return profile

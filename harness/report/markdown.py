@@ -22,6 +22,7 @@ from harness.report.summary import (
     total_columns,
 )
 from harness.results import Record
+from harness.timeline import Timeline
 
 #: Observed strings are cut in table cells; the list under the table has them whole (up to this).
 CELL_CHARS = 60
@@ -115,8 +116,37 @@ def _attention(records: Sequence[Record]) -> list[str]:
     return lines
 
 
+def _timeline(t: Timeline) -> list[str]:
+    """Behaviour -> first version (and last, for a window) -> the old and the new observed strings."""
+    lines = [
+        "",
+        "## Timeline",
+        "",
+        f"From a scan of every release {t.versions[0]} to {t.versions[-1]} ({len(t.versions)} versions, {t.cases}",
+        f"cases; `cc-harness timeline scan`, results in `{t.source}`): each behaviour that changed, with the",
+        "first release that shows it. A window came in one release and went again: its last release and the one",
+        "that reverted it are named. `cc-harness bisect CASE --good A --bad B` confirms a change live.",
+        "",
+        "| behaviour | first version | last version | before it | cases · fields | old | new |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in t.rows:
+        last = f"{row.window_end} (gone in {row.reverted_in})" if row.window_end else "—"
+        case, at = row.fields[0]
+        more = f" (+{len(row.fields) - 1})" if len(row.fields) > 1 else ""
+        lines.append(
+            f"| {_escape(row.behaviour)} | {row.first} | {last} | {row.last_same} | `{case}` `{_escape(at)}`{more} | "
+            f"{_code(row.old, limit=CELL_CHARS)} | {_code(row.new, limit=CELL_CHARS)} |"
+        )
+    return lines
+
+
 def render(
-    records: Sequence[Record], *, catalogue: Catalogue | None = None, catalogue_link: str | None = None
+    records: Sequence[Record],
+    *,
+    catalogue: Catalogue | None = None,
+    catalogue_link: str | None = None,
+    timeline: Timeline | None = None,
 ) -> str:
     engines = engines_of(records)
     grids = [engine_grid(records, engine=e) for e in engines]
@@ -169,4 +199,6 @@ def render(
     observed = _observations(rows, engines)
     if observed:
         lines += ["", "## Observed differences", *observed]
+    if timeline is not None:  # last: it does not depend on the records, so the sections above stay as they were
+        lines += _timeline(timeline)
     return "\n".join(lines) + "\n"

@@ -1,0 +1,388 @@
+"""The timeline: what each case showed on every release, and where it changed.
+
+Bisect assumes one change between two versions; a behaviour can appear in one release and go again a
+few releases later, and two pinned versions that agree would hide that window. So the timeline is
+built from a **scan**: the chosen cases on every release version of a range, one results file per
+version (``claude-<V>.jsonl``; a version whose file is complete is skipped, so a scan resumes where it
+stopped), the engine cache pruned to a budget after each version (pinned versions are kept).
+
+The per-version files keep whole records (a transcript field can be looked at afterwards); the merged
+file a suite commits is **compact** (``compact``): status, findings without their long detail, the
+fault, no transcripts. The timeline reads only the outcome (harness/bisect.py), transcripts are four
+fifths of a scan's bytes, and a transcript field is asked of live runs with ``cc-harness bisect --field``.
+
+From the records, per case and per case-file field (``series``): the value on each version (the
+observed string, or ``(as documented)``) and the runs of equal values (``segments``); a **change** is a
+boundary between two runs, and a **window** a run that is neither the first nor the last (a behaviour
+that came and went again). A run without a verdict (timeout, crash) leaves a gap and changes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness import results
+from harness.bisect import AS_DOCUMENTED, outcome_of
+from harness.case import BrokenCase, Case
+from harness.engines import make_engine
+from harness.engines.cache import human, prune
+from harness.engines.install import version_key
+from harness.errors import CaseFormatError
+from harness.expectations import Expectations
+from harness.results import Record
+from harness.runner import bug, run_case
+from harness.yamlfile import read_yaml
+
+
+def file_for(folder: Path, version: str) -> Path:
+    return folder / f"claude-{version}.jsonl"
+
+
+def done(folder: Path, version: str) -> bool:
+    """The version's results file is there and complete (a killed or interrupted run is redone)."""
+    try:
+        return results.read(file_for(folder, version)).complete
+    except results.ResultsError:
+        return False
+
+
+def compact(record: Record) -> Record:
+    """The record without its transcript and the findings' and fault's long detail (see the module doc)."""
+    findings = tuple(dataclasses.replace(f, detail="") for f in record.findings)
+    fault = dataclasses.replace(record.fault, detail="") if record.fault else None
+    return dataclasses.replace(record, findings=findings, fault=fault, transcript=None, notes=())
+
+
+def scan_version(
+    version: str, cases: Sequence[Case | BrokenCase], *, folder: Path, expectations: Expectations, jobs: int
+) -> list[Record]:
+    """Run ``cases`` on ``claude@version`` into its results file, each record written as it finishes."""
+    engine = f"claude@{version}"
+    head = results.header(engines=[engine], options={"command": "timeline scan", "cases": len(cases)}, revision="")
+
+    def one(case: Case | BrokenCase) -> Record:
+        started = time.monotonic()
+        try:
+            record = run_case(case, make_engine(engine), expectations=expectations)
+        except Exception as exc:  # a crash of the harness is a record too: the scan goes on
+            record = Record.faulted(case, engine=engine, fault=bug(exc), duration=time.monotonic() - started)
+        return record
+
+    with results.Writer(file_for(folder, version), head=head) as writer, ThreadPoolExecutor(max(1, jobs)) as pool:
+        for record in pool.map(one, cases):
+            writer.add(record)
+    return list(writer.records)
+
+
+def scan(
+    versions: Sequence[str],
+    cases: Sequence[Case | BrokenCase],
+    *,
+    folder: Path,
+    expectations: Expectations,
+    jobs: int,
+    max_cache_bytes: int,
+    pinned: Sequence[str],
+    say: Callable[[str], None] = lambda _: None,
+    root: Path | None = None,
+) -> None:
+    """Scan every version not done yet, pruning the engine cache (at ``root``, default the user's) to
+    ``max_cache_bytes`` after each."""
+    for i, version in enumerate(versions):
+        if done(folder, version):
+            say(f"{version}: done before, skipped")
+            continue
+        started = time.monotonic()
+        records = scan_version(version, cases, folder=folder, expectations=expectations, jobs=jobs)
+        # keep the next version: another worker may be installing it already
+        removed, _ = prune(max_bytes=max_cache_bytes, pinned=pinned, keep=versions[i + 1 : i + 2], root=root)
+        freed = f"; pruned {', '.join(r.version for r in removed)} ({human(sum(r.bytes for r in removed))})"
+        say(
+            f"{version}: {results.describe_totals(records)} in {time.monotonic() - started:.0f} s"
+            + (freed if removed else "")
+        )
+
+
+def scan_files(folder: Path) -> list[Path]:
+    """The per-version results files of a scan folder, oldest version first."""
+    return sorted(folder.glob("claude-*.jsonl"), key=lambda p: version_key(p.stem.removeprefix("claude-")))
+
+
+def merge_scan(files: Sequence[Path], out: Path) -> int:
+    """The records of ``files`` (per version, or per version and shard) compacted into one results file
+    ``out``; returns how many records it holds. A record twice (two shards that overlap) is an error."""
+    if not files:
+        raise results.ResultsError("no results files to merge into a timeline")
+    merged = results.merge(list(files))
+    records = [compact(r) for r in merged.records]
+    versions = scanned_versions(records)
+    head = {
+        "engines": merged.head["engines"],
+        "options": {"command": "timeline merge", "versions": f"{versions[0]}..{versions[-1]}", "count": len(versions)},
+    }
+    results.write(out, head=head, records=records)
+    return len(records)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Segment:
+    """A run of consecutive versions on which a field had one value."""
+
+    value: str
+    first: str
+    last: str
+    versions: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Change:
+    """A boundary between two segments of one case-file field."""
+
+    case: str
+    at: str
+    last_same: str
+    first_different: str
+    old: str
+    new: str
+    window_end: str | None = None
+    """For a window (the new value went again): the last version that shows it."""
+    reverted_in: str | None = None
+    """For a window: the first version after it."""
+
+    @property
+    def is_window(self) -> bool:
+        return self.window_end is not None
+
+
+def _version(engine: str) -> str:
+    return engine.partition("@")[2]
+
+
+def series(records: Iterable[Record]) -> dict[tuple[str, str], list[tuple[str, str | None]]]:
+    """Per (case, field): the value on each version, oldest first (None: that run gave no verdict).
+
+    Where a version did what the case documents, the value names what the case expects there (from a
+    finding of another version), so a change reads ``(as documented: X)`` -> ``Y``."""
+    by_case: dict[str, dict[str, Record]] = {}
+    expected: dict[tuple[str, str], str] = {}
+    for r in records:
+        by_case.setdefault(r.case, {})[_version(r.engine)] = r
+        for f in r.findings:
+            if f.expected is not None:
+                expected.setdefault((r.case, f.at), f.expected)
+    out: dict[tuple[str, str], list[tuple[str, str | None]]] = {}
+    for case, runs in sorted(by_case.items()):
+        versions = sorted(runs, key=version_key)
+        outcomes = {v: outcome_of(runs[v]) for v in versions}
+        fields = list(dict.fromkeys(at for o in outcomes.values() for at, _ in o.observed))
+        for at in fields:
+            documented = f"{AS_DOCUMENTED[:-1]}: {expected[(case, at)]})" if (case, at) in expected else AS_DOCUMENTED
+            values: list[tuple[str, str | None]] = []
+            for v in versions:
+                o = outcomes[v]
+                values.append((v, dict(o.observed).get(at, documented) if o.judged else None))
+            out[(case, at)] = values
+    return out
+
+
+def segments(values: Sequence[tuple[str, str | None]]) -> list[Segment]:
+    """Runs of equal values; versions without a verdict are passed over."""
+    out: list[Segment] = []
+    for version, value in values:
+        if value is None:
+            continue
+        if out and out[-1].value == value:
+            last = out[-1]
+            out[-1] = dataclasses.replace(last, last=version, versions=last.versions + 1)
+        else:
+            out.append(Segment(value=value, first=version, last=version, versions=1))
+    return out
+
+
+def changes(records: Iterable[Record]) -> list[Change]:
+    """Every change of every field, oldest first; a segment that came and went again is one window."""
+    out: list[Change] = []
+    for (case, at), values in series(records).items():
+        runs = segments(values)
+        i = 1
+        while i < len(runs):
+            before, now = runs[i - 1], runs[i]
+            after = runs[i + 1] if i + 1 < len(runs) else None
+            if after is not None and after.value == before.value:  # came and went: one window
+                out.append(
+                    Change(
+                        case=case,
+                        at=at,
+                        last_same=before.last,
+                        first_different=now.first,
+                        old=before.value,
+                        new=now.value,
+                        window_end=now.last,
+                        reverted_in=after.first,
+                    )
+                )
+                i += 2
+                continue
+            edge = {"last_same": before.last, "first_different": now.first}
+            out.append(Change(case=case, at=at, old=before.value, new=now.value, **edge))
+            i += 1
+    return sorted(out, key=lambda c: (version_key(c.first_different), c.case, c.at))
+
+
+def scanned_versions(records: Iterable[Record]) -> list[str]:
+    return sorted({_version(r.engine) for r in records}, key=version_key)
+
+
+def cut(text: str, limit: int) -> str:
+    one_line = text.replace("\n", "⏎")
+    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
+
+
+def describe_change(c: Change) -> str:
+    """``2.1.281 (last same 2.1.280)`` or, for a window, ``2.1.281 .. 2.1.290 (gone again in 2.1.291)``."""
+    if c.is_window:
+        return f"{c.first_different} .. {c.window_end} (last before {c.last_same}, gone again in {c.reverted_in})"
+    return f"{c.first_different} (last same {c.last_same})"
+
+
+def render_text(found: Sequence[Change], *, limit: int = 120, label: Labeller = lambda _: None) -> list[str]:
+    """Every change, oldest first: versions, case and field (and the note's behaviour), then the old and
+    the new value."""
+    if not found:
+        return ["no change: every scanned field had one value on every version"]
+    lines = []
+    for c in found:
+        name = label(c)
+        lines.append(f"{describe_change(c)}  {c.case}  {c.at}" + (f"  [{name}]" if name else ""))
+        lines.append(f"    old: {cut(c.old, limit)}")
+        lines.append(f"    new: {cut(c.new, limit)}")
+    return lines
+
+
+@dataclass(frozen=True, kw_only=True)
+class Row:
+    """One line of the reports' timeline: a behaviour, where it starts (and ends), what it looks like."""
+
+    behaviour: str
+    first: str
+    last_same: str
+    window_end: str | None
+    reverted_in: str | None
+    fields: tuple[tuple[str, str], ...]
+    """(case, case-file field) pairs that show it, the first being the example."""
+    old: str
+    new: str
+
+
+Labeller = Callable[[Change], str | None]
+
+
+def rows(found: Sequence[Change], *, label: Labeller = lambda _: None) -> list[Row]:
+    """Changes that share a behaviour (``label``) and versions as one row; an unlabelled change is a row
+    per case and field. Ordered by first version, then behaviour."""
+    groups: dict[tuple[str, str, str | None], list[Change]] = {}
+    for c in found:
+        name = label(c) or f"{c.case} · {c.at}"
+        groups.setdefault((name, c.first_different, c.window_end), []).append(c)
+    out = [
+        Row(
+            behaviour=name,
+            first=first,
+            last_same=members[0].last_same,
+            window_end=end,
+            reverted_in=members[0].reverted_in,
+            fields=tuple((c.case, c.at) for c in members),
+            old=members[0].old,
+            new=members[0].new,
+        )
+        for (name, first, end), members in groups.items()
+    ]
+    return sorted(out, key=lambda r: (version_key(r.first), r.behaviour))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Timeline:
+    """What the reports show of a scan."""
+
+    source: str
+    versions: tuple[str, ...]
+    cases: int
+    rows: tuple[Row, ...]
+
+
+def load(path: Path | None, *, label: Labeller = lambda _: None) -> Timeline | None:
+    """The timeline of a scan's results file (None when there is none)."""
+    if path is None or not path.is_file():
+        return None
+    records = results.read(path).records
+    return Timeline(
+        source=path.name,
+        versions=tuple(scanned_versions(records)),
+        cases=len({r.case for r in records}),
+        rows=tuple(rows(changes(records), label=label)),
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Behaviour:
+    """One entry of a timeline's note (``changes.yaml`` beside the scan file): what changed, where it is
+    seen, the versions, the command that found or confirmed them, and the profile row that models it."""
+
+    name: str
+    first: str
+    last: str | None
+    cases: tuple[str, ...]
+    command: str
+    profile: str | None
+    text: str
+    marker: str | None = None
+    """For a transcript field (found by bisect --field): a string whose presence tells the new value from
+    the old, where the whole value also holds text that is not the behaviour (tool lists, model prose)."""
+
+    def labels(self, change: Change) -> bool:
+        return change.case in self.cases and (change.first_different, change.window_end) == (self.first, self.last)
+
+
+NOTE = "changes.yaml"
+
+
+def read_note(scan: Path | None) -> list[Behaviour]:
+    """The behaviours named in ``changes.yaml`` beside the scan file (none when there is no such file)."""
+    if scan is None or not (scan.parent / NOTE).is_file():
+        return []
+    path = scan.parent / NOTE
+    raw = read_yaml(path) or []
+    if not isinstance(raw, list):
+        raise CaseFormatError(path=str(path), field="(top)", message="must be a list of behaviours")
+    out = []
+    for n, item in enumerate(raw):
+        try:
+            out.append(
+                Behaviour(
+                    name=str(item["behaviour"]),
+                    first=str(item["first"]),
+                    last=str(item["last"]) if item.get("last") else None,
+                    cases=tuple(str(c) for c in item["cases"]),
+                    command=str(item["command"]),
+                    profile=str(item["profile"]) if item.get("profile") else None,
+                    text=str(item.get("text", "")),
+                    marker=str(item["marker"]) if item.get("marker") else None,
+                )
+            )
+        except (KeyError, TypeError) as exc:
+            raise CaseFormatError(path=str(path), field=f"[{n}]", message=f"lacks or mistypes {exc}") from None
+    return out
+
+
+def note_labeller(note: Sequence[Behaviour]) -> Labeller:
+    """Labels a change with the behaviour of the note that names its case and versions."""
+
+    def label(change: Change) -> str | None:
+        return next((b.name for b in note if b.labels(change)), None)
+
+    return label

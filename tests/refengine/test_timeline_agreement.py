@@ -1,0 +1,143 @@
+"""reference@V follows the real engine across each measured change point, not only at the pinned versions.
+
+The timeline's note (docs/timeline/changes.yaml) names each behaviour that changed, its first (and, for a
+window, last) release, and the profile row that models it; the profile row must name the same versions.
+For every change the committed scan shows (docs/timeline/scan.jsonl, claude on every release) that the
+note gives to a profile row, and for every committed bisect of a transcript field (docs/timeline/bisect/),
+the reference engine runs the case at the last version before the change and at the first version with
+it (for a window, also its last version and the one after), and must give the field the value claude
+gave there. A profile row whose ``since`` is off by one release fails here.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cache
+
+import pytest
+
+from harness import results, timeline
+from harness.bisect import field_value, outcome_of
+from harness.case import Case, discover_cases
+from harness.engines import make_engine
+from harness.engines.install import version_key
+from harness.results import Record
+from harness.runner import run_case
+from tests.conftest import EXPECTATIONS, REPO, SUITE
+
+BISECTS = REPO / "docs" / "timeline" / "bisect"
+
+
+@dataclass(frozen=True)
+class Point:
+    """One case-file field or transcript field of one case on one version, as claude answered it."""
+
+    behaviour: str
+    case: str
+    field: str
+    version: str
+    claude: str | None
+    """claude's value (for a case-file field from the scan: None where it did as the case documents)."""
+    transcript: bool
+    marker: str | None = None
+    """For a transcript field: compare whether the value holds this, not the whole value (the reference
+    engine does not model every tool of a list or every word of a frame)."""
+
+
+NOTE = timeline.read_note(SUITE.timeline)
+MODELLED = {b.name: b for b in NOTE if b.profile}
+#: Windows of behaviours no profile row models (the auto-mode classifier's refusals): there reference@V
+#: cannot agree with claude@V, so a change point on a version inside one is not compared.
+UNMODELLED = [b for b in NOTE if not b.profile and b.last]
+
+
+def _in_unmodelled_window(case: str, version: str) -> bool:
+    v = version_key(version)
+    return any(case in b.cases and version_key(b.first) <= v <= version_key(b.last or b.first) for b in UNMODELLED)
+
+
+def _scan_points() -> list[Point]:
+    if SUITE.timeline is None or not SUITE.timeline.is_file():
+        return []
+    records = results.read(SUITE.timeline).records
+    by_run = {(r.case, r.engine.partition("@")[2]): r for r in records}
+    label = timeline.note_labeller(list(MODELLED.values()))
+    points = []
+    for change in timeline.changes(records):
+        behaviour = label(change)
+        if behaviour is None:
+            continue
+        around = [change.last_same, change.first_different]
+        if change.is_window:
+            around += [change.window_end or "", change.reverted_in or ""]
+        for version in around:
+            if _in_unmodelled_window(change.case, version):
+                continue
+            claude = dict(outcome_of(by_run[(change.case, version)]).observed).get(change.at)
+            points.append(Point(behaviour, change.case, change.at, version, claude, transcript=False))
+    return points
+
+
+def _bisect_points() -> list[Point]:
+    points = []
+    for path in sorted(BISECTS.glob("*.jsonl")):
+        saved = results.read(path)
+        field = saved.head["options"].get("field")
+        behaviour = MODELLED.get(path.stem)
+        if not field or behaviour is None:
+            continue  # a whole-case bisect (the scan has its change), or none the profile models
+        runs = sorted(saved.records, key=lambda r: tuple(int(p) for p in r.engine.partition("@")[2].split(".")))
+        values = [(r.engine.partition("@")[2], field_value(r, field)) for r in runs]
+        for (a, old), (b, new) in itertools.pairwise(values):
+            if old != new and _adjacent(a, b):
+                case = runs[0].case
+                points += [
+                    Point(path.stem, case, field, v, value, transcript=True) for v, value in ((a, old), (b, new))
+                ]
+    return points
+
+
+def _adjacent(a: str, b: str) -> bool:
+    from harness.engines.registry import published_versions
+
+    releases = published_versions()
+    return releases.index(b) == releases.index(a) + 1
+
+
+@cache
+def _cases() -> dict[str, Case]:
+    return {c.id: c for c in discover_cases(SUITE.cases, catalogue=SUITE.catalogue)}
+
+
+def _reference(case: str, version: str) -> Record:
+    return run_case(_cases()[case], make_engine(f"reference@{version}"), expectations=EXPECTATIONS)
+
+
+POINTS = _scan_points() + _bisect_points()
+
+
+def test_the_committed_timeline_has_points_to_check() -> None:
+    assert len({p.behaviour for p in POINTS}) >= 5, "the scan and the bisects name the change points checked here"
+
+
+@pytest.mark.parametrize("behaviour", list(MODELLED.values()), ids=lambda b: b.name)
+def test_the_profile_row_names_the_versions_the_note_measured(behaviour: timeline.Behaviour) -> None:
+    from harness.refengine.profiles import CHANGES, version_text
+
+    rows = [c for c in CHANGES if c.behaviour == behaviour.profile and version_text(c.since) == behaviour.first]
+    assert rows, f"no row of {behaviour.profile} starts at {behaviour.first}"
+    assert [version_text(r.until) if r.until else None for r in rows] == [behaviour.last]
+    assert behaviour.command in rows[0].evidence, "the row's evidence names the command that measured it"
+
+
+@pytest.mark.parametrize("point", POINTS, ids=lambda p: f"{p.behaviour}-{p.case}-{p.version}-{p.field}")
+def test_reference_at_v_agrees_with_claude_at_v_on_the_changed_field(point: Point) -> None:
+    record = _reference(point.case, point.version)
+    assert record.status.value != "not-modelled", record.notes
+    ours = field_value(record, point.field) if point.transcript else dict(outcome_of(record).observed).get(point.field)
+    if point.marker is not None and point.claude is not None and ours is not None:
+        ours, theirs = point.marker in ours, point.marker in point.claude
+        assert ours == theirs, f"reference@{point.version} and claude@{point.version}: {point.marker!r} in the field"
+        return
+    assert ours == point.claude, f"reference@{point.version} and claude@{point.version} differ at {point.field}"
