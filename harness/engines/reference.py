@@ -22,6 +22,9 @@ from harness.scripted import ModelRequest, ScriptedModel
 
 #: The permission modes the reference engine has measurements for.
 MODELLED_MODES = ("default", "bypass")
+#: The ``run.flags`` the reference engine has measurements for (refengine/config.py, refengine/plugins.py);
+#: any other flag a case gives makes the run not-modelled.
+MODELLED_FLAGS = frozenset({"agents", "setting_sources", "settings", "plugin_dirs"})
 
 
 class ReferenceEngine:
@@ -63,7 +66,7 @@ class ReferenceEngine:
 
     def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
         """Run every step of ``case``; see Engine.run for the contract."""
-        unmodelled = [f"run.flags.{name}" for name in case.run.flags.given()]
+        unmodelled = [f"run.flags.{name}" for name in case.run.flags.given() if name not in MODELLED_FLAGS]
         if case.run.permission_mode not in MODELLED_MODES:
             unmodelled.append(f"run.permission_mode: {case.run.permission_mode}")
         if unmodelled:
@@ -76,6 +79,7 @@ class ReferenceEngine:
             env=base_env(home=home, tmp=tmp, case_env=case.run.env),
             agent=case.run.agent,
             timeout=case.run.timeout,
+            **_flag_fields(case, workdir),
         )
         outputs: list[StepOutput] = []
         try:
@@ -110,6 +114,17 @@ class ReferenceEngine:
         except Exception as exc:  # the engine's own bug: still a named category, with its type
             raise EngineCrash(f"{self.name}: {type(exc).__name__}: {exc}") from exc
         return EngineRun(steps=tuple(outputs), debug_log=engine.debug_log, notes=engine.notes)
+
+
+def _flag_fields(case: Case, workdir: Path) -> dict[str, Any]:
+    """The modelled ``run.flags`` as Invocation fields, paths in the working copy (as claude.py passes them)."""
+    flags = case.run.flags
+    return {
+        "plugin_dirs": tuple(workdir / folder for folder in flags.plugin_dirs),
+        "settings_file": workdir / flags.settings if flags.settings is not None else None,
+        "agents": flags.agents,
+        "setting_sources": flags.setting_sources,
+    }
 
 
 class _Scripted:
