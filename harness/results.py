@@ -44,6 +44,9 @@ class Record:
     fault: Fault | None = None
     notes: tuple[str, ...] = ()
     """Where the reference engine knowingly departs from the real one during this run."""
+    sources: str = ""
+    """The case's ``sources`` (``plugin -> project``); empty for a case whose parts all come from the project
+    (and in results files written before the field existed)."""
     transcript: dict[str, Any] | None = field(default=None, compare=False)
 
     @classmethod
@@ -70,6 +73,7 @@ class Record:
             findings=findings,
             fault=fault,
             notes=notes,
+            sources=str(case.sources or ""),
             transcript=transcript,
         )
 
@@ -125,6 +129,8 @@ class Record:
             "notes": list(self.notes),
             "transcript": self.transcript,
         }
+        if self.sources:  # left out when empty, so records of project-only cases read as before
+            out["sources"] = self.sources
         return out
 
     @classmethod
@@ -162,6 +168,7 @@ class Record:
             findings=findings,
             fault=fault,
             notes=tuple(item.get("notes", ())),
+            sources=str(item.get("sources") or ""),
             transcript=item.get("transcript"),
         )
 
