@@ -46,6 +46,9 @@ class Record:
     """Where the reference engine knowingly departs from the real one during this run."""
     engine_seconds: float | None = field(default=None, compare=False)
     """The engine processes' own wall time within ``duration``; the rest is the harness's."""
+    sources: str = ""
+    """The case's ``sources`` (``plugin -> project``); empty for a case whose parts all come from the project
+    (and in results files written before the field existed)."""
     transcript: dict[str, Any] | None = field(default=None, compare=False)
 
     @classmethod
@@ -73,6 +76,7 @@ class Record:
             findings=findings,
             fault=fault,
             notes=notes,
+            sources=str(case.sources or ""),
             transcript=transcript,
             engine_seconds=round(engine_seconds, 3) if engine_seconds is not None else None,
         )
@@ -131,6 +135,8 @@ class Record:
             "engine_seconds": self.engine_seconds,
             "transcript": self.transcript,
         }
+        if self.sources:  # left out when empty, so records of project-only cases read as before
+            out["sources"] = self.sources
         return out
 
     @classmethod
@@ -169,6 +175,7 @@ class Record:
             fault=fault,
             notes=tuple(item.get("notes", ())),
             engine_seconds=item.get("engine_seconds"),
+            sources=str(item.get("sources") or ""),
             transcript=item.get("transcript"),
         )
 

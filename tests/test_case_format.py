@@ -153,3 +153,20 @@ def test_a_flag_path_must_stay_in_the_working_copy(write_case: CaseWriter) -> No
     with pytest.raises(CaseFormatError) as err:
         load_case(write_case("esc", text))
     assert err.value.field == "run.flags.plugin_dirs[0]"
+
+
+def test_sources_name_where_caller_and_callee_come_from(write_case: CaseWriter) -> None:
+    text = GOOD.format(id="src").replace("steps:", "sources: plugin -> cli+project+user\nsteps:")
+    case = load_case(write_case("src", text))
+    assert case.sources is not None and case.sources.caller == ("plugin",)
+    assert case.sources.callee == ("cli", "project", "user") and str(case.sources) == "plugin -> cli+project+user"
+    record = run_case(case, make_engine("reference"), expectations=EXPECTATIONS)
+    assert record.sources == "plugin -> cli+project+user"
+
+
+@pytest.mark.parametrize("value", ["plugins -> project", "plugin ->", "user+", "plugin -> project -> user"])
+def test_a_source_outside_the_vocabulary_is_named(write_case: CaseWriter, value: str) -> None:
+    text = GOOD.format(id="badsrc").replace("steps:", f"sources: '{value}'\nsteps:")
+    with pytest.raises(CaseFormatError) as err:
+        load_case(write_case("badsrc", text))
+    assert err.value.field == "sources"

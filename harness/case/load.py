@@ -30,6 +30,7 @@ from harness.case.spec import (
     RunOptions,
     Server,
     SideCall,
+    Sources,
     Step,
     TextChecks,
     TextMatch,
@@ -251,6 +252,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         project=_folder(directory, raw, "project", fail),
         home=_folder(directory, raw, "home", fail),
         base_home=base_home,
+        sources=Sources.parse(raw["sources"]) if "sources" in raw else None,
     )
     agent_file = f".claude/agents/{run.agent}.md"
     in_home = any((folder / agent_file).is_file() for folder in case.home_dirs)

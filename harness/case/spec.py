@@ -9,6 +9,8 @@ from typing import Any, Literal
 
 PARTS = ("skill", "subagent", "tool", "hook")
 SessionMode = Literal["new", "same", "resume"]
+#: Where a definition comes from (the case file's ``sources``), in the order reports show them.
+SOURCES = ("project", "user", "local", "cli", "plugin", "builtin")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -18,6 +20,25 @@ class Combination:
 
     def __str__(self) -> str:
         return f"{self.caller} -> {self.callee}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sources:
+    """Where the caller's and the callee's definitions come from (``plugin -> project``). A side naming
+    several sources (``cli+project+user``, highest documented precedence first) marks a clash case: the
+    same name or handler is defined in each, and the case checks which one runs."""
+
+    caller: tuple[str, ...]
+    callee: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        sides = ["+".join(self.caller), *(["+".join(self.callee)] if self.callee else [])]
+        return " -> ".join(sides)
+
+    @classmethod
+    def parse(cls, text: str) -> Sources:
+        sides = [tuple(part.strip() for part in side.split("+")) for side in text.split("->")]
+        return cls(caller=sides[0], callee=sides[1] if len(sides) > 1 else ())
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -263,6 +284,8 @@ class Case:
     """This case's folder laid into the run's HOME (not part of the working copy)."""
     base_home: Path | None = None
     """The ``fixture_from`` case's HOME folder, laid in first."""
+    sources: Sources | None = None
+    """Where the caller and the callee come from; None: the project (every definition in ``.claude/``)."""
 
     def context(self, name: str) -> Context:
         return next(c for c in self.contexts if c.name == name)

@@ -26,11 +26,14 @@ from harness.scripted import ModelRequest, ScriptedModel
 
 #: The permission modes the reference engine has measurements for.
 MODELLED_MODES = ("default", "bypass")
+#: The ``run.flags`` the reference engine has measurements for (refengine/config.py, refengine/plugins.py);
+#: any other flag a case gives makes the run not-modelled.
+MODELLED_FLAGS = frozenset({"agents", "setting_sources", "settings", "plugin_dirs"})
 
 
 def unmodelled_parts(case: Case) -> list[str]:
     """The parts of ``case`` the reference engine has no measurement for (it answers not-modelled)."""
-    out = [f"run.flags.{name}" for name in case.run.flags.given()]
+    out = [f"run.flags.{name}" for name in case.run.flags.given() if name not in MODELLED_FLAGS]
     if case.run.permission_mode not in MODELLED_MODES:
         out.append(f"run.permission_mode: {case.run.permission_mode}")
     if case.run.trust_parent:
@@ -110,6 +113,7 @@ class ReferenceEngine:
             env=env,
             agent=case.run.agent,
             timeout=case.run.timeout,
+            **_flag_fields(case, workdir),
         )
         outputs: list[StepOutput] = []
         try:
@@ -150,6 +154,17 @@ class ReferenceEngine:
 
 #: Seconds a timed-out run gets to wind down (its processes killed again and again) before EngineTimeout.
 _GRACE = 10.0
+
+
+def _flag_fields(case: Case, workdir: Path) -> dict[str, Any]:
+    """The modelled ``run.flags`` as Invocation fields, paths in the working copy (as claude.py passes them)."""
+    flags = case.run.flags
+    return {
+        "plugin_dirs": tuple(workdir / folder for folder in flags.plugin_dirs),
+        "settings_file": workdir / flags.settings if flags.settings is not None else None,
+        "agents": flags.agents,
+        "setting_sources": flags.setting_sources,
+    }
 
 
 class _Stopped(BaseException):

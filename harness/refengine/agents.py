@@ -16,8 +16,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness.refengine import messages
-from harness.refengine.config import AgentDef
+from harness.refengine.config import AgentDef, SkillDef
 from harness.refengine.conversation import AGENT, Conversation, system_note
+from harness.refengine.errors import NotModelled
 from harness.refengine.hooks import HookRule
 from harness.refengine.permissions import removed_by_deny
 from harness.refengine.runtime import Runtime, new_agent_id
@@ -126,17 +127,20 @@ def active_agent_hooks(rt: Runtime, agent: AgentDef | None, *, main_thread: bool
     """Agent-frontmatter hooks for a context running ``agent`` (A6).
 
     Measured on 2.1.252: inside a subagent they apply when the folder is trusted and are dropped when
-    it is not; the untrusted case is what A6a reports as "does nothing". In a subagent ``Stop``
-    becomes ``SubagentStop`` (notes §1.10).
+    it is not; the untrusted case is what A6a reports as "does nothing". ``~/.claude/agents`` and
+    ``--agents`` definitions are exempt (measured on 2.1.252 to 2.1.332); a plugin agent has none (its
+    ``hooks`` field is ignored at load, plugins.py). In a subagent ``Stop`` becomes ``SubagentStop``
+    (notes §1.10).
     """
     if agent is None or not agent.hooks or not rt.profile.agent_frontmatter_hooks:
         return ()
-    if rt.profile.agent_hooks_need_trust and not rt.config.trusted and not agent.user_level:
+    if rt.profile.agent_hooks_need_trust and not rt.config.trusted and not agent.trust_exempt:
         return ()
     if main_thread:
         return agent.hooks if rt.profile.agent_hooks_on_main_agent else ()
     return tuple(
-        HookRule(event="SubagentStop", matcher=r.matcher, actions=r.actions, origin=r.origin)
+        HookRule(event="SubagentStop", matcher=r.matcher, actions=r.actions, origin=r.origin,
+                 plugin_root=r.plugin_root)
         if r.event == "Stop" else r
         for r in agent.hooks
     )
@@ -148,14 +152,26 @@ def system_text(rt: Runtime, agent: AgentDef) -> str:
 
 def opening_blocks(rt: Runtime, prompt: str, skills: tuple[str, ...]) -> list[dict[str, Any]]:
     """The task, then each preloaded skill as the real engine injects it (measured on 2.1.252:
-    the command tags, then ``Base directory for this skill`` + body)."""
-    preloaded = [rt.config.skills[s] for s in skills
-                 if s in rt.config.skills and not rt.config.skills[s].disable_model_invocation]
+    the command tags, under the name as ``skills:`` writes it, then ``Base directory for this skill`` + body)."""
+    preloaded = [(name, skill) for name in skills if (skill := _preloadable(rt, name)) is not None]
     blocks = [{"type": "text", "text": prompt + ("\n" if preloaded else "")}]
-    for skill in preloaded:
-        blocks.append({"type": "text", "text": messages.preloaded_skill_tags(skill.name)})
+    for name, skill in preloaded:
+        blocks.append({"type": "text", "text": messages.preloaded_skill_tags(name)})
         blocks.append({"type": "text", "text": messages.skill_base_directory(skill.directory, skill.body)})
     return blocks
+
+
+def _preloadable(rt: Runtime, name: str) -> SkillDef | None:
+    """The skill ``skills: [name]`` preloads. Measured on 2.1.252 to 2.1.332: a plugin skill's bare name finds
+    it (``greet`` preloads ``team:greet``), where the Skill tool refuses that name (L1); which one of several
+    plugins' skills of that name is not measured."""
+    skill = rt.config.skills.get(name)
+    if skill is None and ":" not in name and rt.profile.skill_preload_finds_plugin_bare_name:
+        found = [s for s in rt.config.skills.values() if s.plugin and s.name == f"{s.plugin}:{name}"]
+        if len(found) > 1:
+            raise NotModelled(f"skills: [{name}] where several plugins have a skill {name}")
+        skill = found[0] if found else None
+    return None if skill is None or skill.disable_model_invocation else skill
 
 
 def subagent(rt: Runtime, parent: Conversation, agent: AgentDef, opening: list[dict[str, Any]], *,
@@ -182,11 +198,26 @@ def subagent(rt: Runtime, parent: Conversation, agent: AgentDef, opening: list[d
 
 
 def skill_listing(rt: Runtime, only: set[str] | None = None) -> str:
-    lines = [f"- {s.name}: {s.listing_text}" for s in rt.config.skills.values()
+    lines = [_listing_line(rt, s) for s in rt.config.skills.values()
              if s.listed(activated=rt.session.activated_skills,
                          without_description=rt.profile.skill_listed_without_description)
              and (only is None or s.name in only)]
     return f"{messages.SKILL_LISTING_HEADER}\n\n" + "\n".join(lines) if lines else ""
+
+
+def _listing_line(rt: Runtime, skill: SkillDef) -> str:
+    """``- name: text``. A plugin skill's second name follows its own on 2.1.332 (``- team:greet-dir
+    (team:fancy): ...``) and replaces it in the notes' reading (L3); seed 004 has the listing append
+    ``(plugin:<plugin>)`` to its text (a reading, L2)."""
+    name = skill.name
+    if skill.alias and rt.profile.plugin_skill_name_replaces_folder:
+        name = skill.alias
+    elif skill.alias and rt.profile.plugin_skill_listing_shows_alias:
+        name = f"{skill.name} ({skill.alias})"
+    text = skill.listing_text
+    if skill.plugin and rt.profile.plugin_skill_description_names_plugin:
+        text = f"{text} (plugin:{skill.plugin})"
+    return f"- {name}: {text}"
 
 
 def agent_listing(rt: Runtime) -> str:
@@ -211,7 +242,8 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
     agent = agents.get(wanted) or next(
         (a for a in agents.values() if _loose(a.name) == _loose(wanted)), None)
     if agent is None:
-        return ToolResult(content=messages.agent_type_not_found(wanted, sorted(agents)), is_error=True)
+        return ToolResult(content=messages.agent_type_not_found(wanted, sorted(agents, key=str.lower)),
+                          is_error=True)
     if tool_input.get("run_in_background") is not False:
         rt.note_once("An Agent call without run_in_background: false ran in the foreground; the real engine "
                      "(background default since 2.1.198) would answer 'Async agent launched successfully' and "

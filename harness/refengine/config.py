@@ -1,5 +1,5 @@
-"""Load the ``.claude/`` fixture of a working copy and the user's ``~/.claude``: settings, skills,
-agents and ``.mcp.json``.
+"""Load the ``.claude/`` fixture of a working copy, the user's ``~/.claude``, and what the command line
+adds (``--settings``, ``--agents``, ``--setting-sources``, plugins): settings, skills, agents, MCP servers.
 
 Only reading happens here; what the definitions *do* lives in skills.py, agents.py, hooks.py and
 permissions.py. Folder trust (E4) is recorded on the result, because each consumer applies it
@@ -9,6 +9,14 @@ User level next to project level, measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.
 "User level"): a user skill beats a project skill of the same name, a project agent beats a user agent
 of the same name, settings hooks of both files run (a handler repeated in them runs once), a deny rule
 at either level wins, and ``disableAllHooks`` is one merged setting (the project's value beats the user's).
+
+Command-line sources and plugins, measured on the same four versions (NOT_MODELLED.md, "Plugins and
+command-line sources"): ``--agents`` beats a project agent of the same name; ``.claude/settings.local.json``
+and ``--settings`` merge with the other settings files (their handlers de-duplicated with the others',
+their deny rules binding, their ``disableAllHooks`` later in precedence); ``--setting-sources`` drops the
+user's, the project's or the local settings file *and* that level's skills, agents and MCP servers, never
+``--settings`` or a plugin. A plugin's definitions are namespaced ``<plugin>:<name>`` (plugins.py), so
+they never clash with the others; its hooks are kept apart from the settings handlers.
 """
 
 from __future__ import annotations
@@ -18,10 +26,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
+from harness.refengine.errors import NotModelled
 from harness.refengine.hooks import (
     HookAction,
     HookRule,
@@ -75,6 +84,15 @@ class SkillDef:
     """Globs: the skill stays hidden until a file tool touches a matching path (E5)."""
     allowed_tools_camel: tuple[str, ...] = ()
     """A camelCase ``allowedTools:`` key: not read (measured), read as ``allowed-tools`` by S6's reading."""
+    plugin: str | None = None
+    """The plugin that bundles it (``name`` is then ``<plugin>:<directory>``)."""
+    plugin_root: Path | None = None
+    """The plugin's folder: ``${CLAUDE_PLUGIN_ROOT}`` in the body (plugin skills only, notes §2.4)."""
+    alias: str | None = None
+    """A plugin skill's frontmatter ``name`` as ``<plugin>:<name>``: measured, the Skill tool takes it as well
+    as the directory's name (notes §2.1 says it replaces the directory's)."""
+    command: bool = False
+    """A plugin's ``commands/<name>.md``: its body is injected without the base-directory line (measured)."""
 
     def listed(self, *, activated: set[str], without_description: bool = True) -> bool:
         """Listed to the model: it has something to show, the model may invoke it, and a conditional
@@ -100,6 +118,11 @@ class SkillDef:
         return " ".join(t for t in (self.description or first_line, self.when_to_use) if t)
 
 
+AgentSource = Literal["builtin", "plugin", "user", "project", "flag"]
+SettingSource = Literal["user", "project", "local"]
+ALL_SETTING_SOURCES: frozenset[str] = frozenset({"user", "project", "local"})
+
+
 @dataclass(frozen=True, kw_only=True)
 class AgentDef:
     name: str
@@ -112,18 +135,65 @@ class AgentDef:
     body: str
     model: str | None = None
     builtin: bool = False
-    user_level: bool = False
-    """Read from ``~/.claude/agents``. Measured (2.1.252 to 2.1.332): such an agent's frontmatter hooks
-    run in a folder whose trust was never accepted, where a project agent's are dropped (notes §1.10:
-    ``~/.claude/agents`` is exempt); agents.active_agent_hooks reads it."""
+    source: AgentSource = "project"
+    """Where the definition comes from: ``builtin``, ``plugin`` (named ``<plugin>:<name>``), ``user``
+    (``~/.claude/agents``), ``project`` (``.claude/agents``) or ``flag`` (``--agents`` JSON)."""
+
+    @property
+    def user_level(self) -> bool:
+        return self.source == "user"
+
+    @property
+    def trust_exempt(self) -> bool:
+        """Its frontmatter hooks run in a folder whose trust was never accepted (notes §1.10: ``~/.claude/agents``
+        and ``--agents`` JSON are exempt). Measured for both on 2.1.252 to 2.1.332; a project agent's are dropped."""
+        return self.source in ("user", "flag")
 
 
 @dataclass(frozen=True, kw_only=True)
 class McpServerDef:
     name: str
+    """The name an ``mcp_tool`` hook gives as ``server``: a plugin's server is ``plugin:<plugin>:<server>``."""
     command: str
     args: tuple[str, ...]
     env: Mapping[str, str]
+    scope: Literal["user", "project", "plugin"] = "project"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PluginDef:
+    """One plugin folder as ``--plugin-dir`` loads it (read by plugins.py)."""
+
+    name: str
+    root: Path
+    skills: tuple[SkillDef, ...]
+    """Its commands, then its skills: the listing's order (measured)."""
+    agents: tuple[AgentDef, ...]
+    hooks: tuple[HookRule, ...]
+    """``hooks/hooks.json``, origin ``plugin:<name>``."""
+    mcp_servers: tuple[McpServerDef, ...]
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Launch:
+    """What the command line adds to the folder's own configuration."""
+
+    plugins: tuple[PluginDef, ...] = ()
+    """``--plugin-dir``, each read by plugins.load_plugin."""
+    settings_file: Path | None = None
+    """``--settings FILE``: the highest of the settings files a session can change (notes §4.x: managed > CLI >
+    local > project > user)."""
+    agents: Mapping[str, Any] | None = None
+    """``--agents JSON``: session agents, above the project's (notes §3.1)."""
+    setting_sources: frozenset[str] | None = None
+    """``--setting-sources``: which of user, project and local load; None for all three."""
+
+    def loads(self, source: str) -> bool:
+        return self.setting_sources is None or source in self.setting_sources
+
+
+NO_LAUNCH = Launch()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,42 +223,77 @@ class ProjectConfig:
     warnings: tuple[str, ...] = field(default=())
     settings_problems: tuple[SettingsProblem, ...] = field(default=())
     hooks_disabled: bool = False
-    """The merged ``disableAllHooks``: the last settings file (user, project, local) that sets it decides.
-    When true ``hooks`` is empty; measured, skill and agent frontmatter hooks do not run either
-    (hook_actions.fire returns nothing), while a skill with hooks still needs approval."""
+    """The merged ``disableAllHooks``: the last settings file (user, project, local, ``--settings``) that sets
+    it decides. When true ``hooks`` is empty, plugin hooks included (measured); skill and agent frontmatter
+    hooks do not run either, while a skill with hooks still needs approval."""
+    plugins: tuple[PluginDef, ...] = ()
+
+    def skill(self, name: str) -> SkillDef | None:
+        """The skill the Skill tool's ``skill`` names: its key, or a plugin skill's frontmatter name."""
+        return self.skills.get(name) or next((s for s in self.skills.values() if s.alias == name), None)
 
 
-def load_project(*, workdir: Path, home: Path, trusted: bool) -> ProjectConfig:
+def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = NO_LAUNCH) -> ProjectConfig:
     warnings: list[str] = []
     problems: list[SettingsProblem] = []
-    read = [_read_settings(path, warnings, problems) for path in (
-        home / ".claude" / "settings.json",
-        workdir / ".claude" / "settings.json",
-        workdir / ".claude" / "settings.local.json",
-    )]
-    files = [settings for settings, _ in read]
-    user, project = files[0], files[1:]
-    allow = [*_rules(user, "allow")]
-    if trusted:  # project allow rules apply only after workspace trust (notes §4.3)
-        allow += [r for f in project for r in _rules(f, "allow")]
-    permissions = PermissionLists(
-        allow=tuple(allow),
-        deny=tuple(r for f in files for r in _rules(f, "deny")),
-        ask=tuple(r for f in files for r in _rules(f, "ask")),
-    )
-    hooks_disabled = _hooks_disabled(files)
+    read = {level: _read_settings(path, warnings, problems)
+            for level, path in _settings_files(workdir=workdir, home=home, launch=launch).items()}
+    files = {level: settings for level, (settings, _) in read.items()}
+    permissions = _permissions(files, trusted=trusted)
+    hooks_disabled = _hooks_disabled(list(files.values()))
+    settings_hooks = _settings_hooks([rules for _, rules in read.values()])
+    plugin_hooks = tuple(rule for plugin in launch.plugins for rule in plugin.hooks)
+    levels = [(level, root / ".claude") for level, root in (("user", home), ("project", workdir))
+              if launch.loads(level)]
+    skill_roots = [folder / "skills" for _, folder in levels]
+    agent_roots = [(level, folder / "agents") for level, folder in levels]
+    for plugin in launch.plugins:
+        warnings.extend(plugin.warnings)
     return ProjectConfig(
         workdir=workdir,
         trusted=trusted,
-        hooks=() if hooks_disabled else _settings_hooks([rules for _, rules in read]),
+        hooks=() if hooks_disabled else (*settings_hooks, *plugin_hooks),
         permissions=permissions,
-        skills=_load_skills([home / ".claude" / "skills", workdir / ".claude" / "skills"], warnings),
-        agents=_load_agents([home / ".claude" / "agents", workdir / ".claude" / "agents"], warnings,
-                            home_root=home / ".claude" / "agents"),
-        mcp_servers=_load_mcp(workdir, files, warnings),
+        skills=_load_skills(skill_roots, warnings, plugins=launch.plugins),
+        agents=_load_agents(agent_roots, warnings, plugins=launch.plugins, flag=launch.agents),
+        mcp_servers=_load_mcp(workdir=workdir, home=home, settings=list(files.values()), launch=launch,
+                              warnings=warnings),
         warnings=tuple(warnings),
         settings_problems=tuple(problems),
         hooks_disabled=hooks_disabled,
+        plugins=launch.plugins,
+    )
+
+
+def _settings_files(*, workdir: Path, home: Path, launch: Launch) -> dict[str, Path]:
+    """The settings files a run reads, lowest precedence first: user, project, local, then ``--settings``
+    (notes §4: CLI > local > project > user). ``--setting-sources`` drops the levels it does not name;
+    ``--settings`` always loads (measured, and the CLI's help says so)."""
+    if launch.setting_sources is not None and not launch.setting_sources:
+        raise NotModelled("--setting-sources with no source named")
+    levels = {
+        "user": home / ".claude" / "settings.json",
+        "project": workdir / ".claude" / "settings.json",
+        "local": workdir / ".claude" / "settings.local.json",
+    }
+    files = {level: path for level, path in levels.items() if launch.loads(level)}
+    if launch.settings_file is not None:
+        files["flag"] = launch.settings_file
+    return files
+
+
+def _permissions(files: Mapping[str, dict[str, Any]], *, trusted: bool) -> PermissionLists:
+    """Rules merge across files; a deny at any level wins (permissions.py). Allow rules of the project and
+    local files apply only after workspace trust (notes §4.3); ``--settings`` allow rules in an untrusted
+    folder are unmeasured."""
+    if not trusted and _rules(files.get("flag", {}), "allow"):
+        raise NotModelled("--settings allow rules in a folder whose trust was never accepted")
+    gated = ("project", "local")
+    allow = [r for level, f in files.items() if trusted or level not in gated for r in _rules(f, "allow")]
+    return PermissionLists(
+        allow=tuple(allow),
+        deny=tuple(r for f in files.values() for r in _rules(f, "deny")),
+        ask=tuple(r for f in files.values() for r in _rules(f, "ask")),
     )
 
 
@@ -221,10 +326,12 @@ def _read_settings(
     return settings, rules
 
 
-def _hooks_or_none(raw: Any, *, origin: str, warnings: list[str]) -> tuple[HookRule, ...]:
+def _hooks_or_none(
+    raw: Any, *, origin: str, warnings: list[str], plugin_root: Path | None = None
+) -> tuple[HookRule, ...]:
     """Skill and agent frontmatter: invalid hooks are dropped, the definition stays."""
     try:
-        return parse_hook_rules(raw, origin=origin)
+        return parse_hook_rules(raw, origin=origin, plugin_root=plugin_root)
     except InvalidHooks as exc:
         warnings.append(f"{exc}; the hooks field is ignored")
         return ()
@@ -237,8 +344,9 @@ def _rules(settings: Mapping[str, Any], kind: str) -> list[str]:
 
 
 def _hooks_disabled(files: list[dict[str, Any]]) -> bool:
-    """``disableAllHooks`` follows settings precedence (files in user, project, local order): measured, a
-    user ``true`` silences the project's hooks too, and a project ``false`` brings the user's back."""
+    """``disableAllHooks`` follows settings precedence (files in user, project, local, ``--settings`` order):
+    measured, a user ``true`` silences the project's hooks too, a project ``false`` brings the user's back,
+    and a ``true`` in settings.local.json or ``--settings`` silences the project's and the plugins' hooks."""
     values = [s["disableAllHooks"] for s in files if isinstance(s.get("disableAllHooks"), bool)]
     return bool(values) and values[-1]
 
@@ -278,11 +386,12 @@ def _settings_hooks(files: list[tuple[HookRule, ...]]) -> tuple[HookRule, ...]:
     return tuple(out)
 
 
-def _load_skills(roots: list[Path], warnings: list[str]) -> dict[str, SkillDef]:
+def _load_skills(roots: list[Path], warnings: list[str], *, plugins: tuple[PluginDef, ...] = ()) -> dict[str, SkillDef]:
     """The first root that has a name wins: ``~/.claude/skills`` over the project's (notes §2.1: personal >
     project). Measured on 2.1.252 to 2.1.332 with a skill ``dup`` at both levels: only the user one is
     listed, ``Skill {skill: dup}`` injects its body, and the base directory is under HOME. The order is
-    the listing order, also measured: user skills first, then the project's."""
+    the listing order, also measured: user skills first, then the project's, then each plugin's commands
+    and skills (named ``<plugin>:<name>``, so they clash with neither)."""
     skills: dict[str, SkillDef] = {}
     for root in roots:
         if not root.is_dir():
@@ -290,15 +399,27 @@ def _load_skills(roots: list[Path], warnings: list[str]) -> dict[str, SkillDef]:
         for skill_file in sorted(root.glob("*/SKILL.md")):
             if skill_file.parent.name not in skills:
                 skills[skill_file.parent.name] = _skill(skill_file, warnings)
+    for plugin in plugins:
+        for skill in plugin.skills:
+            skills.setdefault(skill.name, skill)
     return skills
 
 
-def _skill(path: Path, warnings: list[str]) -> SkillDef:
+def _skill(path: Path, warnings: list[str], *, plugin: str | None = None, plugin_root: Path | None = None) -> SkillDef:
+    return skill_def(path, warnings, name=path.parent.name, plugin=plugin, plugin_root=plugin_root)
+
+
+def skill_def(path: Path, warnings: list[str], *, name: str, plugin: str | None = None,
+              plugin_root: Path | None = None, command: bool = False) -> SkillDef:
+    """A SKILL.md (or a plugin's command file) named ``name``. Its frontmatter hooks run with
+    ``CLAUDE_PLUGIN_ROOT`` set to the plugin's folder, or for a skill of no plugin to the skill's own folder
+    (measured on 2.1.252 to 2.1.332)."""
     meta, body = split_frontmatter(path.read_text(encoding="utf-8"))
-    name = path.parent.name
     description = meta.get("description")
     when = meta.get("when_to_use")
     agent = meta.get("agent")
+    label = meta.get("name")
+    alias = f"{plugin}:{label}" if plugin and isinstance(label, str) and f"{plugin}:{label}" != name else None
     return SkillDef(
         name=name,
         directory=path.parent,
@@ -312,9 +433,14 @@ def _skill(path: Path, warnings: list[str]) -> SkillDef:
         disallowed_tools=tool_list(meta.get("disallowed-tools", meta.get("disallowedTools"))),
         fork=meta.get("context") == "fork",
         agent=str(agent) if agent is not None else None,
-        hooks=_hooks_or_none(meta.get("hooks"), origin=f"skill:{name}", warnings=warnings),
+        hooks=_hooks_or_none(meta.get("hooks"), origin=f"skill:{name}", warnings=warnings,
+                             plugin_root=plugin_root or path.parent),
         disable_model_invocation=_flag(meta.get("disable-model-invocation")),
         paths=_path_globs(meta.get("paths")),
+        plugin=plugin,
+        plugin_root=plugin_root,
+        alias=alias,
+        command=command,
     )
 
 
@@ -331,14 +457,18 @@ def _flag(value: Any) -> bool:
     return str(value).strip().lower() in ("true", "yes", "on", "1")
 
 
-def _load_agents(roots: list[Path], warnings: list[str], *, home_root: Path) -> dict[str, AgentDef]:
-    """Later roots override earlier ones: a project agent beats a user agent of the same name (notes
-    §3.1). Measured on 2.1.252 to 2.1.332 with ``probe`` at both levels: only the project one is listed,
-    and ``subagent_type: probe`` and ``--agent probe`` run it (its ``tools`` offered, its body in the
-    system prompt); a user agent alone is found by both. Files without ``name`` or ``description`` are
-    skipped silently (notes §3.1)."""
+def _load_agents(roots: list[tuple[str, Path]], warnings: list[str], *, plugins: tuple[PluginDef, ...] = (),
+                 flag: Mapping[str, Any] | None = None) -> dict[str, AgentDef]:
+    """Later sources override earlier ones: plugin < user < project < ``--agents`` (notes §3.1; seed 002:
+    built-in < plugin < user < project < flag < managed). Measured on 2.1.252 to 2.1.332 with ``probe`` at
+    the user level, in the project and in ``--agents``: only the ``--agents`` one is listed and runs; without
+    it the project's (its ``tools`` offered, its body in the system prompt); a user agent alone is found. A
+    plugin's ``probe`` is ``<plugin>:probe`` and clashes with none. Files without ``name`` or ``description``
+    are skipped silently (notes §3.1)."""
     agents: dict[str, AgentDef] = {}
-    for root in roots:
+    for plugin in plugins:
+        agents.update((a.name, a) for a in plugin.agents)
+    for level, root in roots:
         if not root.is_dir():
             continue
         for path in sorted(root.rglob("*.md")):
@@ -346,36 +476,74 @@ def _load_agents(roots: list[Path], warnings: list[str], *, home_root: Path) -> 
             name, description = meta.get("name"), meta.get("description")
             if not isinstance(name, str) or not name or description is None:
                 continue
-            agents[name] = AgentDef(
-                name=name,
-                description=str(description),
-                tools=tool_list(meta["tools"]) if meta.get("tools") is not None else None,
-                disallowed_tools=tool_list(meta.get("disallowedTools")),
-                skills=tool_list(meta.get("skills")),
-                hooks=_hooks_or_none(meta.get("hooks"), origin=f"agent:{name}", warnings=warnings),
-                body=body.strip(),
-                model=str(meta["model"]) if meta.get("model") is not None else None,
-                user_level=root == home_root,
-            )
+            agents[name] = agent_def(name, meta, body, source="user" if level == "user" else "project",
+                                     warnings=warnings)
+    for name, spec in (flag or {}).items():
+        agents[name] = _flag_agent(str(name), spec, warnings)
     return agents
 
 
-def _load_mcp(workdir: Path, settings: list[dict[str, Any]], warnings: list[str]) -> dict[str, McpServerDef]:
-    """Project ``.mcp.json`` servers run only when settings approve them (all, or by name)."""
+def agent_def(name: str, meta: Mapping[str, Any], body: str, *, source: AgentSource, warnings: list[str],
+              hooks: bool = True) -> AgentDef:
+    """An agent from its frontmatter (or ``--agents`` entry) and body; ``hooks=False`` ignores the field."""
+    return AgentDef(
+        name=name,
+        description=str(meta.get("description")),
+        tools=tool_list(meta["tools"]) if meta.get("tools") is not None else None,
+        disallowed_tools=tool_list(meta.get("disallowedTools")),
+        skills=tool_list(meta.get("skills")),
+        hooks=_hooks_or_none(meta.get("hooks"), origin=f"agent:{name}", warnings=warnings) if hooks else (),
+        body=body.strip(),
+        model=str(meta["model"]) if meta.get("model") is not None else None,
+        source=source,
+    )
+
+
+def _flag_agent(name: str, spec: Any, warnings: list[str]) -> AgentDef:
+    """An ``--agents`` entry: the frontmatter's fields as JSON keys, ``prompt`` in place of the body (notes
+    §3.2). The case format makes ``description`` and ``prompt`` required."""
+    if not isinstance(spec, Mapping):
+        raise NotModelled(f"--agents entry {name!r} that is not an object")
+    return agent_def(name, spec, str(spec.get("prompt", "")), source="flag", warnings=warnings)
+
+
+def _load_mcp(*, workdir: Path, home: Path, settings: list[dict[str, Any]], launch: Launch,
+              warnings: list[str]) -> dict[str, McpServerDef]:
+    """User-scoped servers (``~/.claude.json``), then the project's ``.mcp.json`` over them (measured on
+    2.1.252 to 2.1.332: a ``marker`` in both runs the project's), then each plugin's, named
+    ``plugin:<plugin>:<server>``. Project servers run only when settings approve them (all, or by name)."""
+    servers: dict[str, McpServerDef] = {}
+    state = _read_json(home / ".claude.json", warnings)
+    if any(isinstance(p, Mapping) and "mcpServers" in p for p in (state.get("projects") or {}).values()):
+        raise NotModelled("local-scoped MCP servers (~/.claude.json projects.<path>.mcpServers)")
+    if launch.loads("user"):
+        servers.update(_stdio_servers(state.get("mcpServers"), scope="user", where="~/.claude.json",
+                                      warnings=warnings))
     enable_all = any(s.get("enableAllProjectMcpServers") is True for s in settings)
     by_name = {n for s in settings for n in (s.get("enabledMcpjsonServers") or []) if isinstance(n, str)}
-    raw = _read_json(workdir / ".mcp.json", warnings).get("mcpServers")
+    raw = _read_json(workdir / ".mcp.json", warnings).get("mcpServers") or {}
+    approved = {n: spec for n, spec in raw.items() if enable_all or n in by_name}
+    if approved and not launch.loads("project"):
+        raise NotModelled("project .mcp.json servers approved by a settings file while --setting-sources "
+                          "leaves the project out")
+    servers.update(_stdio_servers(approved, scope="project", where=".mcp.json", warnings=warnings))
+    for plugin in launch.plugins:
+        servers.update((s.name, s) for s in plugin.mcp_servers)
+    return servers
+
+
+def _stdio_servers(raw: Any, *, scope: Literal["user", "project"], where: str,
+                   warnings: list[str]) -> dict[str, McpServerDef]:
     servers: dict[str, McpServerDef] = {}
-    for name, spec in (raw or {}).items():
-        if not (enable_all or name in by_name):
-            continue
+    for name, spec in (raw or {}).items() if isinstance(raw, Mapping) else ():
         if not isinstance(spec, Mapping) or not isinstance(spec.get("command"), str):
-            warnings.append(f".mcp.json: server {name!r} is not a stdio server; not modelled")
+            warnings.append(f"{where}: server {name!r} is not a stdio server; not modelled")
             continue
         servers[name] = McpServerDef(
             name=name,
             command=spec["command"],
             args=tuple(str(a) for a in spec.get("args") or ()),
             env={str(k): str(v) for k, v in (spec.get("env") or {}).items()},
+            scope=scope,
         )
     return servers

@@ -21,11 +21,13 @@ from harness.refengine import messages
 from harness.refengine.agents import full_pool
 from harness.refengine.config import handler_identity
 from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
+from harness.refengine.errors import NotModelled
 from harness.refengine.hooks import (
     EVENTS_WITHOUT_MATCHER,
     ActionResult,
     HookAction,
     HookOutcome,
+    HookRule,
     combine,
     encode_payload,
     event_runs,
@@ -40,6 +42,7 @@ from harness.refengine.runtime import Request, Runtime
 
 DEFAULT_ACTION_TIMEOUT = 600.0  # seconds, command/http/mcp_tool (notes §1.8)
 STRUCTURED_OUTPUT = "StructuredOutput"
+PLUGIN_VARIABLES = ("CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
 
 
 def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | None,
@@ -58,13 +61,15 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
                 rule.matcher, subject, profile=rt.profile, debug=rt.debug.append):
             continue
         for action in rule.actions:
-            if not rule.origin.startswith(("skill:", "agent:")):
+            # A plugin's copy of a settings handler stays separate (notes §1.8; measured: the same command in
+            # every settings file and in a plugin's hooks.json runs twice, once for each kind).
+            if rule.from_settings:
                 key = handler_identity(action)
                 if key in seen:
                     continue
                 seen.add(key)
             if _runs(rt, conversation, event, action):
-                results.append(_run(rt, conversation, action, event=event, data=data))
+                results.append(_run(rt, conversation, rule, action, event=event, data=data))
     return combine(event, tool, results, deny_names_event=rt.profile.hook_deny_reason_names_event)
 
 
@@ -83,10 +88,10 @@ def _runs(rt: Runtime, conversation: Conversation, event: str, action: HookActio
     return not (conversation.kind == "hook_agent" and action.type in ("prompt", "agent"))
 
 
-def _run(rt: Runtime, conversation: Conversation, action: HookAction, *, event: str,
+def _run(rt: Runtime, conversation: Conversation, rule: HookRule, action: HookAction, *, event: str,
          data: Mapping[str, Any]) -> ActionResult:
     if action.type == "command":
-        return _command(rt, action, data)
+        return _command(rt, rule, action, data, event=event)
     if action.type == "http":
         return _http(rt, action, data)
     if action.type == "mcp_tool":
@@ -100,10 +105,22 @@ def _timeout(rt: Runtime, action: HookAction) -> float:
     return min(action.timeout or DEFAULT_ACTION_TIMEOUT, rt.timeout)
 
 
-def _command(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
+def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str, Any], *, event: str) -> ActionResult:
+    env = dict(rt.env)
+    named = next((v for v in PLUGIN_VARIABLES if "${" + v + "}" in action.command), None)
+    if rule.plugin_root is not None:
+        if named == "CLAUDE_PLUGIN_DATA":
+            raise NotModelled("${CLAUDE_PLUGIN_DATA} in a skill's hook (the data folder is not measured)")
+        env["CLAUDE_PLUGIN_ROOT"] = str(rule.plugin_root)
+    elif named is not None and rt.profile.plugin_variable_fails_settings_hook:
+        if not rule.from_settings:
+            raise NotModelled(f"${{{named}}} in an agent's frontmatter hook")
+        failure = messages.plugin_variable_outside_plugin(named, action.command)
+        rt.debug.append(f"Hook failed to run ({event}): {failure}")
+        return ActionResult(action=action, exit_code=1, stderr=f"Failed to run: {failure}")
     try:
         proc = subprocess.run(
-            ["bash", "-c", action.command], cwd=rt.workdir, env=dict(rt.env), input=encode_payload(data),
+            ["bash", "-c", action.command], cwd=rt.workdir, env=env, input=encode_payload(data),
             capture_output=True, text=True, timeout=_timeout(rt, action), check=False,
         )
     except subprocess.TimeoutExpired:

@@ -84,7 +84,19 @@ class HookRule:
     matcher: str | None
     actions: tuple[HookAction, ...]
     origin: str
-    """``settings``, ``skill:<name>`` or ``agent:<name>``."""
+    """A settings file's path, ``plugin:<name>`` (a plugin's hooks.json), ``skill:<name>`` or ``agent:<name>``."""
+    plugin_root: Path | None = None
+    """``CLAUDE_PLUGIN_ROOT`` for its command actions: a plugin's folder for the plugin's hooks.json and its
+    skills' hooks, a skill's own folder for other skills' hooks (measured); None for settings and agent hooks."""
+
+    @property
+    def from_plugin(self) -> bool:
+        return self.origin.startswith("plugin:")
+
+    @property
+    def from_settings(self) -> bool:
+        """A settings file's rule: the kind whose repeated handlers run once (config.handler_identity)."""
+        return not self.origin.startswith(("skill:", "agent:", "plugin:"))
 
 
 class InvalidHooks(ValueError):
@@ -98,7 +110,7 @@ class InvalidHooks(ValueError):
         self.problem = problem
 
 
-def parse_hook_rules(raw: Any, *, origin: str) -> tuple[HookRule, ...]:
+def parse_hook_rules(raw: Any, *, origin: str, plugin_root: Path | None = None) -> tuple[HookRule, ...]:
     """The rules of a ``hooks`` mapping.
 
     An unknown event name is skipped without a word (H4). A malformed entry under a known event
@@ -129,7 +141,8 @@ def parse_hook_rules(raw: Any, *, origin: str) -> tuple[HookRule, ...]:
                 raise InvalidHooks(origin, where, "Invalid hook matcher (matcher: Invalid input: expected string, "
                                                   f"received {_js_type(matcher)})")
             actions = tuple(_parse_action(h, origin=origin, where=f"{where}.hooks.{i}") for i, h in enumerate(inner))
-            rules.append(HookRule(event=event, matcher=matcher, actions=actions, origin=origin))
+            rules.append(HookRule(event=event, matcher=matcher, actions=actions, origin=origin,
+                                  plugin_root=plugin_root))
     return tuple(rules)
 
 

@@ -8,6 +8,7 @@ lives on a private event loop in its own thread, and the synchronous engine subm
 from __future__ import annotations
 
 import asyncio
+import re
 import tempfile
 import threading
 from collections.abc import Mapping
@@ -33,8 +34,14 @@ class McpCallResult:
 
 
 def qualified_name(server: str, tool: str) -> str:
-    """MCP tools are offered as ``mcp__<server>__<tool>`` (T3)."""
-    return f"mcp__{server}__{tool}"
+    """MCP tools are offered as ``mcp__<server>__<tool>`` (T3), the server's name with every character other
+    than a letter, digit, ``_`` or ``-`` made ``_`` (measured: ``plugin:team:marker`` offers
+    ``mcp__plugin_team_marker__record``)."""
+    return f"mcp__{tool_prefix_name(server)}__{tool}"
+
+
+def tool_prefix_name(server: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "_", server)
 
 
 class McpConnection:
@@ -153,7 +160,7 @@ class McpPool:
     def split(self, qualified: str) -> tuple[str, str] | None:
         """(server, tool) of an offered ``mcp__server__tool`` name, or None."""
         for name, conn in self._connected.items():
-            prefix = f"mcp__{name}__"
+            prefix = f"mcp__{tool_prefix_name(name)}__"
             if qualified.startswith(prefix) and qualified[len(prefix):] in conn.tools:
                 return name, qualified[len(prefix):]
         return None

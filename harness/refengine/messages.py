@@ -60,6 +60,11 @@ def unknown_skill(name: str, suggestion: str | None) -> str:
     return tool_use_error(f"Unknown skill: {name}{hint}")
 
 
+def unknown_skill_plugin_name(name: str, full_name: str) -> str:
+    """The bare name of a plugin skill (measured on 2.1.278 and 2.1.332)."""
+    return tool_use_error(f"Unknown skill: {name}. Did you mean {full_name}? Invoke it by that full name.")
+
+
 UI_COMMANDS = frozenset({"cost"})
 """Built-in slash commands the Skill tool refuses by name (measured for ``cost`` on 2.1.252 to 2.1.332;
 the real table holds many more)."""
@@ -342,11 +347,26 @@ def subagent_nesting_limit(depth: int) -> str:
 
 
 def agent_type_not_found(name: str, available: list[str]) -> str:
-    # Found in the 2.1.252 binary; how the thrown error is wrapped in the tool_result is not measured.
-    return tool_use_error(f"Agent type '{name}' not found. Available agents: {', '.join(available)}")
+    """Measured on 2.1.252 to 2.1.332: not wrapped in <tool_use_error>, the names sorted ignoring case (the
+    real list also holds statusline-setup, which the reference does not define)."""
+    return f"Agent type '{name}' not found. Available agents: {', '.join(available)}"
 
 
 # -- hooks -------------------------------------------------------------------------------------
+
+
+def plugin_variable_outside_plugin(variable: str, command: str) -> str:
+    """A settings hook's command that names ``${CLAUDE_PLUGIN_ROOT}`` or ``${CLAUDE_PLUGIN_DATA}`` does not run:
+    the debug log's ``[ERROR] Hook failed to run (<event>:<tool>): ...`` text, measured on 2.1.252 to 2.1.332."""
+    return (f"Hook command references ${{{variable}}} but the hook is not associated with a plugin. This variable "
+            f"is only available in hooks defined in a plugin's hooks/hooks.json file, not in settings.json. "
+            f"Command: {command}")
+
+
+def plugin_agent_hooks_ignored(path: Path) -> str:
+    """The debug log's ``[WARN]`` line for a plugin agent with ``hooks`` (measured on 2.1.252 to 2.1.332)."""
+    return (f"Plugin agent file {path} sets hooks, which is ignored for plugin agents. Use .claude/agents/ for "
+            "this level of control.")
 
 
 def invalid_matcher_debug(matcher: str) -> str:

@@ -102,6 +102,22 @@ class Profile:
     """The ``effort.level`` of hook payloads."""
     init_lists_agent_as_task: bool
     """stream-json's ``system/init`` tool list (and ``permission_denials``) names the Agent tool ``Task``."""
+    unknown_skill_names_plugin_skill: bool
+    """A Skill call with a plugin skill's bare name says ``Did you mean <plugin>:<name>? Invoke it by that full
+    name.`` (before: the usual edit-distance suggestion, over the built-in commands too)."""
+    plugin_skill_listing_shows_alias: bool
+    """A plugin skill whose frontmatter ``name`` differs from its folder is listed ``<plugin>:<folder>
+    (<plugin>:<name>)`` (before: by its folder's name alone)."""
+    plugin_skill_description_names_plugin: bool
+    """The skill listing appends ``(plugin:<plugin>)`` to a plugin skill's description (seed 004)."""
+    plugin_skill_name_replaces_folder: bool
+    """A plugin skill's frontmatter ``name`` replaces its folder's name: it is listed and invoked as
+    ``<plugin>:<name>`` only (notes §2.1; before: measured, both names invoke it)."""
+    skill_preload_finds_plugin_bare_name: bool
+    """An agent's ``skills: [greet]`` preloads a plugin's ``team:greet`` (false: the bare name names no skill)."""
+    plugin_variable_fails_settings_hook: bool
+    """A settings hook whose command names ``${CLAUDE_PLUGIN_ROOT}`` or ``${CLAUDE_PLUGIN_DATA}`` does not run
+    (a debug-log error only); false: it runs, the shell expanding the unset variable to nothing (notes §1.9)."""
     documented: bool = False
     """The articles' readings for this version are laid over the measured profile (readings.py)."""
     readings: tuple[str, ...] = ()
@@ -144,6 +160,13 @@ BASELINE: dict[str, Any] = {
     "edit_note_needs_known_file": False,
     "notebook_retype_drops_code_fields": False,
     "notebook_trailing_newline": False,
+    # Measured on 2.1.252 to 2.1.332 with plugins loaded by --plugin-dir; the first two change later (rows below).
+    "unknown_skill_names_plugin_skill": False,
+    "plugin_skill_listing_shows_alias": False,
+    "plugin_skill_description_names_plugin": False,
+    "plugin_skill_name_replaces_folder": False,
+    "plugin_variable_fails_settings_hook": True,
+    "skill_preload_finds_plugin_bare_name": True,
 }
 
 
@@ -268,6 +291,13 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/scan.jsonl; `cc-harness bisect life-skill-hook-resume --field "
                     "'effects[1].content' --good 2.1.278 --bad 2.1.332`): hook payloads carry effort high on "
                     "2.1.252 to 2.1.278, medium on 2.1.332 (life-skill-hook-resume)"),
+    Change(behaviour="unknown_skill_names_plugin_skill", since=(2, 1, 278), value=True,
+           evidence="measured: 2.1.257 answers Skill {skill: lookup} with 'Unknown skill: lookup. Did you mean loop?', "
+                    "2.1.278 with 'Unknown skill: lookup. Did you mean team:lookup? Invoke it by that full name.' "
+                    "(the switch lies between; plugin-skill-bare-name)"),
+    Change(behaviour="plugin_skill_listing_shows_alias", since=(2, 1, 332), value=True,
+           evidence="measured: 2.1.278 does not, 2.1.332 does (the switch lies between; not in the timeline scan): "
+                    "'- team:greet-dir (team:fancy): FANCY plugin skill' (plugin-skill-name-field)"),
 )
 
 

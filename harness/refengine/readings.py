@@ -21,7 +21,8 @@ from typing import Any
 class Reading:
     claim: str
     seed: str
-    """The article: ``000`` (CLI 2.1.257, parts 2.1.278), ``001`` (CLI 2.1.252), ``004`` (internals)."""
+    """The article: ``000`` (CLI 2.1.257, parts 2.1.278), ``001`` (CLI 2.1.252), ``004`` (internals), or the
+    shared notes' section (``notes §2.1``: the official docs of v2.1.240, for claims of section L)."""
     version: tuple[int, int, int]
     """The version the article documents; the reading applies to cases documented for exactly this one."""
     behaviour: str
@@ -34,6 +35,7 @@ class Reading:
 V2_1_233 = (2, 1, 233)  # seeds 002-004: the only version they name (002's tool table)
 V2_1_252 = (2, 1, 252)  # seed 001
 V2_1_257 = (2, 1, 257)  # seed 000
+V2_1_240 = (2, 1, 240)  # the shared notes: the official docs as of v2.1.240 (claims of section L)
 
 READINGS: tuple[Reading, ...] = (
     Reading(claim="A5", seed="001", version=V2_1_252, behaviour="depth_cap_error", value=True,
@@ -65,6 +67,21 @@ READINGS: tuple[Reading, ...] = (
     Reading(claim="E5", seed="004", version=V2_1_233, behaviour="skill_listed_without_description", value=False,
             says="(translated) A skill must have description or when_to_use in its frontmatter, otherwise it "
                  "is filtered out: (cmd.hasUserSpecifiedDescription || cmd.whenToUse) // must have one!"),
+    Reading(claim="L2", seed="004", version=V2_1_233, behaviour="plugin_skill_description_names_plugin",
+            value=True,
+            says="(translated) The system automatically appends source information to the description (e.g. "
+                 "(plugin:skills)) [...] description: ${frontmatter.description} (plugin:${plugin.name})"),
+    Reading(claim="L3", seed="notes §2.1", version=V2_1_240, behaviour="plugin_skill_name_replaces_folder",
+            value=True,
+            says="For plugin skills, `name` replaces the last segment (`/plugin:fancy`) (2.1.216)."),
+    Reading(claim="L1", seed="notes §2.3", version=V2_1_240, behaviour="skill_preload_finds_plugin_bare_name",
+            value=False,
+            says="Plugin skills are `plugin:skill` (§2.3); an agent's `skills:` preloads the full content of the "
+                 "skills it names (§3.2): the bare name names no plugin skill."),
+    Reading(claim="L19", seed="notes §1.9", version=V2_1_240, behaviour="plugin_variable_fails_settings_hook",
+            value=False,
+            says="Variables set: CLAUDE_PROJECT_DIR [...], CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA [...] In shell "
+                 "form the shell expands them from the exported environment."),
     Reading(claim="T3", seed="001", version=V2_1_252, behaviour="init_lists_agent_as_task", value=False,
             says="Agent and Skill are on the same list. Starting a subagent is the model calling a tool named "
                  "Agent. (The article never shows the tool under another name.)"),

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from harness.refengine import agents
-from harness.refengine.config import load_project
+from harness.refengine.config import Launch, load_project
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
 from harness.refengine.dispatch import reported_name, run_tool_use
 from harness.refengine.errors import EngineFailure
@@ -24,6 +24,7 @@ from harness.refengine.hook_actions import fire
 from harness.refengine.mcp_client import McpPool
 from harness.refengine.messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
 from harness.refengine.permissions import RuleSet
+from harness.refengine.plugins import load_plugin
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Model, Request, Runtime, new_session
 
@@ -49,6 +50,23 @@ class Invocation:
     """``--agent NAME``: the main thread runs as this agent."""
     timeout: float = 60.0
     """Seconds a hook command, MCP call or tool process may take."""
+    plugin_dirs: tuple[Path, ...] = ()
+    """``--plugin-dir``: plugin folders, in command-line order."""
+    settings_file: Path | None = None
+    """``--settings FILE``."""
+    agents: Mapping[str, Any] | None = None
+    """``--agents JSON``: session agents by name."""
+    setting_sources: tuple[str, ...] | None = None
+    """``--setting-sources``: the settings levels that load (user, project, local); None for all."""
+
+    def launch(self) -> Launch:
+        """What the command line adds to the folder's configuration (config.Launch)."""
+        return Launch(
+            plugins=tuple(load_plugin(folder) for folder in self.plugin_dirs),
+            settings_file=self.settings_file,
+            agents=self.agents,
+            setting_sources=frozenset(self.setting_sources) if self.setting_sources is not None else None,
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,7 +83,8 @@ class Engine:
     """One engine run in ``invocation.workdir`` with ``profile``'s behaviour, asking ``model`` every turn."""
 
     def __init__(self, invocation: Invocation, *, profile: Profile, model: Model) -> None:
-        config = load_project(workdir=invocation.workdir, home=invocation.home, trusted=invocation.trusted)
+        config = load_project(workdir=invocation.workdir, home=invocation.home, trusted=invocation.trusted,
+                              launch=invocation.launch())
         env = process_env(workdir=invocation.workdir, home=invocation.home, base=invocation.env)
         main_agent = config.agents.get(invocation.agent) if invocation.agent else None
         if invocation.agent and main_agent is None:

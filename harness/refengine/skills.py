@@ -29,11 +29,16 @@ def validation_error(rt: Runtime, tool_input: Mapping[str, Any]) -> str | None:
     name = skill_name(tool_input)
     if not name:
         return messages.invalid_skill_format(str(tool_input.get("skill", "")))
-    skill = rt.config.skills.get(name)
+    skill = rt.config.skill(name)
+    if skill is not None and skill.alias and name == skill.name and rt.profile.plugin_skill_name_replaces_folder:
+        skill = None  # L3 as the notes read it: the folder's name is replaced, not kept
     if skill is None and name in messages.UI_COMMANDS:
         return messages.ui_command_not_skill(name)
     available = [s.name for s in rt.config.skills.values() if s.available(activated=rt.session.activated_skills)]
     if skill is None or skill.name not in available:
+        full = _plugin_name_for(name, available)
+        if full is not None and rt.profile.unknown_skill_names_plugin_skill:
+            return messages.unknown_skill_plugin_name(name, full)
         return messages.unknown_skill(name, _suggestion(name, available))
     if skill.disable_model_invocation:
         return messages.skill_model_invocation_disabled(name)
@@ -46,7 +51,7 @@ def needs_approval(rt: Runtime, tool_input: Mapping[str, Any]) -> bool:
     SKILL.md can set, three are off that list: ``allowedTools`` (from ``allowed-tools`` only; a
     camelCase ``allowedTools:`` key is not read, measured), ``disallowedTools`` (from either
     spelling) and ``hooks``. ``context``, ``agent``, ``model`` and the rest are safe."""
-    skill = rt.config.skills.get(skill_name(tool_input))
+    skill = rt.config.skill(skill_name(tool_input))
     if skill is None:
         return True
     if not rt.profile.safe_skills_skip_approval:
@@ -66,25 +71,34 @@ class SkillRun:
 
 
 def invoke(rt: Runtime, conversation: Conversation, tool_input: Mapping[str, Any]) -> SkillRun:
-    skill = rt.config.skills[skill_name(tool_input)]
+    """Run the skill the call names. A plugin skill called by its second name (``alias``) answers under the
+    name it was called by (measured: ``Launching skill: team:fancy``)."""
+    called = skill_name(tool_input)
+    skill = rt.config.skill(called)
+    assert skill is not None  # validation_error ran first
     body = render(rt, skill, str(tool_input.get("args") or ""))
     _register_hooks(rt, skill)
     if skill.fork:
-        return _fork(rt, conversation, skill, body)
+        return _fork(rt, conversation, skill, body, called=called)
     _apply_layers(rt, conversation, skill)
-    response = {"success": True, "commandName": skill.name}
+    response = {"success": True, "commandName": called}
     if _allowed_tools(rt, skill):
         response["allowedTools"] = list(_allowed_tools(rt, skill))
+    # A plugin's command is injected as its body alone (measured); a skill with its base directory first (E6).
+    injected = body if skill.command else messages.skill_base_directory(skill.directory, body)
     return SkillRun(
-        result=ToolResult(content=messages.launching_skill(skill.name), response=response),
-        injected=({"type": "text", "text": messages.skill_base_directory(skill.directory, body)},),
+        result=ToolResult(content=messages.launching_skill(called), response=response),
+        injected=({"type": "text", "text": injected},),
     )
 
 
 def render(rt: Runtime, skill: SkillDef, args: str) -> str:
     """The body with its placeholders filled (notes §2.4); arguments are appended when the body
-    does not place them."""
+    does not place them. ``${CLAUDE_PLUGIN_ROOT}`` is filled in a plugin's skills only: measured, a
+    project skill's stays as written."""
     body = skill.body.replace("${CLAUDE_SKILL_DIR}", str(skill.directory))
+    if skill.plugin_root is not None:
+        body = body.replace("${CLAUDE_PLUGIN_ROOT}", str(skill.plugin_root))
     body = body.replace("${CLAUDE_PROJECT_DIR}", str(rt.workdir))
     body = body.replace("${CLAUDE_SESSION_ID}", rt.session.session_id)
     if "$ARGUMENTS" in body:
@@ -109,18 +123,19 @@ def _apply_layers(rt: Runtime, conversation: Conversation, skill: SkillDef) -> N
         conversation.withheld.update(Rule.parse(t).tool for t in skill.disallowed_tools)
 
 
-def _fork(rt: Runtime, parent: Conversation, skill: SkillDef, body: str) -> SkillRun:
+def _fork(rt: Runtime, parent: Conversation, skill: SkillDef, body: str, *, called: str) -> SkillRun:
     """S2/S7: the body is a subagent's task; print mode waits for it and returns its reply.
-    An ``agent:`` naming no agent falls back to general-purpose without a word (silent fail)."""
+    An ``agent:`` naming no agent falls back to general-purpose without a word (silent fail), a plugin
+    agent's bare name included (measured: ``agent: reviewer`` for ``team:reviewer``)."""
     agents = all_agents(rt)
     agent = agents.get(skill.agent or GENERAL_PURPOSE) or agents[GENERAL_PURPOSE]
     opening = [{"type": "text", "text": messages.skill_base_directory(skill.directory, body)}]
     child = subagent(rt, parent, agent, opening, fork=True)
     _apply_layers(rt, child, skill)
     reply = rt.converse(child)
-    response = {"success": True, "commandName": skill.name, "status": "forked", "agentId": child.agent_id,
+    response = {"success": True, "commandName": called, "status": "forked", "agentId": child.agent_id,
                 "result": reply}
-    content = messages.forked_skill_result(skill.name, reply, tools_used_summary(rt, parent, child))
+    content = messages.forked_skill_result(called, reply, tools_used_summary(rt, parent, child))
     return SkillRun(result=ToolResult(content=content, response=response))
 
 
@@ -136,6 +151,11 @@ def activate_for_path(rt: Runtime, path: Path) -> set[str]:
 
 def _glob_hits(glob: str, relative: str) -> bool:
     return relative == glob or relative.startswith(glob.rstrip("/") + "/") or fnmatch.fnmatch(relative, glob)
+
+
+def _plugin_name_for(name: str, available: list[str]) -> str | None:
+    """The plugin skill whose last segment is ``name`` (``lookup`` for ``team:lookup``), if any."""
+    return next((full for full in available if full.endswith(f":{name}") and ":" not in name), None)
 
 
 def _suggestion(name: str, known: list[str]) -> str | None:

@@ -21,7 +21,20 @@ from harness.case.spec import PARTS
 from harness.claims import Catalogue
 from harness.outcome import WORST_FIRST, Judgement, Status
 from harness.report.compare import keyed_exchanges
-from harness.report.summary import ClaimRow, EngineGrid, claim_rows, engine_grid, engines_of, total_columns
+from harness.report.summary import (
+    ClaimCell,
+    ClaimRow,
+    EngineGrid,
+    PrecedenceRow,
+    SourceGrid,
+    claim_rows,
+    engine_grid,
+    engines_of,
+    precedence_rows,
+    source_grid,
+    source_grid_columns,
+    total_columns,
+)
 from harness.results import Record
 from harness.timeline import Timeline
 
@@ -100,31 +113,93 @@ def _grid(g: EngineGrid) -> str:
     )
 
 
+def _verdict_cell(cell: ClaimCell, *, ran: str = "") -> str:
+    """A claim's (or a clash case's) verdict on one engine, with every observed difference; ``ran``: the
+    sources a clash case's run shows ran."""
+    if cell.verdict == "none":
+        return '<td class="none">·</td>'
+    css = "unexpected" if cell.unexpected else ("known" if cell.verdict == "differs" else cell.verdict)
+    body = "differs (unexpected)" if cell.unexpected else ("known difference" if css == "known" else cell.verdict)
+    if ran:
+        body = f"<div><b>ran: {escape(ran)}</b></div>{body}"
+    for o in cell.observations:
+        why = f"known: {o.reason}" if o.known else "unexpected"
+        body += (
+            f"<div><small>{escape(o.case)} · <code>{escape(o.at)}</code> ({escape(why)})</small>"
+            f"{_pre(o.observed if o.observed is not None else '(nothing)')}</div>"
+        )
+    if cell.stale:
+        body += f"<div><small>stale expectation: {escape(', '.join(cell.stale))}</small></div>"
+    return f'<td class="{css}">{body}</td>'
+
+
 def _claims(rows: Sequence[ClaimRow], engines: Sequence[str]) -> str:
+    head = "".join(f"<th>{escape(e)}</th>" for e in engines)
+    out = [
+        f'<tr><th title="{escape(row.text)}">{escape(row.claim)}</th>'
+        + "".join(_verdict_cell(row.cells[e]) for e in engines) + "</tr>"
+        for row in rows
+    ]
+    return f'<table class="claims"><tr><th>claim</th>{head}</tr>{"".join(out)}</table>'
+
+
+def _source_grid(g: SourceGrid) -> str:
+    head = "".join(f"<th>{escape(c)}</th>" for c in g.columns)
+    rows = []
+    for row in g.rows:
+        tds = []
+        for column in g.columns:
+            cell = row.cells[column]
+            if not cell.cases:
+                tds.append('<td class="none">·</td>')
+                continue
+            links = ", ".join(f'<a href="#case-{escape(c)}">{escape(c)}</a>' for c in cell.cases)
+            counted = "".join(f"<span>{n} {s.value}</span>" for s, n in cell.counts)
+            worst = cell.worst.value if cell.worst else "none"
+            tds.append(f'<td class="{worst} counts">{counted}<small>{links}</small></td>')
+        rows.append(f"<tr><th>{escape(row.caller)} → {escape(row.callee)}</th>{''.join(tds)}</tr>")
+    return (
+        f'<h3 id="sources-{escape(g.engine)}">{escape(g.engine)}</h3>'
+        f'<table class="grid sources"><tr><th>caller → callee</th>{head}</tr>{"".join(rows)}</table>'
+    )
+
+
+def _precedence(rows: Sequence[PrecedenceRow], engines: Sequence[str]) -> str:
     head = "".join(f"<th>{escape(e)}</th>" for e in engines)
     out = []
     for row in rows:
-        tds = []
-        for e in engines:
-            cell = row.cells[e]
-            if cell.verdict == "none":
-                tds.append('<td class="none">·</td>')
-                continue
-            css = "unexpected" if cell.unexpected else ("known" if cell.verdict == "differs" else cell.verdict)
-            body = (
-                "differs (unexpected)" if cell.unexpected else ("known difference" if css == "known" else cell.verdict)
-            )
-            for o in cell.observations:
-                why = f"known: {o.reason}" if o.known else "unexpected"
-                body += (
-                    f"<div><small>{escape(o.case)} · <code>{escape(o.at)}</code> ({escape(why)})</small>"
-                    f"{_pre(o.observed if o.observed is not None else '(nothing)')}</div>"
-                )
-            if cell.stale:
-                body += f"<div><small>stale expectation: {escape(', '.join(cell.stale))}</small></div>"
-            tds.append(f'<td class="{css}">{body}</td>')
-        out.append(f'<tr><th title="{escape(row.text)}">{escape(row.claim)}</th>{"".join(tds)}</tr>')
-    return f'<table class="claims"><tr><th>claim</th>{head}</tr>{"".join(out)}</table>'
+        joiner = " + " if row.kind == "hook" else " &gt; "
+        order = f"{escape(row.kind)}: " + joiner.join(escape(s) for s in row.order)
+        out.append(
+            f'<tr><th>{order}</th><td><a href="#case-{escape(row.case)}">{escape(row.case)}</a></td>'
+            + "".join(_verdict_cell(row.cells[e], ran=row.ran[e]) for e in engines) + "</tr>"
+        )
+    return (
+        f'<table class="precedence"><tr><th>defined in (documented order)</th><th>case</th>{head}</tr>'
+        f'{"".join(out)}</table>'
+    )
+
+
+def _sources(records: Sequence[Record], engines: Sequence[str]) -> str:
+    """The sources-by-grid view per engine and the precedence table (as in the Markdown report)."""
+    columns = source_grid_columns(records)
+    precedence = precedence_rows(records, engines=engines)
+    if columns == ("project",) and not precedence:
+        return ""
+    grids = "".join(_source_grid(source_grid(records, engine=e, columns=columns)) for e in engines)
+    table = (
+        '<h3 id="precedence">Precedence as measured</h3><p>One row per clash case: the same name defined in several '
+        "sources (for hooks, the handlers of several sources). ran: the sources whose definitions ran, from the "
+        "FROM-&lt;source&gt; markers they leave in the run's files. holds: as the documented order says (for hooks: "
+        "merged, a handler repeated across settings files run once); differs: what the engine did instead.</p>"
+        f"{_precedence(precedence, engines)}"
+        if precedence else ""
+    )
+    return (
+        '<h2 id="sources">Sources</h2><p>Where the parts of a grid cell come from (the case file\'s '
+        "<code>sources</code>): a case counts in the column of each source other than the project that one of its "
+        f"parts comes from.</p>{grids}{table}"
+    )
 
 
 def _fixture(case_dir: Path) -> str:
@@ -344,6 +419,7 @@ generated by <code>cc-harness report</code></p>
 <h2 id="claims">Claims by engine</h2>
 {_claims(rows, engines)}
 {_timeline(timeline)}
+{_sources(records, engines)}
 <h2 id="cases">Cases</h2>
 {_filter(engines, claims)}
 <p>{index}</p>

@@ -16,9 +16,14 @@ from harness.report.summary import (
     ClaimCell,
     ClaimRow,
     EngineGrid,
+    PrecedenceRow,
+    SourceGrid,
     claim_rows,
     engine_grid,
     engines_of,
+    precedence_rows,
+    source_grid,
+    source_grid_columns,
     total_columns,
 )
 from harness.results import Record
@@ -64,6 +69,68 @@ def _grid(g: EngineGrid) -> list[str]:
         lines.append(
             "Outside the grid: " + ", ".join(f"{r.case} {SYMBOL[r.status]} {r.status.value}" for r in g.outside)
         )
+    return lines
+
+
+def _source_grid(g: SourceGrid) -> list[str]:
+    lines = [
+        "| caller → callee | " + " | ".join(g.columns) + " |",
+        "|---" * (len(g.columns) + 1) + "|",
+    ]
+    for row in g.rows:
+        cells = [row.cells[c].describe() if row.cells[c].cases else "·" for c in g.columns]
+        lines.append(f"| **{row.caller} → {row.callee}** | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _precedence(rows: Sequence[PrecedenceRow], engines: Sequence[str]) -> list[str]:
+    lines = [
+        "| defined in (documented order) | case | " + " | ".join(engines) + " |",
+        "|---|---" + "|---" * len(engines) + "|",
+    ]
+    for row in rows:
+        order = f"{row.kind}: " + (" + " if row.kind == "hook" else " > ").join(row.order)
+        cells = [_precedence_cell(row.cells[e], row.ran[e]) for e in engines]
+        lines.append(f"| {order} | `{row.case}` | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _precedence_cell(cell: ClaimCell, ran: str) -> str:
+    """``ran: user, plugin`` and the verdict against the documented order."""
+    return (f"ran: {_escape(ran)} · " if ran else "") + _claim_cell(cell)
+
+
+def _sources(records: Sequence[Record], engines: Sequence[str]) -> list[str]:
+    """The sources-by-grid view per engine and the precedence table; nothing when every part is the project's."""
+    columns = source_grid_columns(records)
+    precedence = precedence_rows(records, engines=engines)
+    if columns == ("project",) and not precedence:
+        return []
+    lines = [
+        "",
+        "## Sources",
+        "",
+        "Where the parts of a grid cell come from (the case file's `sources`): project (`.claude/`), user",
+        "(`~/.claude`), local (`.claude/settings.local.json`), cli (`--settings`, `--agents`, `--setting-sources`),",
+        "plugin (`--plugin-dir`). A case counts in the column of each source other than the project that one of",
+        "its parts comes from; a case whose parts all come from the project counts under project.",
+    ]
+    for engine in engines:
+        lines += ["", f"### {engine} by source", ""]
+        lines += _source_grid(source_grid(records, engine=engine, columns=columns))
+    if precedence:
+        lines += [
+            "",
+            "### Precedence as measured",
+            "",
+            "One row per clash case: the same name defined in several sources (for hooks, the same and distinct",
+            "handlers of several sources). ran: the sources whose definitions ran, from the `FROM-<source>` markers",
+            "they leave in the run's files (`SAME-HANDLER xn`: how often a handler repeated in several files ran).",
+            "✅ holds: as the documented order says (for hooks: merged, a handler repeated across settings files",
+            "run once) · 🟡 differs: what the engine did instead.",
+            "",
+        ]
+        lines += _precedence(precedence, engines)
     return lines
 
 
@@ -196,6 +263,7 @@ def render(
         "",
     ]
     lines += _claims_table(rows, engines)
+    lines += _sources(records, engines)
     observed = _observations(rows, engines)
     if observed:
         lines += ["", "## Observed differences", *observed]

@@ -6,10 +6,13 @@ order the records were merged in (one run, or the shards of one).
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from harness import grid
+from harness.case.spec import PARTS, SOURCES, Sources
 from harness.claims import Catalogue, claim_order, claim_text
 from harness.engines.install import version_key
 from harness.outcome import WORST_FIRST, Judgement, Status
@@ -150,4 +153,116 @@ def claim_rows(records: Sequence[Record], *, engines: Sequence[str], catalogue: 
             for engine in engines
         }
         rows.append(ClaimRow(claim=claim, text=claim_text(claim, catalogue), cells=cells))
+    return rows
+
+
+# -- sources -----------------------------------------------------------------------------------
+
+#: The column of a grid cell whose parts all come from the project (and of records without ``sources``).
+PROJECT = "project"
+
+
+def source_columns(sources: str) -> tuple[str, ...]:
+    """The sources-by-grid columns a record counts in: each source other than the project (and built-ins)
+    that one of its parts comes from, or ``project`` when there is none."""
+    if not sources:
+        return (PROJECT,)
+    parsed = Sources.parse(sources)
+    found = {s for s in (*parsed.caller, *parsed.callee)} - {PROJECT, "builtin"}
+    return tuple(s for s in SOURCES if s in found) or (PROJECT,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SourceRow:
+    caller: str
+    callee: str
+    cells: dict[str, grid.Cell]
+    """Per source column: the cell's cases whose parts come from that source, counted by status."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SourceGrid:
+    """One engine's grid cells by where their parts come from: which cells hold when a part is a plugin's,
+    the user's, the command line's or settings.local.json's."""
+
+    engine: str
+    columns: tuple[str, ...]
+    rows: tuple[SourceRow, ...]
+
+
+def source_grid(records: Sequence[Record], *, engine: str, columns: Sequence[str]) -> SourceGrid:
+    """The grid cells with cases, each split by source column; ``columns`` is the same for every engine."""
+    mine = sorted((r for r in records if r.engine == engine and r.combination), key=lambda r: r.case)
+    rows = []
+    for caller in PARTS:
+        for callee in PARTS:
+            in_cell = [r for r in mine if r.combination == f"{caller} -> {callee}"]
+            if not in_cell:
+                continue
+            cells = {}
+            for column in columns:
+                rs = [r for r in in_cell if column in source_columns(r.sources)]
+                cells[column] = grid.Cell(caller=caller, callee=callee, cases=tuple(r.case for r in rs),
+                                          counts=grid.counts(rs))
+            rows.append(SourceRow(caller=caller, callee=callee, cells=cells))
+    return SourceGrid(engine=engine, columns=tuple(columns), rows=tuple(rows))
+
+
+def source_grid_columns(records: Iterable[Record]) -> tuple[str, ...]:
+    """The source columns that occur, project first, then as SOURCES orders them."""
+    found = {c for r in records if r.combination for c in source_columns(r.sources)}
+    return tuple(s for s in SOURCES if s in found)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PrecedenceRow:
+    """A clash case: the same name or handler defined in several sources, and what each engine ran."""
+
+    case: str
+    kind: str
+    """The part whose definitions clash (``skill``, ``subagent``, ``hook``): the callee's when the callee side of
+    ``sources`` names several sources, else the caller's; ``—`` for a case outside the grid."""
+    order: tuple[str, ...]
+    """The clashing sources, highest documented precedence first (for hooks: the sources that merge)."""
+    cells: dict[str, ClaimCell]
+    """Per engine: holds (the documented winner ran), differs (with what the engine did), error, ..."""
+    ran: dict[str, str]
+    """Per engine: the sources whose definitions left their marker in the run's files (``MARKERS``)."""
+
+
+#: A clash case's definitions each leave ``FROM-<SOURCE>`` in a file of the working copy when they run (a
+#: handler repeated in several files writes ``SAME-HANDLER``): docs/case-format.md, "sources".
+MARKERS = re.compile(r"\b(FROM-(?:USER|PROJECT|LOCAL|CLI|PLUGIN)|SAME-HANDLER)\b")
+
+
+def ran_markers(record: Record) -> str:
+    """What a clash case's run left: ``user, plugin`` (the sources whose definitions ran, in SOURCES order),
+    ``; SAME-HANDLER x2`` when a repeated handler ran more than once; ``(none)`` for nothing."""
+    files = (record.transcript or {}).get("files") or {}
+    found = Counter(m for text in files.values() if isinstance(text, str) for m in MARKERS.findall(text))
+    sources = [s for s in SOURCES if f"FROM-{s.upper()}" in found]
+    same = found.get("SAME-HANDLER", 0)
+    text = ", ".join(sources) or "(none)"
+    return text + (f"; SAME-HANDLER x{same}" if same else "")
+
+
+def precedence_rows(records: Sequence[Record], *, engines: Sequence[str]) -> list[PrecedenceRow]:
+    """One row per clash case (a ``sources`` side naming several sources), by callee part, then case id."""
+    clashes: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for r in records:
+        if not r.sources:
+            continue
+        parsed = Sources.parse(r.sources)
+        caller, _, callee = r.combination.partition(" -> ")
+        if len(parsed.callee) > 1:
+            clashes[r.case] = (callee or "—", parsed.callee)
+        elif len(parsed.caller) > 1:  # one side alone names the definitions that clash: the caller's part
+            clashes[r.case] = (caller or "—", parsed.caller)
+    order = {part: i for i, part in enumerate(PARTS)}
+    rows = []
+    for case, (kind, side) in sorted(clashes.items(), key=lambda kv: (order.get(kv[1][0], len(PARTS)), kv[0])):
+        mine = {e: [r for r in records if r.engine == e and r.case == case] for e in engines}
+        cells = {e: _claim_cell(rs) for e, rs in mine.items()}
+        ran = {e: ran_markers(rs[0]) if rs and not rs[0].status.is_error else "" for e, rs in mine.items()}
+        rows.append(PrecedenceRow(case=case, kind=kind, order=side, cells=cells, ran=ran))
     return rows

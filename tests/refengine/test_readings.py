@@ -72,8 +72,9 @@ def test_documented_2_1_257_is_seed_000() -> None:
 
 
 def test_documented_2_1_233_is_seed_004() -> None:
-    assert profile_for("2.1.233", documented=True).readings == ("E5",)
+    assert profile_for("2.1.233", documented=True).readings == ("E5", "L2")
     assert not profile_for("2.1.233", documented=True).skill_listed_without_description
+    assert profile_for("2.1.233", documented=True).plugin_skill_description_names_plugin
 
 
 def test_a_version_no_article_documents_gets_the_measurement() -> None:
