@@ -156,7 +156,7 @@ def test_the_proxy_streams_what_the_upstream_sends_and_keeps_no_credential(tmp_p
     model = ScriptedModel(case=load_case(case_dir))
     model.begin_step(0)
     body = {"model": "m", "stream": True, "tools": [{"name": "Bash"}], "messages": [{"role": "user", "content": "Hi."}]}
-    with FakeMessagesAPI(respond=model.respond) as upstream, RecordingProxy(
+    with FakeMessagesAPI(respond=model.respond, api_key=API_KEY) as upstream, RecordingProxy(
         upstream=upstream.base_url, scrub=Scrubber(secrets=("Hello",))
     ) as proxy:
         host, port = proxy.base_url.removeprefix("http://").split(":")
@@ -198,7 +198,8 @@ def test_record_live_through_the_proxy_writes_a_case_that_passes_and_no_secret(t
         "MCP_CONNECTION_NONBLOCKING": "false",
         "IS_SANDBOX": "1",  # bypass as root
     }
-    with FakeMessagesAPI(respond=model.respond) as upstream:
+    # The upstream checks the key the engine sends through the proxy, as Anthropic's API would.
+    with FakeMessagesAPI(respond=model.respond, api_key=API_KEY) as upstream:
         argv = [
             sys.executable, "-m", "harness", "record", "--upstream", upstream.base_url, "--suite",
             str(repo / "pyproject.toml"), "--project", str(repo), "--id", "proxied", "--scrub", SECRET,
