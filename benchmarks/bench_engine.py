@@ -1,6 +1,6 @@
 """What cc-harness costs on top of the engine, measured side by side in one run; figures for docs/performance.md.
 
-    python benchmarks/bench_engine.py --versions 2.1.252,2.1.332 --jobs 2 --sample 24 --repeat 3 \
+    python -m benchmarks.bench_engine --versions 2.1.252,2.1.332 --jobs 2 --sample 24 --repeat 3 \
         --check-version 2.1.331 --write docs/performance.md
 
 1. **Harness / bare, one case.** ``claude -p`` on its own against the fake API (setup untimed) and the
@@ -256,7 +256,7 @@ def page(lines: list[str], *, args: argparse.Namespace, minutes: float) -> str:
         platform.processor(),
     )
     command = (
-        f"python benchmarks/bench_engine.py --versions {args.versions} --jobs {args.jobs} --sample {args.sample}"
+        f"python -m benchmarks.bench_engine --versions {args.versions} --jobs {args.jobs} --sample {args.sample}"
         f" --repeat {args.repeat}"
         + (f" --check-version {args.check_version}" if args.check_version else "")
         + f" --write {args.write}"
