@@ -188,6 +188,10 @@ def _handler(proxy: RecordingProxy) -> type[BaseHTTPRequestHandler]:
                     self.wfile.write(data)
                 kept = _json_or_text(data)
             conn.close()
+            self._keep(index, raw, headers, status=answer.status, answer=kept)
+
+        def _keep(self, index: int, raw: bytes, headers: dict[str, str], *, status: int, answer: Any) -> None:
+            """Save one exchange, without its credential headers."""
             proxy._keep(
                 Exchange(
                     index=index,
@@ -195,8 +199,8 @@ def _handler(proxy: RecordingProxy) -> type[BaseHTTPRequestHandler]:
                     path=self.path,
                     headers=_saved_headers(headers),
                     body=_json_or_text(raw),
-                    status=answer.status,
-                    answer=kept,
+                    status=status,
+                    answer=answer,
                 )
             )
 
@@ -220,17 +224,7 @@ def _handler(proxy: RecordingProxy) -> type[BaseHTTPRequestHandler]:
             self.send_header("content-length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
-            proxy._keep(
-                Exchange(
-                    index=index,
-                    method=self.command,
-                    path=self.path,
-                    headers=_saved_headers(headers),
-                    body=_json_or_text(raw),
-                    status=502,
-                    answer=message,
-                )
-            )
+            self._keep(index, raw, headers, status=502, answer=message)
 
     return Handler
 
