@@ -69,6 +69,26 @@ def test_the_precedence_table_shows_what_ran_from_the_markers() -> None:
     assert hooks.ran["reference"] == "project, user, plugin; SAME-HANDLER x2"
 
 
+def test_a_clash_outside_the_grid_is_named_by_what_its_runs_did(tmp_path: Path) -> None:
+    def outside(case: str, engine: str, transcript: dict[str, object]) -> results.Record:
+        return results.Record(case=case, engine=engine, status=Status.PASS, combination="", claims=("L10",),
+                              flags=(), duration=0.0, sources="user+project+plugin" if "mcp" in case
+                              else "cli+local+project", transcript=transcript)
+
+    mcp = {"files": {"calls.txt": "recorded by FROM-PROJECT\n"},
+           "exchanges": [{"call": {"name": "mcp__marker__record"}}], "prompts": []}
+    deny = {"files": {}, "exchanges": [{"call": {"name": "Bash"}}],
+            "prompts": [{"permission_denials": [{"tool_name": "Bash"}, {"tool_name": "Bash"}]}]}
+    records = [outside(c, e, t) for e in ENGINES for c, t in (("clash-mcp", mcp), ("perm-deny", deny))]
+    rows = {r.case: r for r in precedence_rows(records, engines=ENGINES)}
+    assert rows["clash-mcp"].kind == "MCP server" and rows["clash-mcp"].evidence("reference") == "ran: project"
+    assert rows["perm-deny"].kind == "permission rule" and rows["perm-deny"].evidence("reference") == "refused 2 calls"
+    text = markdown.render(records)
+    assert "| MCP server: user, project, plugin | `clash-mcp` | ran: project · ✅ holds |" in text
+    assert "| permission rule: cli + local + project | `perm-deny` | refused 2 calls · ✅ holds |" in text
+    assert "<b>refused 2 calls</b>" in html.render(records, cases_dir=tmp_path)
+
+
 def test_markers_are_read_from_files_only() -> None:
     record = _record("c", "reference", files={"a.txt": "nothing here"})
     assert ran_markers(record) == "(none)"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -214,9 +214,15 @@ def _listings(rt: Runtime, conversation: Conversation) -> list[str]:
 
 
 def _prompt_output(rt: Runtime, *, result: str) -> PromptOutput:
-    """The init event lists the deferred built-ins too (measured on 2.1.332), but not the MCP tools."""
-    main = _main(rt)
-    listed = [t for t in main.callable(rt.profile) if t in main.offered(rt.profile) or t in main.deferred(rt.profile)]
+    """The init event lists every callable tool, the deferred ones too: built-ins and MCP tools behind
+    ToolSearch (measured on 2.1.332: hook-tool-mcp-tool, clash-mcp-user-plugin list ``mcp__marker__record``,
+    ``mcp__plugin_team_marker__record``). It is sent as the prompt starts, before a skill withholds a tool:
+    a skill's ``disallowed-tools: Bash`` does not bring Glob and Grep into it (measured on 2.1.252 to
+    2.1.332: skill-tool-disallowed-tools, plugin-skill-tool-disallowed)."""
+    main = replace(_main(rt), withheld=set())
+    profile = rt.profile
+    listed = [t for t in main.callable(profile)
+              if t in main.offered(profile) or t in main.deferred(profile) or t.startswith("mcp__")]
     return PromptOutput(result=result, is_error=False, permission_denials=tuple(rt.session.denials),
                         init_tools=tuple(reported_name(t, rt.profile) for t in listed))
 

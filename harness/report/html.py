@@ -113,15 +113,15 @@ def _grid(g: EngineGrid) -> str:
     )
 
 
-def _verdict_cell(cell: ClaimCell, *, ran: str = "") -> str:
-    """A claim's (or a clash case's) verdict on one engine, with every observed difference; ``ran``: the
-    sources a clash case's run shows ran."""
+def _verdict_cell(cell: ClaimCell, *, evidence: str = "") -> str:
+    """A claim's (or a clash case's) verdict on one engine, with every observed difference; ``evidence``:
+    what a clash case's run shows (``ran: user, plugin``, ``refused 2 calls``)."""
     if cell.verdict == "none":
         return '<td class="none">·</td>'
     css = "unexpected" if cell.unexpected else ("known" if cell.verdict == "differs" else cell.verdict)
     body = "differs (unexpected)" if cell.unexpected else ("known difference" if css == "known" else cell.verdict)
-    if ran:
-        body = f"<div><b>ran: {escape(ran)}</b></div>{body}"
+    if evidence:
+        body = f"<div><b>{escape(evidence)}</b></div>{body}"
     for o in cell.observations:
         why = f"known: {o.reason}" if o.known else "unexpected"
         body += (
@@ -168,14 +168,13 @@ def _precedence(rows: Sequence[PrecedenceRow], engines: Sequence[str]) -> str:
     head = "".join(f"<th>{escape(e)}</th>" for e in engines)
     out = []
     for row in rows:
-        joiner = " + " if row.kind == "hook" else " &gt; "
-        order = f"{escape(row.kind)}: " + joiner.join(escape(s) for s in row.order)
+        order = f"{escape(row.kind)}: " + escape(row.joiner).join(escape(s) for s in row.order)
         out.append(
             f'<tr><th>{order}</th><td><a href="#case-{escape(row.case)}">{escape(row.case)}</a></td>'
-            + "".join(_verdict_cell(row.cells[e], ran=row.ran[e]) for e in engines) + "</tr>"
+            + "".join(_verdict_cell(row.cells[e], evidence=row.evidence(e)) for e in engines) + "</tr>"
         )
     return (
-        f'<table class="precedence"><tr><th>defined in (documented order)</th><th>case</th>{head}</tr>'
+        f'<table class="precedence"><tr><th>defined in</th><th>case</th>{head}</tr>'
         f'{"".join(out)}</table>'
     )
 
@@ -189,8 +188,10 @@ def _sources(records: Sequence[Record], engines: Sequence[str]) -> str:
     grids = "".join(_source_grid(source_grid(records, engine=e, columns=columns)) for e in engines)
     table = (
         '<h3 id="precedence">Precedence as measured</h3><p>One row per clash case: the same name defined in several '
-        "sources (for hooks, the handlers of several sources). ran: the sources whose definitions ran, from the "
-        "FROM-&lt;source&gt; markers they leave in the run's files. holds: as the documented order says (for hooks: "
+        "sources (for hooks, the handlers of several sources). defined in: a &gt; b, a wins by the documented "
+        "precedence; a + b, merged (every hook handler runs, a deny rule of any source binds); a, b, no documented "
+        "order. ran: the sources whose definitions ran, from the FROM-&lt;source&gt; markers they leave in the run's "
+        "files; refused: the calls a permission case's rules refused. holds: as the case documents (for hooks: "
         "merged, a handler repeated across settings files run once); differs: what the engine did instead.</p>"
         f"{_precedence(precedence, engines)}"
         if precedence else ""

@@ -85,19 +85,19 @@ def _source_grid(g: SourceGrid) -> list[str]:
 
 def _precedence(rows: Sequence[PrecedenceRow], engines: Sequence[str]) -> list[str]:
     lines = [
-        "| defined in (documented order) | case | " + " | ".join(engines) + " |",
+        "| defined in | case | " + " | ".join(engines) + " |",
         "|---|---" + "|---" * len(engines) + "|",
     ]
     for row in rows:
-        order = f"{row.kind}: " + (" + " if row.kind == "hook" else " > ").join(row.order)
-        cells = [_precedence_cell(row.cells[e], row.ran[e]) for e in engines]
+        order = f"{row.kind}: " + row.joiner.join(row.order)
+        cells = [_precedence_cell(row.cells[e], row.evidence(e)) for e in engines]
         lines.append(f"| {order} | `{row.case}` | " + " | ".join(cells) + " |")
     return lines
 
 
-def _precedence_cell(cell: ClaimCell, ran: str) -> str:
-    """``ran: user, plugin`` and the verdict against the documented order."""
-    return (f"ran: {_escape(ran)} · " if ran else "") + _claim_cell(cell)
+def _precedence_cell(cell: ClaimCell, evidence: str) -> str:
+    """``ran: user, plugin`` (or ``refused 2 calls``) and the verdict against the documented order."""
+    return (f"{_escape(evidence)} · " if evidence else "") + _claim_cell(cell)
 
 
 def _sources(records: Sequence[Record], engines: Sequence[str]) -> list[str]:
@@ -124,10 +124,12 @@ def _sources(records: Sequence[Record], engines: Sequence[str]) -> list[str]:
             "### Precedence as measured",
             "",
             "One row per clash case: the same name defined in several sources (for hooks, the same and distinct",
-            "handlers of several sources). ran: the sources whose definitions ran, from the `FROM-<source>` markers",
-            "they leave in the run's files (`SAME-HANDLER xn`: how often a handler repeated in several files ran).",
-            "✅ holds: as the documented order says (for hooks: merged, a handler repeated across settings files",
-            "run once) · 🟡 differs: what the engine did instead.",
+            "handlers of several sources). defined in: `a > b`, a wins by the documented precedence; `a + b`, merged",
+            "(every hook handler runs, a deny rule of any source binds); `a, b`, no documented order. ran: the",
+            "sources whose definitions ran, from the `FROM-<source>` markers they leave in the run's files",
+            "(`SAME-HANDLER xn`: how often a handler repeated in several files ran); refused: the calls a permission",
+            "case's rules refused. ✅ holds: as the case documents (for hooks: merged, a handler repeated across",
+            "settings files run once) · 🟡 differs: what the engine did instead.",
             "",
         ]
         lines += _precedence(precedence, engines)

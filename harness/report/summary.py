@@ -221,9 +221,22 @@ class PrecedenceRow:
     case: str
     kind: str
     """The part whose definitions clash (``skill``, ``subagent``, ``hook``): the callee's when the callee side of
-    ``sources`` names several sources, else the caller's; ``—`` for a case outside the grid."""
+    ``sources`` names several sources, else the caller's; for a case outside the grid what its runs show
+    clashing (``MCP server``, ``permission rule``: ``outside_kind``), else ``—``."""
     order: tuple[str, ...]
     """The clashing sources, highest documented precedence first (for hooks: the sources that merge)."""
+
+    def evidence(self, engine: str) -> str:
+        """What the engine's run shows: ``ran: user, plugin`` (the markers), or for a permission clash
+        ``refused 2 calls``; empty for a run without a verdict."""
+        ran = self.ran.get(engine, "")
+        return ran if not ran or self.kind == "permission rule" else f"ran: {ran}"
+
+    @property
+    def joiner(self) -> str:
+        """How the sources combine: ``+`` merged (every hook handler runs, a deny rule of any source binds),
+        ``>`` one wins by the documented precedence, ``,`` no documented order (MCP servers: notes §1.3)."""
+        return {"hook": " + ", "permission rule": " + ", "skill": " > ", "subagent": " > "}.get(self.kind, ", ")
     cells: dict[str, ClaimCell]
     """Per engine: holds (the documented winner ran), differs (with what the engine did), error, ..."""
     ran: dict[str, str]
@@ -246,6 +259,24 @@ def ran_markers(record: Record) -> str:
     return text + (f"; SAME-HANDLER x{same}" if same else "")
 
 
+def outside_kind(records: Sequence[Record]) -> str:
+    """What clashes in a clash case outside the grid, from what its runs did: ``MCP server`` when a call named
+    an ``mcp__`` tool, ``permission rule`` when a prompt's ``permission_denials`` holds a call, else ``—``."""
+    transcripts = [r.transcript or {} for r in records]
+    calls = {str((x.get("call") or {}).get("name") or "") for t in transcripts for x in t.get("exchanges") or ()}
+    if any(name.startswith("mcp__") for name in calls):
+        return "MCP server"
+    if any(p.get("permission_denials") for t in transcripts for p in t.get("prompts") or ()):
+        return "permission rule"
+    return "—"
+
+
+def refused(record: Record) -> str:
+    """What a permission clash case's run refused: ``refused 2 calls`` (``permission_denials``)."""
+    n = sum(len(p.get("permission_denials") or ()) for p in (record.transcript or {}).get("prompts") or ())
+    return f"refused {n} call{'s' if n != 1 else ''}"
+
+
 def precedence_rows(records: Sequence[Record], *, engines: Sequence[str]) -> list[PrecedenceRow]:
     """One row per clash case (a ``sources`` side naming several sources), by callee part, then case id."""
     clashes: dict[str, tuple[str, tuple[str, ...]]] = {}
@@ -262,7 +293,11 @@ def precedence_rows(records: Sequence[Record], *, engines: Sequence[str]) -> lis
     rows = []
     for case, (kind, side) in sorted(clashes.items(), key=lambda kv: (order.get(kv[1][0], len(PARTS)), kv[0])):
         mine = {e: [r for r in records if r.engine == e and r.case == case] for e in engines}
+        if kind == "—":
+            kind = outside_kind([r for rs in mine.values() for r in rs])
         cells = {e: _claim_cell(rs) for e, rs in mine.items()}
-        ran = {e: ran_markers(rs[0]) if rs and not rs[0].status.is_error else "" for e, rs in mine.items()}
+        # A permission case leaves no markers: what it refused is its evidence.
+        shown = refused if kind == "permission rule" else ran_markers
+        ran = {e: shown(rs[0]) if rs and not rs[0].status.is_error else "" for e, rs in mine.items()}
         rows.append(PrecedenceRow(case=case, kind=kind, order=side, cells=cells, ran=ran))
     return rows
