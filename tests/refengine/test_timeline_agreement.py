@@ -6,7 +6,10 @@ For every change the committed scan shows (docs/timeline/scan.jsonl, claude on e
 note gives to a profile row, and for every committed bisect of a transcript field (docs/timeline/bisect/),
 the reference engine runs the case at the last version before the change and at the first version with
 it (for a window, also its last version and the one after), and must give the field the value claude
-gave there. A profile row whose ``since`` is off by one release fails here.
+gave there. A transcript field holds more than the behaviour (the offered tool list, the subagent's token
+count the fake API makes up): where the note gives the behaviour a ``marker``, what is compared is whether
+the field holds the marker, and claude's values must hold it on exactly one side of the change. A profile
+row whose ``since`` is off by one release fails here.
 """
 
 from __future__ import annotations
@@ -93,7 +96,8 @@ def _bisect_points() -> list[Point]:
             if old != new and _adjacent(a, b):
                 case = runs[0].case
                 points += [
-                    Point(path.stem, case, field, v, value, transcript=True) for v, value in ((a, old), (b, new))
+                    Point(path.stem, case, field, v, value, transcript=True, marker=behaviour.marker)
+                    for v, value in ((a, old), (b, new))
                 ]
     return points
 
@@ -129,6 +133,22 @@ def test_the_profile_row_names_the_versions_the_note_measured(behaviour: timelin
     assert rows, f"no row of {behaviour.profile} starts at {behaviour.first}"
     assert [version_text(r.until) if r.until else None for r in rows] == [behaviour.last]
     assert behaviour.command in rows[0].evidence, "the row's evidence names the command that measured it"
+
+
+def test_a_marker_tells_the_two_sides_of_its_change_apart() -> None:
+    """Where only a marker is compared, claude's value holds it on exactly one side of the change, so a
+    profile row one release early or late still fails the comparison."""
+    sides: dict[str, list[Point]] = {}
+    for p in POINTS:
+        if p.marker is not None:
+            sides.setdefault(p.behaviour, []).append(p)
+    assert sides, "the bisected transcript fields compare a marker"
+    for behaviour, points in sides.items():
+        for before, after in zip(points[::2], points[1::2], strict=True):
+            assert before.marker is not None and before.claude is not None and after.claude is not None
+            assert (before.marker in before.claude) != (before.marker in after.claude), (
+                f"{behaviour}: {before.marker!r} does not tell claude@{before.version} from claude@{after.version}"
+            )
 
 
 @pytest.mark.parametrize("point", POINTS, ids=lambda p: f"{p.behaviour}-{p.case}-{p.version}-{p.field}")
