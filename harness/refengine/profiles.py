@@ -145,7 +145,7 @@ BASELINE: dict[str, Any] = {
     "agent_frontmatter_hooks": True,
     "depth_cap_error": False,
     "rich_hook_actions_only_on_tool_events": False,
-    # Measured on 2.1.252 to 2.1.257 (2.1.278 for most); later versions differ (rows below).
+    # Measured on 2.1.252; each changes at the first release its row below names (docs/timeline/changes.yaml).
     "hook_deny_reason_names_event": False,
     "unavailable_tool_says_continue": False,
     "skill_approval_names_allow_rule": False,
@@ -160,7 +160,8 @@ BASELINE: dict[str, Any] = {
     "edit_note_needs_known_file": False,
     "notebook_retype_drops_code_fields": False,
     "notebook_trailing_newline": False,
-    # Measured on 2.1.252 to 2.1.332 with plugins loaded by --plugin-dir; the first two change later (rows below).
+    # Measured on 2.1.252 to 2.1.332 with plugins loaded by --plugin-dir; the first two change in 2.1.269 and
+    # 2.1.290 (rows below).
     "unknown_skill_names_plugin_skill": False,
     "plugin_skill_listing_shows_alias": False,
     "plugin_skill_description_names_plugin": False,
@@ -291,13 +292,19 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/scan.jsonl; `cc-harness bisect life-skill-hook-resume --field "
                     "'effects[1].content' --good 2.1.278 --bad 2.1.332`): hook payloads carry effort high on "
                     "2.1.252 to 2.1.278, medium on 2.1.332 (life-skill-hook-resume)"),
-    Change(behaviour="unknown_skill_names_plugin_skill", since=(2, 1, 278), value=True,
-           evidence="measured: 2.1.257 answers Skill {skill: lookup} with 'Unknown skill: lookup. Did you mean loop?', "
-                    "2.1.278 with 'Unknown skill: lookup. Did you mean team:lookup? Invoke it by that full name.' "
-                    "(the switch lies between; plugin-skill-bare-name)"),
-    Change(behaviour="plugin_skill_listing_shows_alias", since=(2, 1, 332), value=True,
-           evidence="measured: 2.1.278 does not, 2.1.332 does (the switch lies between; not in the timeline scan): "
-                    "'- team:greet-dir (team:fancy): FANCY plugin skill' (plugin-skill-name-field)"),
+    Change(behaviour="unknown_skill_names_plugin_skill", since=(2, 1, 269), value=True,
+           evidence="measured: first in 2.1.269, not in 2.1.268 (`cc-harness bisect plugin-skill-skill-bare-name "
+                    "--field 'steps[0].turns[1].call.expect.result' --good 2.1.257 --bad 2.1.278 --results "
+                    "docs/timeline/bisect/unknown_skill_names_plugin_skill.jsonl`): 2.1.268 answers Skill {skill: "
+                    "inner} with 'Unknown skill: inner', 2.1.269 with 'Unknown skill: inner. Did you mean "
+                    "team:inner? Invoke it by that full name.' (plugin-skill-skill-bare-name; 2.1.257 answers "
+                    "Skill {skill: lookup} with 'Unknown skill: lookup. Did you mean loop?')"),
+    Change(behaviour="plugin_skill_listing_shows_alias", since=(2, 1, 290), value=True,
+           evidence="measured: first in 2.1.290, not in 2.1.289 (`cc-harness bisect plugin-skill-listing-alias "
+                    "--cases-dir docs/timeline/probes --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/plugin_skill_listing_shows_alias.jsonl`, a probe case beside the scan: "
+                    "plugin-skill-name-field's own check reads the same on both sides): '- team:greet-dir "
+                    "(team:fancy): FANCY plugin skill' (plugin-skill-name-field)"),
 )
 
 
