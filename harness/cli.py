@@ -384,7 +384,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     target: Path = (args.markdown or suite.report).resolve()
     link = os.path.relpath(suite.claims, target.parent) if suite.claims else None
     scan_file = args.timeline or suite.timeline
-    scan = timeline.load(scan_file, label=timeline.note_labeller(timeline.read_note(scan_file)))
+    scan = timeline.load(scan_file, note=timeline.read_note(scan_file))
     text = markdown.render(records, catalogue=suite.catalogue, catalogue_link=link, timeline=scan)
     if args.check:
         committed = target.read_text(encoding="utf-8") if target.is_file() else ""

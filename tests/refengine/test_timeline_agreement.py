@@ -23,7 +23,7 @@ import pytest
 import yaml
 
 from harness import results, timeline
-from harness.bisect import field_value, outcome_of
+from harness.bisect import outcome_of
 from harness.case import Case, discover_cases
 from harness.engines import make_engine
 from harness.engines.install import version_key
@@ -91,7 +91,7 @@ def _bisect_points() -> list[Point]:
     for path in sorted(BISECTS.glob("*.jsonl")):
         saved = results.read(path)
         options = saved.head["options"]
-        field = options.get("field") or WHOLE
+        field = options.get("field") or timeline.OUTCOME
         behaviour = MODELLED.get(path.stem)
         if behaviour is None:
             continue  # a change no profile row models
@@ -116,12 +116,9 @@ def _bisect_points() -> list[Point]:
     return points
 
 
-#: The field of a whole-case bisect: the outcome (``as documented``, or each difference on a line).
-WHOLE = "(outcome)"
-
-
 def _value(record: Record, field: str) -> str:
-    return "\n".join(outcome_of(record).lines()) if field == WHOLE else field_value(record, field)
+    """A bisected field's value, or for a whole-case bisect the outcome (a line per difference)."""
+    return timeline.bisect_value(record, None if field == timeline.OUTCOME else field)
 
 
 def _adjacent(a: str, b: str) -> bool:
