@@ -95,6 +95,8 @@ def _bisect_points() -> list[Point]:
         behaviour = MODELLED.get(path.stem)
         if behaviour is None:
             continue  # a change no profile row models
+        if not options.get("field") and not options.get("cases_dir"):
+            continue  # a whole-case bisect of a suite case: the scan's points compare the field that changed
         runs = sorted(saved.records, key=lambda r: tuple(int(p) for p in r.engine.partition("@")[2].split(".")))
         values = [(r.engine.partition("@")[2], _value(r, field)) for r in runs]
         for (a, old), (b, new) in itertools.pairwise(values):
