@@ -214,8 +214,9 @@ CHANGES: tuple[Change, ...] = (
     Change(behaviour="search_path_error_wrapped", since=(2, 1, 260), value=False,
            evidence="measured: first in 2.1.260, not in 2.1.259 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-glob-grep --good 2.1.257 --bad "
-                    "2.1.278`): 2.1.257 wraps 'Directory does not exist: x. Note: ...' in <tool_use_error>, "
-                    "2.1.278 does not (tool-builtin-glob-grep)"),
+                    "2.1.278 --results docs/timeline/bisect/search_path_error_wrapped.jsonl`): 2.1.257 wraps "
+                    "'Directory does not exist: x. Note: ...' in <tool_use_error>, 2.1.278 does not "
+                    "(tool-builtin-glob-grep)"),
     Change(behaviour="skill_allowed_tools_pre_approve", since=(2, 1, 302), value=True,
            evidence="measured: first in 2.1.302, not in 2.1.301 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness timeline scan --since 2.1.252 --to 2.1.332 $(sed "
@@ -233,16 +234,18 @@ CHANGES: tuple[Change, ...] = (
     Change(behaviour="hook_deny_reason_names_event", since=(2, 1, 281), value=True,
            evidence="measured: first in 2.1.281, not in 2.1.280 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-hook-pretooluse-deny --good 2.1.278 --bad "
-                    "2.1.332`): 'PreToolUse:Bash hook error: BLOCKED-BY-SKILL-HOOK' (tool-hook-pretooluse-deny "
-                    "and 17 more cases)"),
+                    "2.1.332 --results docs/timeline/bisect/hook_deny_reason_names_event.jsonl`): 'PreToolUse:Bash "
+                    "hook error: BLOCKED-BY-SKILL-HOOK' (tool-hook-pretooluse-deny and 17 more cases)"),
     Change(behaviour="unavailable_tool_says_continue", since=(2, 1, 293), value=True,
            evidence="measured: first in 2.1.293, not in 2.1.292 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect subagent-subagent-depth-cap-252 --good 2.1.278 "
-                    "--bad 2.1.332`): an Agent call past the cap (subagent-subagent-depth-cap-252)"),
+                    "--bad 2.1.332 --results docs/timeline/bisect/unavailable_tool_says_continue.jsonl`): an Agent "
+                    "call past the cap (subagent-subagent-depth-cap-252)"),
     Change(behaviour="skill_approval_names_allow_rule", since=(2, 1, 324), value=True,
            evidence="measured: first in 2.1.324, not in 2.1.323 (every release 2.1.252 to 2.1.332 in "
-                    "docs/timeline/scan.jsonl; `cc-harness bisect skill-tool-allowed-tools-approval --good "
-                    "2.1.278 --bad 2.1.332`): skill-tool-allowed-tools-approval, silent-skill-key-hooks"),
+                    "docs/timeline/scan.jsonl; `cc-harness bisect skill-tool-allowed-tools-approval --good 2.1.278 "
+                    "--bad 2.1.332 --results docs/timeline/bisect/skill_approval_names_allow_rule.jsonl`): "
+                    "skill-tool-allowed-tools-approval, silent-skill-key-hooks"),
     Change(behaviour="tools_used_summary", since=(2, 1, 311), value=True,
            evidence="measured: first in 2.1.311, not in 2.1.310 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect subagent-tool-inherit --field "
@@ -257,14 +260,14 @@ CHANGES: tuple[Change, ...] = (
                     "(subagent-subagent-depth-cap)"),
     Change(behaviour="mcp_tools_deferred", since=(2, 1, 304), value=True,
            evidence="measured: first in 2.1.304, not in 2.1.303 (every release 2.1.252 to 2.1.332 in "
-                    "docs/timeline/scan.jsonl; `cc-harness bisect silent-hook-matcher-mcp-bare --good 2.1.278 "
-                    "--bad 2.1.332`): mcp__marker__record is not in tools (ToolSearch is), and a call to it runs "
-                    "(silent-hook-matcher-mcp-bare)"),
+                    "docs/timeline/scan.jsonl; `cc-harness bisect silent-hook-matcher-mcp-bare --good 2.1.278 --bad "
+                    "2.1.332 --results docs/timeline/bisect/mcp_tools_deferred.jsonl`): mcp__marker__record is not "
+                    "in tools (ToolSearch is), and a call to it runs (silent-hook-matcher-mcp-bare)"),
     Change(behaviour="settings_errors_logged", since=(2, 1, 299), value=True,
            evidence="measured: first in 2.1.299, not in 2.1.296 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect silent-hook-event-typo --good 2.1.278 --bad "
-                    "2.1.332`): 'Invalid setting skipped without dialog (automated session)' "
-                    "(silent-hook-event-typo, silent-hook-matcher-list)"),
+                    "2.1.332 --results docs/timeline/bisect/settings_errors_logged.jsonl`): 'Invalid setting skipped "
+                    "without dialog (automated session)' (silent-hook-event-typo, silent-hook-matcher-list)"),
     Change(behaviour="deferred_builtins", since=(2, 1, 304), value=frozenset({"NotebookEdit", "WebFetch", "WebSearch"}),
            evidence="measured: first in 2.1.304, not in 2.1.303 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-web --field "
@@ -275,23 +278,27 @@ CHANGES: tuple[Change, ...] = (
     Change(behaviour="edit_note_needs_known_file", since=(2, 1, 281), value=True,
            evidence="measured: first in 2.1.281, not in 2.1.280 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-write-edit --good 2.1.278 --bad "
-                    "2.1.332`): an Edit of a file the context never read, or read with limit, says 'The file x "
-                    "has been updated successfully.' alone (tool-builtin-write-edit)"),
+                    "2.1.332 --results docs/timeline/bisect/edit_note_needs_known_file.jsonl`): an Edit of a file "
+                    "the context never read, or read with limit, says 'The file x has been updated successfully.' "
+                    "alone (tool-builtin-write-edit)"),
     Change(behaviour="notebook_retype_drops_code_fields", since=(2, 1, 332), value=True,
            evidence="measured: first in 2.1.332, not in 2.1.331 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-notebook-todo --field "
-                    "'effects[0].content' --good 2.1.327 --bad 2.1.332`): cell_type markdown on a code cell "
-                    "(tool-builtin-notebook-todo)"),
+                    "'effects[0].content' --good 2.1.327 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/notebook_retype_drops_code_fields.jsonl`): cell_type markdown on a code "
+                    "cell (tool-builtin-notebook-todo)"),
     Change(behaviour="notebook_trailing_newline", since=(2, 1, 327), value=True,
            evidence="measured: first in 2.1.327, not in 2.1.326 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-notebook-todo --field "
-                    "'effects[0].content' --good 2.1.278 --bad 2.1.332`): the rewritten nb.ipynb ends in '}\\n' "
+                    "'effects[0].content' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/notebook_trailing_newline.jsonl`): the rewritten nb.ipynb ends in '}\\n' "
                     "(tool-builtin-notebook-todo)"),
     Change(behaviour="hook_effort_level", since=(2, 1, 280), value="medium",
            evidence="measured: first in 2.1.280, not in 2.1.278 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect life-skill-hook-resume --field "
-                    "'effects[1].content' --good 2.1.278 --bad 2.1.332`): hook payloads carry effort high on "
-                    "2.1.252 to 2.1.278, medium on 2.1.332 (life-skill-hook-resume)"),
+                    "'effects[1].content' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/hook_effort_level.jsonl`): hook payloads carry effort high on 2.1.252 to "
+                    "2.1.278, medium on 2.1.332 (life-skill-hook-resume)"),
     Change(behaviour="unknown_skill_names_plugin_skill", since=(2, 1, 269), value=True,
            evidence="measured: first in 2.1.269, not in 2.1.268 (`cc-harness bisect plugin-skill-skill-bare-name "
                     "--field 'steps[0].turns[1].call.expect.result' --good 2.1.257 --bad 2.1.278 --results "
