@@ -261,3 +261,17 @@ def test_a_behaviour_the_scan_cannot_show_gets_its_row_from_its_bisect(tmp_path:
     assert row.old.startswith("…") and row.old.endswith("differs: HELLO") and row.new.endswith("differs: HI")
     section = markdown.render([_run("2.1.332", None)], timeline=loaded)
     assert "| frame | 2.1.282 | — | 2.1.281 | `c` `steps[0].turns[0].result` |" in section
+
+
+def test_the_committed_timeline_renders_in_markdown_with_its_windows_and_its_bisected_rows() -> None:
+    scan = REPO / "docs" / "timeline" / "scan.jsonl"
+    loaded = timeline.load(scan, note=timeline.read_note(scan))
+    assert loaded is not None and loaded.versions[0] == "2.1.252" and loaded.versions[-1] == "2.1.332"
+    assert len(loaded.versions) == 70, "every release of the range"
+    section = markdown.render([_run("2.1.332", None)], timeline=loaded).split("## Timeline", 1)[1]
+    assert "From a scan of every release 2.1.252 to 2.1.332 (70 versions" in section
+    assert "| hook_deny_reason_names_event | 2.1.281 | — | 2.1.280 |" in section
+    assert "| auto_mode_classifier_refusal | 2.1.285 | 2.1.301 (gone in 2.1.302) | 2.1.284 |" in section
+    frame = "| agent_result_hand_back_frame | 2.1.277 | — | 2.1.276 | `subagent-tool-inherit` `steps[0].turns[0]"
+    assert frame in section, "a transcript field's row, from its bisect"
+    assert "| plugin_skill_listing_shows_alias | 2.1.290 | — | 2.1.289 |" in section
