@@ -205,9 +205,12 @@ CHANGES: tuple[Change, ...] = (
                     "dropped when not (this, not the version, separates A6a from A6b)"),
     Change(behaviour="subagent_spawn_depth", since=(2, 1, 219), value=3,
            evidence="notes §3.6; A5; measured on 2.1.252 with the env override 2"),
-    Change(behaviour="search_tools_hidden_while_bash_available", since=(2, 1, 252), value=True,
-           evidence="measured on 2.1.252 to 2.1.332 (2.1.252 is the earliest version measured, not the first "
-                    "that does it): the main thread and an inheriting subagent lack Glob and Grep; tools: Read, Grep, "
+    Change(behaviour="search_tools_hidden_while_bash_available", since=(2, 1, 162), value=True,
+           evidence="measured: first in 2.1.162, not in 2.1.161 (`cc-harness bisect main-thread-offers-glob-grep "
+                    "--cases-dir docs/timeline/probes --good 2.1.120 --bad 2.1.252 --results "
+                    "docs/timeline/bisect/search_tools_hidden_while_bash_available.jsonl`, a probe case: 2.1.161 "
+                    "offers the main thread Bash, Glob and Grep, 2.1.162 Bash alone); measured in full on 2.1.252 "
+                    "to 2.1.332: the main thread and an inheriting subagent lack Glob and Grep; tools: Read, Grep, "
                     "Glob offers all three, tools: Read, Grep, Glob, Bash offers Read, Bash; a Bash deny rule or a "
                     "skill's disallowed-tools: Bash adds them, an agent's disallowedTools: Bash does not "
                     "(subagent-tool-search-allowlist, tool-builtin-search-bash-denied)"),
