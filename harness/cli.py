@@ -384,7 +384,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     target: Path = (args.markdown or suite.report).resolve()
     link = os.path.relpath(suite.claims, target.parent) if suite.claims else None
     scan_file = args.timeline or suite.timeline
-    scan = timeline.load(scan_file, label=timeline.note_labeller(timeline.read_note(scan_file)))
+    scan = timeline.load(scan_file, note=timeline.read_note(scan_file))
     text = markdown.render(records, catalogue=suite.catalogue, catalogue_link=link, timeline=scan)
     if args.check:
         committed = target.read_text(encoding="utf-8") if target.is_file() else ""
@@ -552,7 +552,7 @@ def _bisect(args: argparse.Namespace, stack: ExitStack) -> int:
     if args.results is not None:  # every probe's record, transcripts included: the change's evidence
         head = results.header(
             engines=[],
-            options={"command": "bisect", "case": case.id, "field": args.field},
+            options={"command": "bisect", "case": case.id, "field": args.field, **_cases_dir_option(args, suite)},
             revision=results.suite_revision(suite.root),
         )
         writer = stack.enter_context(results.Writer(args.results, head=head))
@@ -568,6 +568,18 @@ def _bisect(args: argparse.Namespace, stack: ExitStack) -> int:
     for line in bisect.describe(result):
         out.print(line, markup=False)
     return 0 if result.first_different and not result.problem else 1
+
+
+def _cases_dir_option(args: argparse.Namespace, suite: Suite) -> dict[str, str]:
+    """``cases_dir`` for a results header when the case came from another folder than the suite's (a
+    probe case): relative to the suite's root where it lies inside it."""
+    if not getattr(args, "cases_dir", None):
+        return {}
+    folder = _cases_dir(args, suite)
+    try:
+        return {"cases_dir": folder.relative_to(suite.root.resolve()).as_posix()}
+    except ValueError:
+        return {"cases_dir": str(folder)}
 
 
 def cmd_cache(args: argparse.Namespace) -> int:
@@ -645,7 +657,9 @@ def _add_timeline_parsers(
     p.add_argument("--retries", type=int, default=5, help="runs per version of an intermittent case")
     p.add_argument("--max-cache", default=None, help="prune the engine cache to this size after each probe")
     p.add_argument("--results", type=Path, default=None, help="write every probe's record (transcripts too) here")
-    p.add_argument("--cases-dir", type=Path, default=None)
+    p.add_argument(
+        "--cases-dir", type=Path, default=None, help="the case's folder, e.g. a probe in docs/timeline/probes"
+    )
     p.set_defaults(func=cmd_bisect)
 
     p = sub.add_parser("cache", parents=[common], help="the engine cache: list it, or prune it to a size budget")

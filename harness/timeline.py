@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness import results
-from harness.bisect import AS_DOCUMENTED, outcome_of
+from harness.bisect import AS_DOCUMENTED, field_value, outcome_of
 from harness.case import BrokenCase, Case
 from harness.engines import make_engine
 from harness.engines.cache import human, prune
@@ -315,17 +315,71 @@ class Timeline:
     rows: tuple[Row, ...]
 
 
-def load(path: Path | None, *, label: Labeller = lambda _: None) -> Timeline | None:
-    """The timeline of a scan's results file (None when there is none)."""
+def load(path: Path | None, *, note: Sequence[Behaviour] = ()) -> Timeline | None:
+    """The timeline of a scan's results file (None when there is none): its changes, labelled by the
+    note, and the rows of the note's behaviours the scan cannot show, from their bisects (``bisect_rows``)."""
     if path is None or not path.is_file():
         return None
     records = results.read(path).records
+    scanned = rows(changes(records), label=note_labeller(note))
+    shown = {r.behaviour for r in scanned}
+    found = bisect_rows(path.parent / BISECTS, [b for b in note if b.name not in shown])
     return Timeline(
         source=path.name,
         versions=tuple(scanned_versions(records)),
         cases=len({r.case for r in records}),
-        rows=tuple(rows(changes(records), label=label)),
+        rows=tuple(sorted([*scanned, *found], key=lambda r: (version_key(r.first), r.behaviour))),
     )
+
+
+#: The folder beside the scan file that keeps the bisects' results, one file per behaviour of the note.
+BISECTS = "bisect"
+#: The field of a whole-case bisect (no ``--field``): the outcome, a line per difference.
+OUTCOME = "(outcome)"
+
+
+def bisect_value(record: Record, field: str | None) -> str:
+    """A bisect probe's value: the field it bisected, or the whole outcome."""
+    return field_value(record, field) if field else "\n".join(outcome_of(record).lines())
+
+
+def bisect_rows(folder: Path, note: Sequence[Behaviour]) -> list[Row]:
+    """Rows for behaviours of the note that the scan does not show (a transcript field, a probe case
+    outside the scan's cases), from ``<folder>/<behaviour>.jsonl`` (``cc-harness bisect --results``): the
+    values of the two probes either side of the note's first version. Where the two values share a long
+    beginning (a frame, a tool list), both are shown from a little before the first difference."""
+    out = []
+    for b in note:
+        path = folder / f"{b.name}.jsonl"
+        if not path.is_file():
+            continue
+        saved = results.read(path)
+        field = saved.head.get("options", {}).get("field")
+        probes = sorted(saved.records, key=lambda r: version_key(_version(r.engine)))
+        after = next((i for i, r in enumerate(probes) if _version(r.engine) == b.first), None)
+        if not after:
+            continue  # the bisect did not probe the note's first version, or nothing before it
+        old, new = (bisect_value(probes[i], field) for i in (after - 1, after))
+        out.append(
+            Row(
+                behaviour=b.name,
+                first=b.first,
+                last_same=_version(probes[after - 1].engine),
+                window_end=b.last,
+                reverted_in=None,
+                fields=((probes[after].case, field or OUTCOME),),
+                old=_from_difference(old, new),
+                new=_from_difference(new, old),
+            )
+        )
+    return out
+
+
+def _from_difference(value: str, other: str, *, context: int = 40) -> str:
+    common = next(
+        (i for i, (a, b) in enumerate(zip(value, other, strict=False)) if a != b), min(len(value), len(other))
+    )
+    return value if common <= context else "…" + value[common - context :]
 
 
 @dataclass(frozen=True, kw_only=True)

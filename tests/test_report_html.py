@@ -223,4 +223,8 @@ def test_chromium_renders_the_timeline_from_the_committed_scan(report_html: Path
     deny = [r for r in rows if r[0] == "hook_deny_reason_names_event"]
     assert deny and deny[0][1] == "2.1.281"
     assert "(as documented: BLOCKED-BY-" in deny[0][2] and "PreToolUse:Bash hook error: BLOCKED-BY-" in deny[0][2]
+    frame = [r for r in rows if r[0] == "agent_result_hand_back_frame"]  # a transcript field: from its bisect
+    assert frame and frame[0][1] == "2.1.277" and "[Subagent hand-back]" in frame[0][2], "a bisect's row"
+    windows = re.findall(r'<tr class="window"><th>([^<]+)</th><td>([^<]+)</td><td>([^<]+)</td>', table.group(1))
+    assert ("auto_mode_classifier_refusal", "2.1.285", "2.1.301 (gone in 2.1.302)") in windows
     assert '<h2 id="timeline">Timeline</h2>' in dump.stdout

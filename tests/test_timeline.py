@@ -7,6 +7,7 @@ commands, taken from .github/workflows/timeline.yml, on two real pinned versions
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 import subprocess
@@ -227,3 +228,50 @@ def test_a_real_scan_prunes_as_it_goes_and_resumes(tmp_path: Path, monkeypatch: 
     (change,) = timeline.changes(records)
     assert (change.last_same, change.first_different) == ("2.1.280", "2.1.281")
     assert change.new == "PreToolUse:Bash hook error: BLOCKED-BY-SETTINGS-HOOK"
+
+
+def test_a_behaviour_the_scan_cannot_show_gets_its_row_from_its_bisect(tmp_path: Path) -> None:
+    """A transcript field is not in the compact scan: the note's behaviour takes its versions from the note
+    and its old and new values from the two probes of ``bisect/<behaviour>.jsonl`` either side of it."""
+    scan = tmp_path / "scan.jsonl"
+    head = results.header(engines=["claude@2.1.280"], options={}, revision="")
+    results.write(scan, head=head, records=[_run("2.1.280", None), _run("2.1.281", None)])
+    (tmp_path / "changes.yaml").write_text(
+        "- behaviour: frame\n  first: 2.1.282\n  cases: [c]\n  command: cc-harness bisect c --field R\n"
+        "- behaviour: unbisected\n  first: 2.1.290\n  cases: [c]\n  command: x\n"
+    )
+    frame = "[frame] " + "the frame says a great deal before it differs: " * 2
+
+    def probe(version: str, reply: str) -> Record:
+        record = _run(version, None)
+        exchange = {"context": "main", "step": 1, "turn": 1, "result": reply}
+        return dataclasses.replace(record, transcript={"exchanges": [exchange]})
+
+    probes = [probe("2.1.278", frame + "HELLO"), probe("2.1.281", frame + "HELLO"), probe("2.1.282", frame + "HI")]
+    bisect_head = results.header(
+        engines=[], options={"command": "bisect", "field": "steps[0].turns[0].result"}, revision=""
+    )
+    (tmp_path / "bisect").mkdir()
+    results.write(tmp_path / "bisect" / "frame.jsonl", head=bisect_head, records=probes)
+    loaded = timeline.load(scan, note=timeline.read_note(scan))
+    assert loaded is not None
+    [row] = loaded.rows
+    assert (row.behaviour, row.first, row.last_same, row.window_end) == ("frame", "2.1.282", "2.1.281", None)
+    assert row.fields == (("c", "steps[0].turns[0].result"),)
+    assert row.old.startswith("…") and row.old.endswith("differs: HELLO") and row.new.endswith("differs: HI")
+    section = markdown.render([_run("2.1.332", None)], timeline=loaded)
+    assert "| frame | 2.1.282 | — | 2.1.281 | `c` `steps[0].turns[0].result` |" in section
+
+
+def test_the_committed_timeline_renders_in_markdown_with_its_windows_and_its_bisected_rows() -> None:
+    scan = REPO / "docs" / "timeline" / "scan.jsonl"
+    loaded = timeline.load(scan, note=timeline.read_note(scan))
+    assert loaded is not None and loaded.versions[0] == "2.1.252" and loaded.versions[-1] == "2.1.332"
+    assert len(loaded.versions) == 70, "every release of the range"
+    section = markdown.render([_run("2.1.332", None)], timeline=loaded).split("## Timeline", 1)[1]
+    assert "From a scan of every release 2.1.252 to 2.1.332 (70 versions" in section
+    assert "| hook_deny_reason_names_event | 2.1.281 | — | 2.1.280 |" in section
+    assert "| auto_mode_classifier_refusal | 2.1.285 | 2.1.301 (gone in 2.1.302) | 2.1.284 |" in section
+    frame = "| agent_result_hand_back_frame | 2.1.277 | — | 2.1.276 | `subagent-tool-inherit` `steps[0].turns[0]"
+    assert frame in section, "a transcript field's row, from its bisect"
+    assert "| plugin_skill_listing_shows_alias | 2.1.290 | — | 2.1.289 |" in section

@@ -145,7 +145,7 @@ BASELINE: dict[str, Any] = {
     "agent_frontmatter_hooks": True,
     "depth_cap_error": False,
     "rich_hook_actions_only_on_tool_events": False,
-    # Measured on 2.1.252 to 2.1.257 (2.1.278 for most); later versions differ (rows below).
+    # Measured on 2.1.252; each changes at the first release its row below names (docs/timeline/changes.yaml).
     "hook_deny_reason_names_event": False,
     "unavailable_tool_says_continue": False,
     "skill_approval_names_allow_rule": False,
@@ -160,7 +160,8 @@ BASELINE: dict[str, Any] = {
     "edit_note_needs_known_file": False,
     "notebook_retype_drops_code_fields": False,
     "notebook_trailing_newline": False,
-    # Measured on 2.1.252 to 2.1.332 with plugins loaded by --plugin-dir; the first two change later (rows below).
+    # Measured on 2.1.252 to 2.1.332 with plugins loaded by --plugin-dir; the first two change in 2.1.269 and
+    # 2.1.290 (rows below).
     "unknown_skill_names_plugin_skill": False,
     "plugin_skill_listing_shows_alias": False,
     "plugin_skill_description_names_plugin": False,
@@ -204,17 +205,21 @@ CHANGES: tuple[Change, ...] = (
                     "dropped when not (this, not the version, separates A6a from A6b)"),
     Change(behaviour="subagent_spawn_depth", since=(2, 1, 219), value=3,
            evidence="notes §3.6; A5; measured on 2.1.252 with the env override 2"),
-    Change(behaviour="search_tools_hidden_while_bash_available", since=(2, 1, 252), value=True,
-           evidence="measured on 2.1.252 to 2.1.332 (2.1.252 is the earliest version measured, not the first "
-                    "that does it): the main thread and an inheriting subagent lack Glob and Grep; tools: Read, Grep, "
+    Change(behaviour="search_tools_hidden_while_bash_available", since=(2, 1, 162), value=True,
+           evidence="measured: first in 2.1.162, not in 2.1.161 (`cc-harness bisect main-thread-offers-glob-grep "
+                    "--cases-dir docs/timeline/probes --good 2.1.120 --bad 2.1.252 --results "
+                    "docs/timeline/bisect/search_tools_hidden_while_bash_available.jsonl`, a probe case: 2.1.161 "
+                    "offers the main thread Bash, Glob and Grep, 2.1.162 Bash alone); measured in full on 2.1.252 "
+                    "to 2.1.332: the main thread and an inheriting subagent lack Glob and Grep; tools: Read, Grep, "
                     "Glob offers all three, tools: Read, Grep, Glob, Bash offers Read, Bash; a Bash deny rule or a "
                     "skill's disallowed-tools: Bash adds them, an agent's disallowedTools: Bash does not "
                     "(subagent-tool-search-allowlist, tool-builtin-search-bash-denied)"),
     Change(behaviour="search_path_error_wrapped", since=(2, 1, 260), value=False,
            evidence="measured: first in 2.1.260, not in 2.1.259 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-glob-grep --good 2.1.257 --bad "
-                    "2.1.278`): 2.1.257 wraps 'Directory does not exist: x. Note: ...' in <tool_use_error>, "
-                    "2.1.278 does not (tool-builtin-glob-grep)"),
+                    "2.1.278 --results docs/timeline/bisect/search_path_error_wrapped.jsonl`): 2.1.257 wraps "
+                    "'Directory does not exist: x. Note: ...' in <tool_use_error>, 2.1.278 does not "
+                    "(tool-builtin-glob-grep)"),
     Change(behaviour="skill_allowed_tools_pre_approve", since=(2, 1, 302), value=True,
            evidence="measured: first in 2.1.302, not in 2.1.301 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness timeline scan --since 2.1.252 --to 2.1.332 $(sed "
@@ -232,16 +237,18 @@ CHANGES: tuple[Change, ...] = (
     Change(behaviour="hook_deny_reason_names_event", since=(2, 1, 281), value=True,
            evidence="measured: first in 2.1.281, not in 2.1.280 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-hook-pretooluse-deny --good 2.1.278 --bad "
-                    "2.1.332`): 'PreToolUse:Bash hook error: BLOCKED-BY-SKILL-HOOK' (tool-hook-pretooluse-deny "
-                    "and 17 more cases)"),
+                    "2.1.332 --results docs/timeline/bisect/hook_deny_reason_names_event.jsonl`): 'PreToolUse:Bash "
+                    "hook error: BLOCKED-BY-SKILL-HOOK' (tool-hook-pretooluse-deny and 17 more cases)"),
     Change(behaviour="unavailable_tool_says_continue", since=(2, 1, 293), value=True,
            evidence="measured: first in 2.1.293, not in 2.1.292 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect subagent-subagent-depth-cap-252 --good 2.1.278 "
-                    "--bad 2.1.332`): an Agent call past the cap (subagent-subagent-depth-cap-252)"),
+                    "--bad 2.1.332 --results docs/timeline/bisect/unavailable_tool_says_continue.jsonl`): an Agent "
+                    "call past the cap (subagent-subagent-depth-cap-252)"),
     Change(behaviour="skill_approval_names_allow_rule", since=(2, 1, 324), value=True,
            evidence="measured: first in 2.1.324, not in 2.1.323 (every release 2.1.252 to 2.1.332 in "
-                    "docs/timeline/scan.jsonl; `cc-harness bisect skill-tool-allowed-tools-approval --good "
-                    "2.1.278 --bad 2.1.332`): skill-tool-allowed-tools-approval, silent-skill-key-hooks"),
+                    "docs/timeline/scan.jsonl; `cc-harness bisect skill-tool-allowed-tools-approval --good 2.1.278 "
+                    "--bad 2.1.332 --results docs/timeline/bisect/skill_approval_names_allow_rule.jsonl`): "
+                    "skill-tool-allowed-tools-approval, silent-skill-key-hooks"),
     Change(behaviour="tools_used_summary", since=(2, 1, 311), value=True,
            evidence="measured: first in 2.1.311, not in 2.1.310 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect subagent-tool-inherit --field "
@@ -256,14 +263,14 @@ CHANGES: tuple[Change, ...] = (
                     "(subagent-subagent-depth-cap)"),
     Change(behaviour="mcp_tools_deferred", since=(2, 1, 304), value=True,
            evidence="measured: first in 2.1.304, not in 2.1.303 (every release 2.1.252 to 2.1.332 in "
-                    "docs/timeline/scan.jsonl; `cc-harness bisect silent-hook-matcher-mcp-bare --good 2.1.278 "
-                    "--bad 2.1.332`): mcp__marker__record is not in tools (ToolSearch is), and a call to it runs "
-                    "(silent-hook-matcher-mcp-bare)"),
+                    "docs/timeline/scan.jsonl; `cc-harness bisect silent-hook-matcher-mcp-bare --good 2.1.278 --bad "
+                    "2.1.332 --results docs/timeline/bisect/mcp_tools_deferred.jsonl`): mcp__marker__record is not "
+                    "in tools (ToolSearch is), and a call to it runs (silent-hook-matcher-mcp-bare)"),
     Change(behaviour="settings_errors_logged", since=(2, 1, 299), value=True,
            evidence="measured: first in 2.1.299, not in 2.1.296 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect silent-hook-event-typo --good 2.1.278 --bad "
-                    "2.1.332`): 'Invalid setting skipped without dialog (automated session)' "
-                    "(silent-hook-event-typo, silent-hook-matcher-list)"),
+                    "2.1.332 --results docs/timeline/bisect/settings_errors_logged.jsonl`): 'Invalid setting skipped "
+                    "without dialog (automated session)' (silent-hook-event-typo, silent-hook-matcher-list)"),
     Change(behaviour="deferred_builtins", since=(2, 1, 304), value=frozenset({"NotebookEdit", "WebFetch", "WebSearch"}),
            evidence="measured: first in 2.1.304, not in 2.1.303 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-web --field "
@@ -274,30 +281,40 @@ CHANGES: tuple[Change, ...] = (
     Change(behaviour="edit_note_needs_known_file", since=(2, 1, 281), value=True,
            evidence="measured: first in 2.1.281, not in 2.1.280 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-write-edit --good 2.1.278 --bad "
-                    "2.1.332`): an Edit of a file the context never read, or read with limit, says 'The file x "
-                    "has been updated successfully.' alone (tool-builtin-write-edit)"),
+                    "2.1.332 --results docs/timeline/bisect/edit_note_needs_known_file.jsonl`): an Edit of a file "
+                    "the context never read, or read with limit, says 'The file x has been updated successfully.' "
+                    "alone (tool-builtin-write-edit)"),
     Change(behaviour="notebook_retype_drops_code_fields", since=(2, 1, 332), value=True,
            evidence="measured: first in 2.1.332, not in 2.1.331 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-notebook-todo --field "
-                    "'effects[0].content' --good 2.1.327 --bad 2.1.332`): cell_type markdown on a code cell "
-                    "(tool-builtin-notebook-todo)"),
+                    "'effects[0].content' --good 2.1.327 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/notebook_retype_drops_code_fields.jsonl`): cell_type markdown on a code "
+                    "cell (tool-builtin-notebook-todo)"),
     Change(behaviour="notebook_trailing_newline", since=(2, 1, 327), value=True,
            evidence="measured: first in 2.1.327, not in 2.1.326 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-builtin-notebook-todo --field "
-                    "'effects[0].content' --good 2.1.278 --bad 2.1.332`): the rewritten nb.ipynb ends in '}\\n' "
+                    "'effects[0].content' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/notebook_trailing_newline.jsonl`): the rewritten nb.ipynb ends in '}\\n' "
                     "(tool-builtin-notebook-todo)"),
     Change(behaviour="hook_effort_level", since=(2, 1, 280), value="medium",
            evidence="measured: first in 2.1.280, not in 2.1.278 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect life-skill-hook-resume --field "
-                    "'effects[1].content' --good 2.1.278 --bad 2.1.332`): hook payloads carry effort high on "
-                    "2.1.252 to 2.1.278, medium on 2.1.332 (life-skill-hook-resume)"),
-    Change(behaviour="unknown_skill_names_plugin_skill", since=(2, 1, 278), value=True,
-           evidence="measured: 2.1.257 answers Skill {skill: lookup} with 'Unknown skill: lookup. Did you mean loop?', "
-                    "2.1.278 with 'Unknown skill: lookup. Did you mean team:lookup? Invoke it by that full name.' "
-                    "(the switch lies between; plugin-skill-bare-name)"),
-    Change(behaviour="plugin_skill_listing_shows_alias", since=(2, 1, 332), value=True,
-           evidence="measured: 2.1.278 does not, 2.1.332 does (the switch lies between; not in the timeline scan): "
-                    "'- team:greet-dir (team:fancy): FANCY plugin skill' (plugin-skill-name-field)"),
+                    "'effects[1].content' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/hook_effort_level.jsonl`): hook payloads carry effort high on 2.1.252 to "
+                    "2.1.278, medium on 2.1.332 (life-skill-hook-resume)"),
+    Change(behaviour="unknown_skill_names_plugin_skill", since=(2, 1, 269), value=True,
+           evidence="measured: first in 2.1.269, not in 2.1.268 (`cc-harness bisect plugin-skill-skill-bare-name "
+                    "--field 'steps[0].turns[1].call.expect.result' --good 2.1.257 --bad 2.1.278 --results "
+                    "docs/timeline/bisect/unknown_skill_names_plugin_skill.jsonl`): 2.1.268 answers Skill {skill: "
+                    "inner} with 'Unknown skill: inner', 2.1.269 with 'Unknown skill: inner. Did you mean "
+                    "team:inner? Invoke it by that full name.' (plugin-skill-skill-bare-name; 2.1.257 answers "
+                    "Skill {skill: lookup} with 'Unknown skill: lookup. Did you mean loop?')"),
+    Change(behaviour="plugin_skill_listing_shows_alias", since=(2, 1, 290), value=True,
+           evidence="measured: first in 2.1.290, not in 2.1.289 (`cc-harness bisect plugin-skill-listing-alias "
+                    "--cases-dir docs/timeline/probes --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/plugin_skill_listing_shows_alias.jsonl`, a probe case beside the scan: "
+                    "plugin-skill-name-field's own check reads the same on both sides): '- team:greet-dir "
+                    "(team:fancy): FANCY plugin skill' (plugin-skill-name-field)"),
 )
 
 

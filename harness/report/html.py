@@ -375,7 +375,8 @@ def _timeline(t: Timeline | None) -> str:
         f'<h2 id="timeline">Timeline</h2><p>From a scan of every release {escape(t.versions[0])} to '
         f"{escape(t.versions[-1])} ({len(t.versions)} versions, {t.cases} cases; results in "
         f"<code>{escape(t.source)}</code>): each behaviour that changed and the first release that shows it; a "
-        "window came and went again.</p>"
+        "window came and went again. A row whose field the scan does not keep (a transcript field, a probe case) "
+        "comes from the bisect that found it (<code>bisect/&lt;behaviour&gt;.jsonl</code>).</p>"
         '<table class="timeline"><tr><th>behaviour</th><th>first version</th><th>last version</th><th>before it</th>'
         f"<th>cases · fields</th><th>old</th><th>new</th></tr>{''.join(rows)}</table>"
     )

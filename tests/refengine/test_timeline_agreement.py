@@ -6,19 +6,24 @@ For every change the committed scan shows (docs/timeline/scan.jsonl, claude on e
 note gives to a profile row, and for every committed bisect of a transcript field (docs/timeline/bisect/),
 the reference engine runs the case at the last version before the change and at the first version with
 it (for a window, also its last version and the one after), and must give the field the value claude
-gave there. A profile row whose ``since`` is off by one release fails here.
+gave there. A transcript field holds more than the behaviour (the offered tool list, the subagent's token
+count the fake API makes up): where the note gives the behaviour a ``marker``, what is compared is whether
+the field holds the marker, and claude's values must hold it on exactly one side of the change. A profile
+row whose ``since`` is off by one release fails here.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from functools import cache
 
 import pytest
+import yaml
 
 from harness import results, timeline
-from harness.bisect import field_value, outcome_of
+from harness.bisect import outcome_of
 from harness.case import Case, discover_cases
 from harness.engines import make_engine
 from harness.engines.install import version_key
@@ -43,6 +48,8 @@ class Point:
     marker: str | None = None
     """For a transcript field: compare whether the value holds this, not the whole value (the reference
     engine does not model every tool of a list or every word of a frame)."""
+    cases_dir: str | None = None
+    """The folder of a probe case (docs/timeline/probes), relative to the suite; None: the suite's cases."""
 
 
 NOTE = timeline.read_note(SUITE.timeline)
@@ -83,19 +90,37 @@ def _bisect_points() -> list[Point]:
     points = []
     for path in sorted(BISECTS.glob("*.jsonl")):
         saved = results.read(path)
-        field = saved.head["options"].get("field")
+        options = saved.head["options"]
+        field = options.get("field") or timeline.OUTCOME
         behaviour = MODELLED.get(path.stem)
-        if not field or behaviour is None:
-            continue  # a whole-case bisect (the scan has its change), or none the profile models
+        if behaviour is None:
+            continue  # a change no profile row models
+        if not options.get("field") and not options.get("cases_dir"):
+            continue  # a whole-case bisect of a suite case: the scan's points compare the field that changed
         runs = sorted(saved.records, key=lambda r: tuple(int(p) for p in r.engine.partition("@")[2].split(".")))
-        values = [(r.engine.partition("@")[2], field_value(r, field)) for r in runs]
+        values = [(r.engine.partition("@")[2], _value(r, field)) for r in runs]
         for (a, old), (b, new) in itertools.pairwise(values):
             if old != new and _adjacent(a, b):
                 case = runs[0].case
                 points += [
-                    Point(path.stem, case, field, v, value, transcript=True) for v, value in ((a, old), (b, new))
+                    Point(
+                        path.stem,
+                        case,
+                        field,
+                        v,
+                        value,
+                        transcript=True,
+                        marker=behaviour.marker,
+                        cases_dir=options.get("cases_dir"),
+                    )
+                    for v, value in ((a, old), (b, new))
                 ]
     return points
+
+
+def _value(record: Record, field: str) -> str:
+    """A bisected field's value, or for a whole-case bisect the outcome (a line per difference)."""
+    return timeline.bisect_value(record, None if field == timeline.OUTCOME else field)
 
 
 def _adjacent(a: str, b: str) -> bool:
@@ -106,12 +131,13 @@ def _adjacent(a: str, b: str) -> bool:
 
 
 @cache
-def _cases() -> dict[str, Case]:
-    return {c.id: c for c in discover_cases(SUITE.cases, catalogue=SUITE.catalogue)}
+def _cases(folder: str | None = None) -> dict[str, Case]:
+    cases = SUITE.cases if folder is None else SUITE.root / folder
+    return {c.id: c for c in discover_cases(cases, catalogue=SUITE.catalogue)}
 
 
-def _reference(case: str, version: str) -> Record:
-    return run_case(_cases()[case], make_engine(f"reference@{version}"), expectations=EXPECTATIONS)
+def _reference(case: str, version: str, folder: str | None = None) -> Record:
+    return run_case(_cases(folder)[case], make_engine(f"reference@{version}"), expectations=EXPECTATIONS)
 
 
 POINTS = _scan_points() + _bisect_points()
@@ -131,13 +157,69 @@ def test_the_profile_row_names_the_versions_the_note_measured(behaviour: timelin
     assert behaviour.command in rows[0].evidence, "the row's evidence names the command that measured it"
 
 
+def test_a_marker_tells_the_two_sides_of_its_change_apart() -> None:
+    """Where only a marker is compared, claude's value holds it on exactly one side of the change, so a
+    profile row one release early or late still fails the comparison."""
+    sides: dict[str, list[Point]] = {}
+    for p in POINTS:
+        if p.marker is not None:
+            sides.setdefault(p.behaviour, []).append(p)
+    assert sides, "the bisected transcript fields compare a marker"
+    for behaviour, points in sides.items():
+        for before, after in zip(points[::2], points[1::2], strict=True):
+            assert before.marker is not None and before.claude is not None and after.claude is not None
+            assert (before.marker in before.claude) != (before.marker in after.claude), (
+                f"{behaviour}: {before.marker!r} does not tell claude@{before.version} from claude@{after.version}"
+            )
+
+
 @pytest.mark.parametrize("point", POINTS, ids=lambda p: f"{p.behaviour}-{p.case}-{p.version}-{p.field}")
 def test_reference_at_v_agrees_with_claude_at_v_on_the_changed_field(point: Point) -> None:
-    record = _reference(point.case, point.version)
+    record = _reference(point.case, point.version, point.cases_dir)
     assert record.status.value != "not-modelled", record.notes
-    ours = field_value(record, point.field) if point.transcript else dict(outcome_of(record).observed).get(point.field)
+    ours = _value(record, point.field) if point.transcript else dict(outcome_of(record).observed).get(point.field)
     if point.marker is not None and point.claude is not None and ours is not None:
         ours, theirs = point.marker in ours, point.marker in point.claude
         assert ours == theirs, f"reference@{point.version} and claude@{point.version}: {point.marker!r} in the field"
         return
     assert ours == point.claude, f"reference@{point.version} and claude@{point.version} differ at {point.field}"
+
+
+#: A version a reason or a profile row names as the edge of a change.
+_EDGE = re.compile(r"\b(?:[Ff]rom|[Uu]p to|[Bb]efore|not in|first in) (\d+\.\d+\.\d+)")
+_VAGUE = re.compile(r"lies between|between \d+\.\d+\.\d+ and|the switch lies", re.IGNORECASE)
+
+
+def _measured_edges() -> set[str]:
+    """Every first version of the note and the release just before it (its last same)."""
+    from harness.engines.registry import published_versions
+
+    releases = published_versions()
+    firsts = {b.first for b in NOTE}
+    return firsts | {releases[releases.index(f) - 1] for f in firsts} | {b.last for b in NOTE if b.last}
+
+
+def test_every_version_an_expectation_reason_names_is_a_measured_change_point() -> None:
+    edges = _measured_edges()
+    for path in sorted(SUITE.expectations.glob("*.yaml")):
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for case, entries in (raw.get("differences") or {}).items():
+            for entry in entries:
+                reason = str(entry.get("reason", ""))
+                assert not _VAGUE.search(reason), f"{path.name} {case}: {reason}"
+                for version in _EDGE.findall(reason):
+                    assert version in edges, f"{path.name} {case}: {version} is no change point of the note: {reason}"
+
+
+def test_every_measured_profile_row_names_its_first_version_and_the_command() -> None:
+    """A row from 2.1.252 on (the measured range) says where it starts and which command found it."""
+    from harness.refengine.profiles import CHANGES, version_text
+
+    for row in CHANGES:
+        if row.since <= (2, 1, 252):
+            continue  # the notes' changelog versions, and the earliest version measured
+        first = version_text(row.since)
+        assert not _VAGUE.search(row.evidence), f"{row.behaviour}: {row.evidence}"
+        assert f"first in {first}" in row.evidence, f"{row.behaviour} since {first}: {row.evidence}"
+        assert "`cc-harness " in row.evidence, f"{row.behaviour}: the evidence names the command that found {first}"
+        assert any(b.profile == row.behaviour and b.first == first for b in NOTE), f"{row.behaviour} is in the note"
