@@ -257,11 +257,25 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
     content = [{"type": "text", "text": messages.agent_result_report(
                    reply, framed=rt.profile.agent_result_hand_back_frame, tools_used=used)},
                {"type": "text", "text": messages.agent_result_trailer(
-                   child.agent_id or "", child.tool_uses, elapsed, send_message_hint=hint)}]
+                   child.agent_id or "", child.tool_uses, elapsed, tokens=subagent_tokens(child),
+                   send_message_hint=hint)}]
     response = {"status": "completed", "prompt": tool_input["prompt"], "agentId": child.agent_id,
                 "agentType": agent.name, "content": [{"type": "text", "text": reply}],
                 "totalDurationMs": elapsed, "totalToolUseCount": child.tool_uses}
     return ToolResult(content=content, response=response)
+
+
+def subagent_tokens(child: Conversation) -> int:
+    """The trailer's ``subagent_tokens``: the subagent's final response's usage as the fake API reports it
+    (input_tokens 1, output_tokens one per content block, harness/engines/fakeapi.py), input plus output.
+    Measured: 2 after a final reply of one text block, whether or not the subagent called a tool before
+    (so the last response's usage, not a sum), on 2.1.252 and 2.1.332 (cc-harness explore, seed 1) and
+    on 2.1.257, 2.1.278 (subagent-result-usage-tokens). A final reply of several blocks is not measured."""
+    last = next((m for m in reversed(child.messages) if m.get("role") == "assistant"), None)
+    blocks = last.get("content") if last is not None else None
+    if not isinstance(blocks, list) or len(blocks) != 1:
+        raise NotModelled("subagent_tokens after a subagent's final reply of other than one content block")
+    return 1 + 1
 
 
 def tools_used_summary(rt: Runtime, parent: Conversation, child: Conversation) -> tuple[str, ...] | None:

@@ -39,7 +39,7 @@ def validation_error(rt: Runtime, tool_input: Mapping[str, Any]) -> str | None:
         full = _plugin_name_for(name, available)
         if full is not None and rt.profile.unknown_skill_names_plugin_skill:
             return messages.unknown_skill_plugin_name(name, full)
-        return messages.unknown_skill(name, _suggestion(name, available))
+        return messages.unknown_skill(name, _suggestion(name, [*available, *messages.SUGGESTED_COMMANDS]))
     if skill.disable_model_invocation:
         return messages.skill_model_invocation_disabled(name)
     return None
