@@ -280,8 +280,10 @@ def subagent_tokens(child: Conversation) -> int:
 
 def tools_used_summary(rt: Runtime, parent: Conversation, child: Conversation) -> tuple[str, ...] | None:
     """The tools ``child`` called, refused ones included, for 2.1.332's ``<tools-used-before-summary>``.
-    Measured: it appears only when the call was the parent context's first tool call (why is unknown)."""
-    if not rt.profile.tools_used_summary or parent.tool_uses != 1:
+    Measured: it appears only when the call was the parent context's first tool call (why is unknown); a
+    call before it to a tool that does not exist does not count (cc-harness explore seed 1, x1-0061:
+    ``Nope`` then Agent, with the summary)."""
+    if not rt.profile.tools_used_summary or parent.tool_uses - parent.calls_to_no_tool != 1:
         return None
     return tuple(dict.fromkeys(child.tools_called))
 

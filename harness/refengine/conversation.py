@@ -43,8 +43,12 @@ class Conversation:
     """A permission mode of its own; hook agents run in ``dontAsk`` whatever the session's mode."""
     tools_called: list[str] = field(default_factory=list)
     """Every tool this context asked for, in order, refused or not (``tool_uses`` counts them)."""
+    calls_to_no_tool: int = 0
+    """How many of ``tools_called`` named no tool at all (``No such tool available``)."""
     structured_output: Mapping[str, Any] | None = None
     """A hook agent's verdict, once it called StructuredOutput."""
+    read_views: dict[Path, str] = field(default_factory=dict)
+    """Each file this context last read whole, with its content then (the Read tool's unchanged-file check)."""
     known_files: set[Path] = field(default_factory=set)
     """Files this context holds whole: the engine's read-file state (tools.ToolEnvironment.known)."""
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from harness.refengine import messages
+from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import Profile
 from harness.refengine.tools import ALIASES
 
@@ -384,6 +385,8 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         if r.exit_code == 2:
             if event in ("Stop", "SubagentStop"):
                 block(messages.stop_feedback(r.action.label, r.stderr))
+            elif event == "UserPromptSubmit":
+                block(messages.prompt_blocked(r.action.label, r.stderr))
             else:
                 block(messages.hook_error(event, subject, r.action.label, r.stderr))
             continue
@@ -394,7 +397,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         decision = specific.get("permissionDecision") or _legacy_decision(r.output.get("decision"), event)
         reason = str(specific.get("permissionDecisionReason") or r.output.get("reason") or "")
         if event == "PreToolUse" and decision in _PRECEDENCE:
-            if decision == "deny" and reason and deny_names_event:
+            if decision == "deny" and reason and deny_names_event and _deny_names_event_for(subject):
                 block(messages.hook_denied(event, subject, reason), decision)
             elif decision in ("deny", "ask"):
                 block(reason or messages.permission_not_granted(subject), decision)
@@ -413,6 +416,23 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         permission=permission, message=message, blocked=blocked, stop_turn=stop, contexts=tuple(contexts),
         updated_input=updated,
     )
+
+
+#: Where the profile's ``hook_deny_reason_names_event`` holds, a PreToolUse JSON deny reason reaches the model
+#: as ``PreToolUse:<tool> hook error: <reason>`` for these tools, and as the bare reason for ``DENY_REASON_BARE``.
+#: Measured on 2.1.332 (hook-pretooluse-deny-prefix-tools, -bypass: Bash prefixed, Read and Write bare, in print
+#: mode and with bypass; hook-subagent-matcher-agent: Agent prefixed). Other tools are not measured.
+DENY_REASON_NAMES_EVENT = frozenset({"Bash", "Agent"})
+DENY_REASON_BARE = frozenset({"Read", "Write"})
+
+
+def _deny_names_event_for(tool: str) -> bool:
+    if tool in DENY_REASON_NAMES_EVENT:
+        return True
+    if tool in DENY_REASON_BARE:
+        return False
+    raise NotModelled(f"the text of a PreToolUse JSON deny reason for {tool} (prefixed for Bash and Agent, bare for "
+                      "Read and Write, measured)")
 
 
 def _specific(output: Mapping[str, Any] | None) -> Mapping[str, Any]:

@@ -62,6 +62,14 @@ def wrong_parameter_type(tool: str, parameter: str, expected: str, got: str) -> 
 SUGGESTED_COMMANDS = ("btw", "loop")
 
 
+READ_UNCHANGED = "Wasted call — file unchanged since your last Read. Refer to that earlier tool_result instead."
+"""A second whole Read of an unchanged file (profile ``read_unchanged_is_wasted_call``, measured on 2.1.252)."""
+
+
+def write_covered_by_read_deny() -> str:
+    return tool_use_error("File is covered by a Read deny rule in your permission settings and cannot be written.")
+
+
 def unknown_skill(name: str, suggestion: str | None) -> str:
     hint = f". Did you mean {suggestion}?" if suggestion else ""
     return tool_use_error(f"Unknown skill: {name}{hint}")
@@ -421,6 +429,20 @@ def settings_error_debug(path: str, problem: str) -> str:
 def additional_context(event: str, tool: str | None, text: str) -> str:
     where = f"{event}:{tool}" if tool else event
     return f"{where} hook additional context: {text}"
+
+
+PROMPT_BLOCKED = "UserPromptSubmit operation blocked by hook:"
+
+
+def prompt_blocked(label: str, detail: str) -> str:
+    """A UserPromptSubmit command that exits 2: the prompt's printed result, before ``Original prompt``
+    (session.py adds it). Measured on 2.1.252 and 2.1.332 (cc-harness explore, seed 1), 2.1.257 and 2.1.278
+    (hook-prompt-submit-exit2-result): ``UserPromptSubmit operation blocked by hook:\n[bash h.sh]: WHY``."""
+    return f"{PROMPT_BLOCKED}\n[{label}]: {detail.rstrip(chr(10))}"
+
+
+def prompt_blocked_result(message: str, prompt: str) -> str:
+    return f"{message}\n\n\nOriginal prompt: {prompt}"
 
 
 def stop_feedback(label: str | None, detail: str) -> str:
