@@ -245,9 +245,9 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
         return ToolResult(content=messages.agent_type_not_found(wanted, sorted(agents, key=str.lower)),
                           is_error=True)
     if tool_input.get("run_in_background") is not False:
-        rt.note_once("An Agent call without run_in_background: false ran in the foreground; the real engine "
-                     "(background default since 2.1.198) would answer 'Async agent launched successfully' and "
-                     "deliver the result later as a task notification.")
+        # The real engine (background by default since 2.1.198) answers 'Async agent launched successfully' and
+        # hands the reply back later; running it in the foreground here would be a guess.
+        raise NotModelled("an Agent call that runs in the background (without run_in_background: false)")
     child = subagent(rt, parent, agent, opening_blocks(rt, str(tool_input["prompt"]), agent.skills))
     started = time.monotonic()
     reply = rt.converse(child)
