@@ -333,6 +333,8 @@ class HookOutcome:
     stop_turn: bool = False
     contexts: tuple[str, ...] = ()
     updated_input: Mapping[str, Any] | None = None
+    actions: int = 0
+    """How many actions ran for the event."""
 
 
 def parse_output(stdout: str) -> Mapping[str, Any] | None:
@@ -352,7 +354,11 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     """Give the results of one event's actions their meaning (notes §1.6-§1.7, measured strings).
 
     ``deny_names_event``: a PreToolUse deny reason is framed as ``PreToolUse:<tool> hook error:``
-    (the profile's ``hook_deny_reason_names_event``)."""
+    (the profile's ``hook_deny_reason_names_event``).
+
+    Several blocking actions with different texts on one event are not-modelled: the actions run in
+    parallel and which text wins is not fixed (cc-harness explore seed 7, x7-0122: two UserPromptSubmit
+    commands exiting 2; 2.1.252 named the first, 2.1.332 the second)."""
     permission: Permission | None = None
     message: str | None = None
     blocked = stop = False
@@ -362,12 +368,15 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
 
     def block(text: str, decision: Permission = "deny") -> None:
         nonlocal permission, message, blocked
+        if blocked and message != text:
+            raise NotModelled(f"several {event} hook actions blocking at once with different texts (which one the "
+                              "model or the result gets is not fixed: measured both ways)")
         blocked = True
         if permission is None or _PRECEDENCE[decision] > _PRECEDENCE[permission]:
             permission = decision
-        if message is None:
-            message = text
+        message = text
 
+    results = list(results)
     for r in results:
         specific = _specific(r.output)
         if r.output is not None and r.output.get("continue") is False:
@@ -414,15 +423,16 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
             contexts.append(messages.additional_context(event, tool, specific["additionalContext"]))
     return HookOutcome(
         permission=permission, message=message, blocked=blocked, stop_turn=stop, contexts=tuple(contexts),
-        updated_input=updated,
+        updated_input=updated, actions=len(results),
     )
 
 
 #: Where the profile's ``hook_deny_reason_names_event`` holds, a PreToolUse JSON deny reason reaches the model
 #: as ``PreToolUse:<tool> hook error: <reason>`` for these tools, and as the bare reason for ``DENY_REASON_BARE``.
 #: Measured on 2.1.332 (hook-pretooluse-deny-prefix-tools, -bypass: Bash prefixed, Read and Write bare, in print
-#: mode and with bypass; hook-subagent-matcher-agent: Agent prefixed). Other tools are not measured.
-DENY_REASON_NAMES_EVENT = frozenset({"Bash", "Agent"})
+#: mode and with bypass; hook-subagent-matcher-agent: Agent prefixed; cc-harness explore seed 7, x7-0025: Skill
+#: prefixed). Other tools are not measured.
+DENY_REASON_NAMES_EVENT = frozenset({"Bash", "Agent", "Skill"})
 DENY_REASON_BARE = frozenset({"Read", "Write"})
 
 
@@ -431,8 +441,8 @@ def _deny_names_event_for(tool: str) -> bool:
         return True
     if tool in DENY_REASON_BARE:
         return False
-    raise NotModelled(f"the text of a PreToolUse JSON deny reason for {tool} (prefixed for Bash and Agent, bare for "
-                      "Read and Write, measured)")
+    raise NotModelled(f"the text of a PreToolUse JSON deny reason for {tool} (prefixed for Bash, Agent and Skill, bare "
+                      "for Read and Write, measured)")
 
 
 def _specific(output: Mapping[str, Any] | None) -> Mapping[str, Any]:

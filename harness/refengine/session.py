@@ -202,6 +202,8 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
     submitted = fire(rt, conversation, "UserPromptSubmit", subject=None, fields={"prompt": prompt})
     if submitted.blocked:
         # Exit 2 / decision block erases the prompt; the model never sees it (notes §1.6).
+        # Every UserPromptSubmit action runs, the blocking one's siblings too: what was seen in most runs; in one
+        # (cc-harness explore seed 7, x7-0132 on 2.1.252) a sibling command left no trace (a race, NOT_MODELLED.md).
         if not (submitted.message or "").startswith(messages.PROMPT_BLOCKED):
             raise NotModelled("the printed result of a prompt a UserPromptSubmit hook blocked other than by exit 2")
         conversation.messages.pop()
