@@ -280,12 +280,14 @@ def subagent_tokens(child: Conversation) -> int:
 
 def tools_used_summary(rt: Runtime, parent: Conversation, child: Conversation) -> tuple[str, ...] | None:
     """The tools ``child`` called, refused ones included, for 2.1.332's ``<tools-used-before-summary>``.
-    Measured: it appears only when the call was the parent context's first tool call (why is unknown); a
-    call before it to a tool that does not exist does not count (cc-harness explore seed 1, x1-0061:
-    ``Nope`` then Agent, with the summary)."""
-    if not rt.profile.tools_used_summary or parent.tool_uses - parent.calls_to_no_tool != 1:
+    Measured: it appears only when the call was the parent context's first tool call (why is unknown). A call
+    answered ``No such tool available`` counts on neither side: before the Agent call in the parent
+    (cc-harness explore seed 1, x1-0061: ``Nope`` then Agent, with the summary), nor in the subagent's list
+    (seed 1234, x1234-0010: a subagent without Bash calling it, no summary). It names the last tool the
+    subagent called: Glob then Grep give ``Grep`` (subagent-tool-search-allowlist on 2.1.332)."""
+    if not rt.profile.tools_used_summary or len(parent.available_calls) != 1 or not child.available_calls:
         return None
-    return tuple(dict.fromkeys(child.tools_called))
+    return (child.available_calls[-1],)
 
 
 def _loose(name: str) -> str:

@@ -68,12 +68,11 @@ def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]
     available = conversation.callable(rt.profile)
     conversation.tools_called.append(called)  # every attempt counts, refused or not (measured ``tool_uses``)
     if called not in available and name not in available:
-        if name not in MODELLED_BUILTINS and name not in ALIASES.values():
-            conversation.calls_to_no_tool += 1
         return _error(use_id, messages.no_such_tool(
             called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in available,
             says_continue=rt.profile.unavailable_tool_says_continue,
             disabled=name in DISABLED_BUILTINS or name in removed_by_deny(rt.rules)))
+    conversation.available_calls.append(called)
     invalid = validation_error(name, tool_input) or (
         skills.validation_error(rt, tool_input) if name == "Skill" else None)
     if invalid is None and (invalid := _read_denied_write(rt, name)) is not None \

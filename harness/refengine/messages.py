@@ -338,7 +338,7 @@ HAND_BACK_FRAME = (
 def agent_result_report(reply: str, *, framed: bool, tools_used: tuple[str, ...] | None = None) -> str:
     """The first text block of a foreground Agent tool_result: the subagent's reply; ``framed`` (2.1.278
     on) puts it, indented, under the hand-back frame; ``tools_used`` (2.1.332) names the subagent's tools
-    above the frame (measured for one tool; how several are joined is not measured)."""
+    above the frame (agents.tools_used_summary says which)."""
     if not framed:
         return reply
     summary = f"  <tools-used-before-summary>{', '.join(tools_used)}</tools-used-before-summary>\n  \n" \

@@ -77,9 +77,12 @@ def invoke(rt: Runtime, conversation: Conversation, tool_input: Mapping[str, Any
     skill = rt.config.skill(called)
     assert skill is not None  # validation_error ran first
     body = render(rt, skill, str(tool_input.get("args") or ""))
-    _register_hooks(rt, skill)
     if skill.fork:
+        # A forked skill's hooks do not register for the session: the main thread's later Bash runs (measured on
+        # 2.1.252, 2.1.278 and 2.1.332 by cc-harness explore, seed 1234 x1234-0187). Whether they apply inside
+        # the fork is not measured; here they do not.
         return _fork(rt, conversation, skill, body, called=called)
+    _register_hooks(rt, skill)
     _apply_layers(rt, conversation, skill)
     response = {"success": True, "commandName": called}
     if _allowed_tools(rt, skill):
