@@ -442,6 +442,8 @@ def cmd_explore(args: argparse.Namespace) -> int:
         seed=args.seed,
         out=args.out,
         shrink_budget=args.shrink_budget,
+        shard=_shard(args.shard),
+        start=args.start,
         progress=lambda o, n: console.print(
             f"{n + 1}/{args.budget} {o.case_id}: " + ("agree" if not o.found else f"{len(o.found)} disagreement(s)"),
             markup=False,
@@ -456,6 +458,13 @@ def cmd_explore(args: argparse.Namespace) -> int:
         minimal = exploration.minimal.get(cls)
         out.print(f"  {count:4d}  {cls}" + (f"  -> {minimal}" if minimal else ""), markup=False)
     return 0 if not exploration.class_counts() else 1
+
+
+def _shard(text: str) -> tuple[int, int]:
+    i, _, n = text.partition("/")
+    if not (i.isdigit() and n.isdigit() and 1 <= int(i) <= int(n)):
+        raise UsageError(f"--shard {text!r}: expected I/N with 1 <= I <= N")
+    return int(i), int(n)
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -782,6 +791,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=int, default=100, help="generated cases to run (default 100)")
     p.add_argument("--seed", type=int, default=0, help="the same seed draws the same cases")
     p.add_argument("--shrink-budget", type=int, default=60, help="runs spent shrinking each disagreement class")
+    p.add_argument("--shard", default="1/1", help="I/N: run only every N-th generated case, from the I-th")
+    p.add_argument("--start", type=int, default=0, help="skip the first generated cases (finish an interrupted run)")
     p.add_argument("--out", type=Path, default=Path("results") / "explore", help="results file and minimal cases")
     p.set_defaults(func=cmd_explore)
 

@@ -108,19 +108,29 @@ def explore(
     out: Path,
     shrink_budget: int = 60,
     progress: Callable[[Outcome, int], None] | None = None,
+    shard: tuple[int, int] = (1, 1),
+    start: int = 0,
 ) -> Exploration:
-    """Draw ``budget`` scenarios with ``seed``, run them, then shrink one example of each disagreement class."""
+    """Draw ``budget`` scenarios with ``seed``, run them, then shrink one example of each disagreement class.
+
+    ``shard`` (i, n) runs only the scenarios whose index is i - 1 modulo n, and ``start`` skips the first
+    ``start`` scenarios (to finish an interrupted run): the same draw split over processes, each writing
+    its own results file, which ``rejudge`` and ``cc-harness report`` read together."""
     out.mkdir(parents=True, exist_ok=True)
     exploration = Exploration(version=version, seed=seed)
     scratch = Path(tempfile.mkdtemp(prefix="cch-explore-"))
     head = results.header(
         engines=[f"reference@{version}", f"claude@{version}"],
-        options={"command": "explore", "seed": seed, "budget": budget},
+        options={"command": "explore", "seed": seed, "budget": budget, "shard": f"{shard[0]}/{shard[1]}",
+                 "start": start},
         revision="explore",
     )
+    part = "" if shard == (1, 1) and not start else f"-from{start}-shard{shard[0]}of{shard[1]}"
     try:
-        with results.Writer(out / f"explore-{version}-seed{seed}.jsonl", head=head) as writer:
+        with results.Writer(out / f"explore-{version}-seed{seed}{part}.jsonl", head=head) as writer:
             for n, scenario in enumerate(draw(budget, seed)):
+                if n < start or n % shard[1] != shard[0] - 1:
+                    continue
                 outcome = run_both(scenario, version=version, workdir=scratch, case_id=f"x{seed}-{n:04d}")
                 exploration.outcomes.append(outcome)
                 writer.add(outcome.reference)
@@ -135,6 +145,53 @@ def explore(
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return exploration
+
+
+def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | None = None) -> Exploration:
+    """An earlier exploration's results file judged again: its cases drawn again from its seed and budget,
+    run on the reference engine as it is now, against the real engine's records in the file (which are
+    not run again). The way to measure a reference-engine fix on cases whose real answers are known."""
+    done = results.merge(paths)
+    options = done.head.get("options", {})
+    seed, budget = int(options["seed"]), int(options["budget"])
+    real_engine = next(e for e in done.head["engines"] if e.startswith("claude@"))
+    version = real_engine.split("@", 1)[1]
+    real = {r.case: r for r in done.records if r.engine == real_engine}
+    exploration = Exploration(version=version, seed=seed)
+    scratch = Path(tempfile.mkdtemp(prefix="cch-rejudge-"))
+    none = Expectations(root=scratch / "no-expectations")
+    try:
+        for n, scenario in enumerate(draw(budget, seed)):
+            case_id = f"x{seed}-{n:04d}"
+            if case_id not in real:
+                continue  # the run was interrupted before this case
+            case = load_case(write_case(scenario, scratch, case_id))
+            reference = run_case(case, make_engine(f"reference@{version}"), expectations=none)
+            recorded = _unordered(real[case_id], case.unordered_files)
+            outcome = Outcome(
+                scenario=scenario,
+                case_id=case_id,
+                found=disagreements(reference, recorded),
+                reference=reference,
+                real=recorded,
+            )
+            exploration.outcomes.append(outcome)
+            if progress is not None:
+                progress(outcome, n)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return exploration
+
+
+def _unordered(record: Record, names: tuple[str, ...]) -> Record:
+    """``record`` with the lines of each of ``names`` sorted, as a run of today's case would record them
+    (a results file written before the grammar marked a file unordered keeps the engine's race order)."""
+    files = (record.transcript or {}).get("files", {})
+    for name in names:
+        text = files.get(name)
+        if isinstance(text, str):
+            files[name] = "\n".join(sorted(text.splitlines())) + ("\n" if text.endswith("\n") else "")
+    return record
 
 
 def draw(budget: int, seed: int) -> list[Scenario]:

@@ -62,6 +62,8 @@ def disagreements(reference: Record, real: Record) -> list[str]:
     out = [f"status: {a['status']} -> {b['status']}"] if a["status"] != b["status"] else []
     if a["script_error"] != b["script_error"]:
         out.append(f"script: {a['script_error']!r} -> {b['script_error']!r}")
+    elif a["script_error"] is not None:
+        a, b = _before_failure(a), _before_failure(b)
     out += [f"{c.where}: {c.old} -> {c.new}" for c in transcript_changes(a, b)]
     return out
 
@@ -81,3 +83,18 @@ def classes(found: Iterable[str]) -> set[str]:
 
 def _status(record: Record) -> str:
     return record.status.value + (f" ({record.fault.message.splitlines()[0][:120]})" if record.fault else "")
+
+
+def _before_failure(seen: dict[str, Any]) -> dict[str, Any]:
+    """Both engines hit the same script failure: what happened after it is the harness's doing, not the
+    engine's (the real engine gets an API error for the unscripted request and runs the later prompts, the
+    reference engine stops), so the later steps and the files the run left are not compared."""
+    found = re.search(r"steps\[(\d+)\]", str(seen["script_error"]))
+    last = int(found.group(1)) + 1 if found else None
+    keep = (lambda step: step is not None and step <= last) if last is not None else (lambda step: True)
+    return {
+        **seen,
+        "exchanges": [e for e in seen["exchanges"] if e.get("step") is None or keep(e.get("step"))],
+        "prompts": [p for p in seen["prompts"] if keep(p.get("step"))],
+        "files": {},
+    }

@@ -245,9 +245,9 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
         return ToolResult(content=messages.agent_type_not_found(wanted, sorted(agents, key=str.lower)),
                           is_error=True)
     if tool_input.get("run_in_background") is not False:
-        rt.note_once("An Agent call without run_in_background: false ran in the foreground; the real engine "
-                     "(background default since 2.1.198) would answer 'Async agent launched successfully' and "
-                     "deliver the result later as a task notification.")
+        # The real engine (background by default since 2.1.198) answers 'Async agent launched successfully' and
+        # hands the reply back later; running it in the foreground here would be a guess.
+        raise NotModelled("an Agent call that runs in the background (without run_in_background: false)")
     child = subagent(rt, parent, agent, opening_blocks(rt, str(tool_input["prompt"]), agent.skills))
     started = time.monotonic()
     reply = rt.converse(child)
@@ -257,19 +257,37 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
     content = [{"type": "text", "text": messages.agent_result_report(
                    reply, framed=rt.profile.agent_result_hand_back_frame, tools_used=used)},
                {"type": "text", "text": messages.agent_result_trailer(
-                   child.agent_id or "", child.tool_uses, elapsed, send_message_hint=hint)}]
+                   child.agent_id or "", child.tool_uses, elapsed, tokens=subagent_tokens(child),
+                   send_message_hint=hint)}]
     response = {"status": "completed", "prompt": tool_input["prompt"], "agentId": child.agent_id,
                 "agentType": agent.name, "content": [{"type": "text", "text": reply}],
                 "totalDurationMs": elapsed, "totalToolUseCount": child.tool_uses}
     return ToolResult(content=content, response=response)
 
 
+def subagent_tokens(child: Conversation) -> int:
+    """The trailer's ``subagent_tokens``: the subagent's final response's usage as the fake API reports it
+    (input_tokens 1, output_tokens one per content block, harness/engines/fakeapi.py), input plus output.
+    Measured: 2 after a final reply of one text block, whether or not the subagent called a tool before
+    (so the last response's usage, not a sum), on 2.1.252 and 2.1.332 (cc-harness explore, seed 1) and
+    on 2.1.257, 2.1.278 (subagent-result-usage-tokens). A final reply of several blocks is not measured."""
+    last = next((m for m in reversed(child.messages) if m.get("role") == "assistant"), None)
+    blocks = last.get("content") if last is not None else None
+    if not isinstance(blocks, list) or len(blocks) != 1:
+        raise NotModelled("subagent_tokens after a subagent's final reply of other than one content block")
+    return 1 + 1
+
+
 def tools_used_summary(rt: Runtime, parent: Conversation, child: Conversation) -> tuple[str, ...] | None:
     """The tools ``child`` called, refused ones included, for 2.1.332's ``<tools-used-before-summary>``.
-    Measured: it appears only when the call was the parent context's first tool call (why is unknown)."""
-    if not rt.profile.tools_used_summary or parent.tool_uses != 1:
+    Measured: it appears only when the call was the parent context's first tool call (why is unknown). A call
+    answered ``No such tool available`` counts on neither side: before the Agent call in the parent
+    (cc-harness explore seed 1, x1-0061: ``Nope`` then Agent, with the summary), nor in the subagent's list
+    (seed 1234, x1234-0010: a subagent without Bash calling it, no summary). It names the last tool the
+    subagent called: Glob then Grep give ``Grep`` (subagent-tool-search-allowlist on 2.1.332)."""
+    if not rt.profile.tools_used_summary or len(parent.available_calls) != 1 or not child.available_calls:
         return None
-    return tuple(dict.fromkeys(child.tools_called))
+    return (child.available_calls[-1],)
 
 
 def _loose(name: str) -> str:

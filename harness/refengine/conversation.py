@@ -43,8 +43,12 @@ class Conversation:
     """A permission mode of its own; hook agents run in ``dontAsk`` whatever the session's mode."""
     tools_called: list[str] = field(default_factory=list)
     """Every tool this context asked for, in order, refused or not (``tool_uses`` counts them)."""
+    available_calls: list[str] = field(default_factory=list)
+    """The calls of ``tools_called`` to a tool the context had (not answered ``No such tool available``)."""
     structured_output: Mapping[str, Any] | None = None
     """A hook agent's verdict, once it called StructuredOutput."""
+    read_views: dict[Path, str] = field(default_factory=dict)
+    """Each file this context last read whole, with its content then (the Read tool's unchanged-file check)."""
     known_files: set[Path] = field(default_factory=set)
     """Files this context holds whole: the engine's read-file state (tools.ToolEnvironment.known)."""
 
@@ -65,8 +69,10 @@ class Conversation:
 
     def callable(self, profile: Profile) -> tuple[str, ...]:
         """The tools a call may name. Where the profile hides Glob and Grep, a pool that offers Bash hides
-        them too, until a skill withholds Bash (measured on 2.1.252: ``disallowed-tools: Bash`` adds them)."""
-        bash_offered = "Bash" in self.pool and "Bash" not in self.withheld
+        them too, until a skill withholds Bash (measured on 2.1.252: ``disallowed-tools: Bash`` adds them) in
+        the context that invoked it; a forked skill's own context does not get them (measured by cc-harness
+        explore on 2.1.252 and 2.1.332: seed 7 x7-0021, seed 1234 x1234-0187)."""
+        bash_offered = "Bash" in self.pool and ("Bash" not in self.withheld or self.kind == "fork")
         hide_search = profile.search_tools_hidden_while_bash_available and bash_offered
         names = [n for n in self.pool if not (hide_search and n in SEARCH_TOOLS)]
         return tuple(profile.agent_tool_name if n == AGENT else n for n in names)

@@ -72,8 +72,12 @@ def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]
             called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in available,
             says_continue=rt.profile.unavailable_tool_says_continue,
             disabled=name in DISABLED_BUILTINS or name in removed_by_deny(rt.rules)))
+    conversation.available_calls.append(called)
     invalid = validation_error(name, tool_input) or (
         skills.validation_error(rt, tool_input) if name == "Skill" else None)
+    if invalid is None and (invalid := _read_denied_write(rt, name)) is not None \
+            and rt.profile.read_deny_write_is_listed_denial:
+        _deny(rt, name, normalized_input(name, tool_input, workdir=rt.workdir))
     if invalid is not None:
         if name in conversation.deferred(rt.profile):
             # 2.1.332 appends "This tool's schema was not sent to the API ..." and the tool's JSON schema.
@@ -115,6 +119,19 @@ def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]
     )
 
 
+def _read_denied_write(rt: Runtime, name: str) -> str | None:
+    """A bare ``Read`` deny rule refuses every Write in its input validation (before hooks and the allow
+    rules; no permission_denials entry). Measured on 2.1.252 and 2.1.332 (cc-harness explore, seed 1), 2.1.257
+    and 2.1.278 (permission-read-deny-blocks-write). Edit and NotebookEdit under such a rule, and a Read deny
+    rule with a pattern, are not measured."""
+    read_denies = [r for r in rt.rules.deny if r.tool == "Read"]
+    if not read_denies or name not in ("Write", "Edit", "NotebookEdit"):
+        return None
+    if name == "Write" and any(r.specifier is None for r in read_denies):
+        return messages.write_covered_by_read_deny()
+    raise NotModelled(f"{name} under a Read deny rule" + ("" if name != "Write" else " with a pattern"))
+
+
 def _check_modelled(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> None:
     """Raise NotModelled for a call whose answer no measurement covers, before the permission check."""
     spec = SPECS.get(name)
@@ -131,7 +148,8 @@ def _check_modelled(rt: Runtime, conversation: Conversation, name: str, tool_inp
 def _execute(rt: Runtime, conversation: Conversation, name: str,
              tool_input: Mapping[str, Any]) -> tuple[ToolResult, tuple[dict[str, Any], ...]]:
     if name in MACHINE_TOOLS:
-        env = ToolEnvironment(workdir=rt.workdir, env=rt.env, profile=rt.profile, known=conversation.known_files)
+        env = ToolEnvironment(workdir=rt.workdir, env=rt.env, profile=rt.profile, known=conversation.known_files,
+                              read_views=conversation.read_views)
         try:
             return MACHINE_TOOLS[name](tool_input, env), ()
         except (OSError, UnicodeDecodeError) as exc:

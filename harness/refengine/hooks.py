@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from harness.refengine import messages
+from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import Profile
 from harness.refengine.tools import ALIASES
 
@@ -332,6 +333,8 @@ class HookOutcome:
     stop_turn: bool = False
     contexts: tuple[str, ...] = ()
     updated_input: Mapping[str, Any] | None = None
+    actions: int = 0
+    """How many actions ran for the event."""
 
 
 def parse_output(stdout: str) -> Mapping[str, Any] | None:
@@ -351,7 +354,11 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     """Give the results of one event's actions their meaning (notes §1.6-§1.7, measured strings).
 
     ``deny_names_event``: a PreToolUse deny reason is framed as ``PreToolUse:<tool> hook error:``
-    (the profile's ``hook_deny_reason_names_event``)."""
+    (the profile's ``hook_deny_reason_names_event``).
+
+    Several blocking actions with different texts on one event are not-modelled: the actions run in
+    parallel and which text wins is not fixed (cc-harness explore seed 7, x7-0122: two UserPromptSubmit
+    commands exiting 2; 2.1.252 named the first, 2.1.332 the second)."""
     permission: Permission | None = None
     message: str | None = None
     blocked = stop = False
@@ -361,12 +368,15 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
 
     def block(text: str, decision: Permission = "deny") -> None:
         nonlocal permission, message, blocked
+        if blocked and message != text:
+            raise NotModelled(f"several {event} hook actions blocking at once with different texts (which one the "
+                              "model or the result gets is not fixed: measured both ways)")
         blocked = True
         if permission is None or _PRECEDENCE[decision] > _PRECEDENCE[permission]:
             permission = decision
-        if message is None:
-            message = text
+        message = text
 
+    results = list(results)
     for r in results:
         specific = _specific(r.output)
         if r.output is not None and r.output.get("continue") is False:
@@ -384,6 +394,8 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         if r.exit_code == 2:
             if event in ("Stop", "SubagentStop"):
                 block(messages.stop_feedback(r.action.label, r.stderr))
+            elif event == "UserPromptSubmit":
+                block(messages.prompt_blocked(r.action.label, r.stderr))
             else:
                 block(messages.hook_error(event, subject, r.action.label, r.stderr))
             continue
@@ -394,7 +406,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         decision = specific.get("permissionDecision") or _legacy_decision(r.output.get("decision"), event)
         reason = str(specific.get("permissionDecisionReason") or r.output.get("reason") or "")
         if event == "PreToolUse" and decision in _PRECEDENCE:
-            if decision == "deny" and reason and deny_names_event:
+            if decision == "deny" and reason and deny_names_event and _deny_names_event_for(subject):
                 block(messages.hook_denied(event, subject, reason), decision)
             elif decision in ("deny", "ask"):
                 block(reason or messages.permission_not_granted(subject), decision)
@@ -411,8 +423,26 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
             contexts.append(messages.additional_context(event, tool, specific["additionalContext"]))
     return HookOutcome(
         permission=permission, message=message, blocked=blocked, stop_turn=stop, contexts=tuple(contexts),
-        updated_input=updated,
+        updated_input=updated, actions=len(results),
     )
+
+
+#: Where the profile's ``hook_deny_reason_names_event`` holds, a PreToolUse JSON deny reason reaches the model
+#: as ``PreToolUse:<tool> hook error: <reason>`` for these tools, and as the bare reason for ``DENY_REASON_BARE``.
+#: Measured on 2.1.332 (hook-pretooluse-deny-prefix-tools, -bypass: Bash prefixed, Read and Write bare, in print
+#: mode and with bypass; hook-subagent-matcher-agent: Agent prefixed; cc-harness explore seed 7, x7-0025: Skill
+#: prefixed). Other tools are not measured.
+DENY_REASON_NAMES_EVENT = frozenset({"Bash", "Agent", "Skill"})
+DENY_REASON_BARE = frozenset({"Read", "Write"})
+
+
+def _deny_names_event_for(tool: str) -> bool:
+    if tool in DENY_REASON_NAMES_EVENT:
+        return True
+    if tool in DENY_REASON_BARE:
+        return False
+    raise NotModelled(f"the text of a PreToolUse JSON deny reason for {tool} (prefixed for Bash, Agent and Skill, bare "
+                      "for Read and Write, measured)")
 
 
 def _specific(output: Mapping[str, Any] | None) -> Mapping[str, Any]:

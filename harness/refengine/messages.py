@@ -55,6 +55,21 @@ def wrong_parameter_type(tool: str, parameter: str, expected: str, got: str) -> 
 # -- skills ------------------------------------------------------------------------------------
 
 
+#: Built-in commands the real engine's ``Did you mean`` suggestion was measured to offer for a Skill call that
+#: names no skill (the suggestion looks at the built-in command table too, which is not modelled; only these
+#: names were seen). Measured: ``Unknown skill: beta. Did you mean btw?`` on 2.1.252, 2.1.278 and 2.1.332
+#: (skill-unknown-suggests-command), ``Unknown skill: lookup. Did you mean loop?`` on 2.1.257.
+SUGGESTED_COMMANDS = ("btw", "loop")
+
+
+READ_UNCHANGED = "Wasted call — file unchanged since your last Read. Refer to that earlier tool_result instead."
+"""A second whole Read of an unchanged file (profile ``read_unchanged_is_wasted_call``, measured on 2.1.252)."""
+
+
+def write_covered_by_read_deny() -> str:
+    return tool_use_error("File is covered by a Read deny rule in your permission settings and cannot be written.")
+
+
 def unknown_skill(name: str, suggestion: str | None) -> str:
     hint = f". Did you mean {suggestion}?" if suggestion else ""
     return tool_use_error(f"Unknown skill: {name}{hint}")
@@ -323,7 +338,7 @@ HAND_BACK_FRAME = (
 def agent_result_report(reply: str, *, framed: bool, tools_used: tuple[str, ...] | None = None) -> str:
     """The first text block of a foreground Agent tool_result: the subagent's reply; ``framed`` (2.1.278
     on) puts it, indented, under the hand-back frame; ``tools_used`` (2.1.332) names the subagent's tools
-    above the frame (measured for one tool; how several are joined is not measured)."""
+    above the frame (agents.tools_used_summary says which)."""
     if not framed:
         return reply
     summary = f"  <tools-used-before-summary>{', '.join(tools_used)}</tools-used-before-summary>\n  \n" \
@@ -332,12 +347,13 @@ def agent_result_report(reply: str, *, framed: bool, tools_used: tuple[str, ...]
     return f"{summary}{HAND_BACK_FRAME}\n{report}"
 
 
-def agent_result_trailer(agent_id: str, tool_uses: int, duration_ms: int, *, send_message_hint: bool = True) -> str:
+def agent_result_trailer(agent_id: str, tool_uses: int, duration_ms: int, *, tokens: int,
+                         send_message_hint: bool = True) -> str:
     """The second text block of a foreground Agent tool_result. 2.1.332 drops the SendMessage hint
-    where a subagent started the subagent (measured at depth 1)."""
+    where a subagent started the subagent (measured at depth 1). ``tokens``: see agents.subagent_tokens."""
     hint = f" (use SendMessage with to: '{agent_id}', summary: '<5-10 word recap>' to continue this agent)" \
         if send_message_hint else ""
-    usage = f"<usage>subagent_tokens: 0\ntool_uses: {tool_uses}\nduration_ms: {duration_ms}</usage>"
+    usage = f"<usage>subagent_tokens: {tokens}\ntool_uses: {tool_uses}\nduration_ms: {duration_ms}</usage>"
     return f"agentId: {agent_id}{hint}\n{usage}"
 
 
@@ -346,10 +362,17 @@ def subagent_nesting_limit(depth: int) -> str:
     return f"Subagent nesting limit reached (depth {depth})"
 
 
+#: Built-in agents the real engine names in ``Agent type 'x' not found`` that the reference engine does not
+#: define (they cannot be run here). Measured on 2.1.252 and 2.1.332 (cc-harness explore, seed 1) and
+#: 2.1.257, 2.1.278 (subagent-type-not-found-lists-builtins): the list always holds statusline-setup.
+UNDEFINED_BUILTIN_AGENTS = ("statusline-setup",)
+
+
 def agent_type_not_found(name: str, available: list[str]) -> str:
-    """Measured on 2.1.252 to 2.1.332: not wrapped in <tool_use_error>, the names sorted ignoring case (the
-    real list also holds statusline-setup, which the reference does not define)."""
-    return f"Agent type '{name}' not found. Available agents: {', '.join(available)}"
+    """Measured on 2.1.252 to 2.1.332: not wrapped in <tool_use_error>, the names sorted ignoring case, with
+    the built-in agents the reference does not define (``UNDEFINED_BUILTIN_AGENTS``) among them."""
+    names = sorted({*available, *UNDEFINED_BUILTIN_AGENTS}, key=str.lower)
+    return f"Agent type '{name}' not found. Available agents: {', '.join(names)}"
 
 
 # -- hooks -------------------------------------------------------------------------------------
@@ -406,6 +429,20 @@ def settings_error_debug(path: str, problem: str) -> str:
 def additional_context(event: str, tool: str | None, text: str) -> str:
     where = f"{event}:{tool}" if tool else event
     return f"{where} hook additional context: {text}"
+
+
+PROMPT_BLOCKED = "UserPromptSubmit operation blocked by hook:"
+
+
+def prompt_blocked(label: str, detail: str) -> str:
+    """A UserPromptSubmit command that exits 2: the prompt's printed result, before ``Original prompt``
+    (session.py adds it). Measured on 2.1.252 and 2.1.332 (cc-harness explore, seed 1), 2.1.257 and 2.1.278
+    (hook-prompt-submit-exit2-result): ``UserPromptSubmit operation blocked by hook:\n[bash h.sh]: WHY``."""
+    return f"{PROMPT_BLOCKED}\n[{label}]: {detail.rstrip(chr(10))}"
+
+
+def prompt_blocked_result(message: str, prompt: str) -> str:
+    return f"{message}\n\n\nOriginal prompt: {prompt}"
 
 
 def stop_feedback(label: str | None, detail: str) -> str:

@@ -118,6 +118,13 @@ class Profile:
     plugin_variable_fails_settings_hook: bool
     """A settings hook whose command names ``${CLAUDE_PLUGIN_ROOT}`` or ``${CLAUDE_PLUGIN_DATA}`` does not run
     (a debug-log error only); false: it runs, the shell expanding the unset variable to nothing (notes §1.9)."""
+    read_unchanged_is_wasted_call: bool
+    """A whole Read of a file the same context already read whole, unchanged since (and not written by the
+    context in between), answers ``Wasted call — file unchanged since your last Read. ...`` (false: the
+    content again)."""
+    read_deny_write_is_listed_denial: bool
+    """A Write refused by a bare ``Read`` deny rule (``File is covered by a Read deny rule ...``) is listed in the
+    prompt's ``permission_denials`` (false: the refusal is a validation error only)."""
     documented: bool = False
     """The articles' readings for this version are laid over the measured profile (readings.py)."""
     readings: tuple[str, ...] = ()
@@ -168,6 +175,10 @@ BASELINE: dict[str, Any] = {
     "plugin_skill_name_replaces_folder": False,
     "plugin_variable_fails_settings_hook": True,
     "skill_preload_finds_plugin_bare_name": True,
+    # Measured on 2.1.252 (cc-harness explore seed 1, x1-0043; tool-builtin-read-twice); later: the row below.
+    "read_unchanged_is_wasted_call": True,
+    # Measured on 2.1.252 (cc-harness explore seed 1, x1-0061; permission-read-deny-blocks-write).
+    "read_deny_write_is_listed_denial": False,
 }
 
 
@@ -315,6 +326,16 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/bisect/plugin_skill_listing_shows_alias.jsonl`, a probe case beside the scan: "
                     "plugin-skill-name-field's own check reads the same on both sides): '- team:greet-dir "
                     "(team:fancy): FANCY plugin skill' (plugin-skill-name-field)"),
+    Change(behaviour="read_unchanged_is_wasted_call", since=(2, 1, 332), value=False,
+           evidence="measured: 2.1.252, 2.1.257 and 2.1.278 answer a second whole Read of an unchanged notes.txt "
+                    "with 'Wasted call — file unchanged since your last Read. ...', 2.1.332 with the content again "
+                    "(the switch lies between 2.1.278 and 2.1.332; not in the timeline scan): tool-builtin-read-twice; "
+                    "found by cc-harness explore, seed 1, x1-0043"),
+    Change(behaviour="read_deny_write_is_listed_denial", since=(2, 1, 278), value=True,
+           evidence="measured: 2.1.252 and 2.1.257 leave permission_denials empty for a Write refused by a bare "
+                    "Read deny rule, 2.1.278 and 2.1.332 list it (the switch lies between 2.1.257 and 2.1.278; not in "
+                    "the timeline scan): permission-read-deny-blocks-write; found by cc-harness explore, seed 1, "
+                    "x1-0061"),
 )
 
 

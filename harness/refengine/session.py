@@ -15,11 +15,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.refengine import agents
+from harness.refengine import agents, messages
 from harness.refengine.config import Launch, load_project
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
 from harness.refengine.dispatch import reported_name, run_tool_use
-from harness.refengine.errors import EngineFailure
+from harness.refengine.errors import EngineFailure, NotModelled
 from harness.refengine.hook_actions import fire
 from harness.refengine.mcp_client import McpPool
 from harness.refengine.messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
@@ -157,6 +157,9 @@ def _start_process(rt: Runtime, *, source: str) -> None:
     rt.session.activated_skills.clear()
     if rt.session.main is not None:
         rt.session.main.start_user_turn()
+        # The Read tool's unchanged-file state is the process's (measured on 2.1.252, explore seed 1 x1-0077:
+        # a resumed process reads a file the session read before in full again).
+        rt.session.main.read_views.clear()
     outcome = fire(rt, _main(rt), "SessionStart", subject=source, fields={"source": source})
     rt.session.pending_context.extend(outcome.contexts)
 
@@ -199,8 +202,12 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
     submitted = fire(rt, conversation, "UserPromptSubmit", subject=None, fields={"prompt": prompt})
     if submitted.blocked:
         # Exit 2 / decision block erases the prompt; the model never sees it (notes §1.6).
+        # Every UserPromptSubmit action runs, the blocking one's siblings too: what was seen in most runs; in one
+        # (cc-harness explore seed 7, x7-0132 on 2.1.252) a sibling command left no trace (a race, NOT_MODELLED.md).
+        if not (submitted.message or "").startswith(messages.PROMPT_BLOCKED):
+            raise NotModelled("the printed result of a prompt a UserPromptSubmit hook blocked other than by exit 2")
         conversation.messages.pop()
-        return _prompt_output(rt, result="")
+        return _prompt_output(rt, result=messages.prompt_blocked_result(submitted.message or "", prompt))
     notes += submitted.contexts
     if notes:
         conversation.messages.append(system_note("\n\n".join(notes)))
@@ -285,4 +292,13 @@ def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *, active: b
         outcome = fire(rt, conversation, "SubagentStop", subject=conversation.agent_type, fields={
             "stop_hook_active": active, "agent_transcript_path": str(transcript), "last_assistant_message": text,
             "background_tasks": [], "session_crons": []})
-    return outcome.message if outcome.blocked else None
+    if outcome.blocked:
+        return outcome.message
+    if outcome.contexts:
+        # A Stop command's hookSpecificOutput.additionalContext sends the main thread back to the model with
+        # it, as a block does, up to the same cap: measured on 2.1.252 to 2.1.332 (hook-stop-additional-context:
+        # nine model calls, each request after the first ending in "Stop hook additional context: ...").
+        if conversation.kind != "main":
+            raise NotModelled("SubagentStop hook additionalContext")
+        return "\n\n".join(outcome.contexts)
+    return None

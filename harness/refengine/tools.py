@@ -143,6 +143,8 @@ class ToolEnvironment:
     """Files this context holds whole (read in full, written, or created by Edit), the engine's read-file
     state: NotebookEdit needs it, and 2.1.332's Edit note depends on it. One set per context (measured: a
     subagent's Edit of a file its parent read gets no note on 2.1.332)."""
+    read_views: dict[Path, str] = field(default_factory=dict)
+    """Files this context read whole, with the content then (Conversation.read_views)."""
 
 
 def run_bash(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
@@ -183,6 +185,9 @@ def run_read(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     shown = lines[offset - 1: offset - 1 + limit]
     if offset == 1 and len(shown) == len(lines):
         env.known.add(path)  # a partial view does not count (measured on 2.1.332: limit 1, then no Edit note)
+        if env.profile.read_unchanged_is_wasted_call and env.read_views.get(path) == content:
+            return ToolResult(content=messages.READ_UNCHANGED, response={"type": "file_unchanged"})
+        env.read_views[path] = content
     text = "\n".join(f"{offset + i}\t{line}" for i, line in enumerate(shown))
     file_info = {"filePath": tool_input["file_path"], "content": content, "numLines": len(shown),
                  "startLine": offset, "totalLines": len(lines)}
@@ -197,6 +202,7 @@ def run_write(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult
     existed = path.is_file()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(tool_input["content"], encoding="utf-8")
+    env.read_views.pop(path, None)  # a write is no earlier Read (a Read after it: not measured)
     env.known.add(path)
     text = messages.file_updated(given) if existed else messages.file_created(given)
     return ToolResult(content=text, response={"type": "update" if existed else "create", "filePath": given,
@@ -226,6 +232,7 @@ def run_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     if count > 1 and not replace_all:
         return _error(messages.edit_ambiguous(count, old))
     path.write_text(original.replace(old, new) if replace_all else original.replace(old, new, 1), encoding="utf-8")
+    env.read_views.pop(path, None)
     # 2.1.332 tells the model its view is current only when it had the whole file before the edit.
     note = not env.profile.edit_note_needs_known_file or path in env.known
     text = messages.file_replaced_all(given, note=note) if replace_all else messages.file_updated(given, note=note)
