@@ -326,16 +326,18 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/bisect/plugin_skill_listing_shows_alias.jsonl`, a probe case beside the scan: "
                     "plugin-skill-name-field's own check reads the same on both sides): '- team:greet-dir "
                     "(team:fancy): FANCY plugin skill' (plugin-skill-name-field)"),
-    Change(behaviour="read_unchanged_is_wasted_call", since=(2, 1, 332), value=False,
-           evidence="measured: 2.1.252, 2.1.257 and 2.1.278 answer a second whole Read of an unchanged notes.txt "
-                    "with 'Wasted call — file unchanged since your last Read. ...', 2.1.332 with the content again "
-                    "(the switch lies between 2.1.278 and 2.1.332; not in the timeline scan): tool-builtin-read-twice; "
-                    "found by cc-harness explore, seed 1, x1-0043"),
-    Change(behaviour="read_deny_write_is_listed_denial", since=(2, 1, 278), value=True,
-           evidence="measured: 2.1.252 and 2.1.257 leave permission_denials empty for a Write refused by a bare "
-                    "Read deny rule, 2.1.278 and 2.1.332 list it (the switch lies between 2.1.257 and 2.1.278; not in "
-                    "the timeline scan): permission-read-deny-blocks-write; found by cc-harness explore, seed 1, "
-                    "x1-0061"),
+    Change(behaviour="read_unchanged_is_wasted_call", since=(2, 1, 317), value=False,
+           evidence="measured: first in 2.1.317, not in 2.1.316 (`cc-harness bisect tool-builtin-read-twice --field "
+                    "'steps[0].turns[1].call.expect.result' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/read_unchanged_is_wasted_call.jsonl`): up to 2.1.316 a second whole Read "
+                    "of an unchanged notes.txt answers 'Wasted call — file unchanged since your last Read. ...', from "
+                    "2.1.317 the content again (tool-builtin-read-twice; found by cc-harness explore, seed 1)"),
+    Change(behaviour="read_deny_write_is_listed_denial", since=(2, 1, 269), value=True,
+           evidence="measured: first in 2.1.269, not in 2.1.268 (`cc-harness bisect permission-read-deny-blocks-write "
+                    "--field 'prompts[0].permission_denials' --good 2.1.257 --bad 2.1.278 --results "
+                    "docs/timeline/bisect/read_deny_write_is_listed_denial.jsonl`): up to 2.1.268 permission_denials "
+                    "stays empty for a Write refused by a bare Read deny rule, from 2.1.269 it lists it "
+                    "(permission-read-deny-blocks-write; found by cc-harness explore, seed 1)"),
 )
 
 
