@@ -1,6 +1,6 @@
 """What cc-harness costs on top of the engine, measured side by side in one run; figures for docs/performance.md.
 
-    python -m benchmarks.bench_engine --versions 2.1.252,2.1.332 --jobs 2 --sample 24 --repeat 3 \
+    python -m benchmarks.bench_engine --versions 2.1.252,2.1.332 --jobs 2 --sample 24 --repeat 3 --repeat-one 11 \
         --check-version 2.1.331 --write docs/performance.md
 
 1. **Harness / bare, one case.** ``claude -p`` on its own against the fake API (setup untimed) and the
@@ -150,7 +150,10 @@ def main() -> None:
     parser.add_argument("--versions", default="2.1.252,2.1.332")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--sample", type=int, default=24)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each sampled case (part 2)")
+    parser.add_argument(
+        "--repeat-one", type=int, default=11, help="runs of part 1's case each way: one case's ratio needs many"
+    )
     parser.add_argument("--case", default="tool-hook-pretooluse-deny", help="the single-prompt case of part 1")
     parser.add_argument("--check-version", default=None, help="a version to check from an empty cache (part 5)")
     parser.add_argument("--write", type=Path, default=None, help="write the figures as a Markdown page")
@@ -167,12 +170,12 @@ def main() -> None:
         lines.append(text)
 
     one = next(c for c in cases if c.id == args.case)
-    say(f"## 1. One case, bare engine against the harness ({one.id}, {args.repeat} runs each, interleaved)\n")
+    say(f"## 1. One case, bare engine against the harness ({one.id}, {args.repeat_one} runs each, interleaved)\n")
     say("| version | bare `claude -p` (median) | through the harness (median) | ratio |")
     say("|---|---|---|---|")
     for version in versions:
         bare, full = [], []
-        for _ in range(args.repeat):
+        for _ in range(args.repeat_one):
             bare.append(bare_run(one, version))
             full.append(through_harness(one, f"claude@{version}", expectations).duration)
         b, h = statistics.median(bare), statistics.median(full)
@@ -257,7 +260,7 @@ def page(lines: list[str], *, args: argparse.Namespace, minutes: float) -> str:
     )
     command = (
         f"python -m benchmarks.bench_engine --versions {args.versions} --jobs {args.jobs} --sample {args.sample}"
-        f" --repeat {args.repeat}"
+        f" --repeat {args.repeat} --repeat-one {args.repeat_one}"
         + (f" --check-version {args.check_version}" if args.check_version else "")
         + f" --write {args.write}"
     )
