@@ -37,6 +37,9 @@ def running(case: Case, *, workdir: Path, logs: Path) -> Iterator[dict[str, int]
 
     Each server's stderr goes to ``logs/server-<name>.stderr``, outside the working copy; every server is
     stopped (its whole process group) on exit, also when the run fails."""
+    if not case.servers:  # most cases have none: no process to contain, no pass over /proc on exit
+        yield {}
+        return
     started: list[subprocess.Popen[bytes]] = []
     ports: dict[str, int] = {}
     with contained() as cookie:
@@ -46,8 +49,7 @@ def running(case: Case, *, workdir: Path, logs: Path) -> Iterator[dict[str, int]
                 process = _spawn(case, server, workdir=workdir, stderr=stderr, env=server_env(case, cookie=cookie))
                 started.append(process)
                 ports[server.name] = _read_port(case, server, process, stderr)
-            if ports:  # most cases have no server: spare them a pass over every file
-                fill_ports(workdir, ports)
+            fill_ports(workdir, ports)
             yield ports
         finally:
             for process in started:
