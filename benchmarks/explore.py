@@ -1,6 +1,6 @@
 """A long differential exploration: many generated cases per pinned version, one summary page.
 
-    python benchmarks/explore.py --versions 2.1.252,2.1.278,2.1.332 --budget 300 --seed 2027 \
+    python -m benchmarks.explore --versions 2.1.252,2.1.278,2.1.332 --budget 300 --seed 2027 \
         --out results/explore --summary docs/exploration.md
 
 Runs ``cc-harness explore`` for each version (the same seed draws the same cases for every version),
