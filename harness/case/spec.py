@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -291,6 +291,13 @@ class Case:
         return next(c for c in self.contexts if c.name == name)
 
     @property
+    def answers_either_way(self) -> bool:
+        """A ``one_of`` check anywhere: the case says the engine does not give the same answer every run, so
+        no single transcript can be its snapshot (the pytest plugin compares none, as for an intermittent
+        difference)."""
+        return _has_one_of(self)
+
+    @property
     def fixture_dirs(self) -> tuple[Path, ...]:
         """Where the working copy's files come from, each laid over the one before."""
         base = self.project or self.fixture_from
@@ -317,3 +324,15 @@ class Case:
             if path.is_file() and not any(path == x or x in path.parents for x in self.own_files_excluded(root)):
                 return path
         return None
+
+
+def _has_one_of(value: object) -> bool:
+    if isinstance(value, TextMatch):
+        return value.kind == "one_of"
+    if isinstance(value, (tuple, list)):
+        return any(_has_one_of(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_one_of(v) for v in value.values())
+    if is_dataclass(value) and not isinstance(value, type):
+        return any(_has_one_of(getattr(value, f.name)) for f in fields(value))
+    return False
