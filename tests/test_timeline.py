@@ -153,6 +153,20 @@ def _workflow_commands() -> tuple[str, str]:
     return scan, merge
 
 
+def _workflow_step(command: str, *, cwd: Path, env: dict[str, str]) -> None:
+    """Run one workflow step's shell command as the runner does (bash -euo pipefail); it must succeed."""
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", command],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
 @pytest.mark.xdist_group("test_report_html")  # real pinned engines, like the HTML report's fixture
 def test_versions_times_shards_merge_into_one_timeline_and_report(tmp_path: Path) -> None:
     """The workflow's own commands for 2 versions x 2 shards, then its merge: one timeline, one report with a
@@ -172,28 +186,10 @@ def test_versions_times_shards_merge_into_one_timeline_and_report(tmp_path: Path
     for version in versions:
         for shard in ("1/2", "2/2"):
             command = scan.replace("${{ matrix.version }}", version).replace("${{ matrix.shard }}", shard)
-            done = subprocess.run(
-                ["bash", "-euo", "pipefail", "-c", command],
-                cwd=work,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=600,
-                check=False,
-            )
-            assert done.returncode == 0, done.stderr[-3000:]
+            _workflow_step(command, cwd=work, env=env)
     files = sorted((work / "results").glob("claude-*.jsonl"))
     assert len(files) == 4
-    done = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", merge],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    _workflow_step(merge, cwd=work, env=env)
     merged = results.read(work / "results" / "timeline.jsonl").records
     assert {r.engine for r in merged} == {f"claude@{v}" for v in versions}
     # the shards split the three cases 1 / 2 (by a hash of the case id)
