@@ -7,6 +7,7 @@ behaviour (timeout, crash, API fault, install error, a broken case, a harness bu
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import tempfile
 import time
@@ -14,12 +15,12 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import checks, servers, transcript
+from harness import checks, races, servers, transcript
 from harness.case import BrokenCase, Case, copy_fixture, copy_home
 from harness.case.lint import fixture_notes
 from harness.engines import engine_dir
 from harness.engines.base import Engine, EngineRun
-from harness.errors import HarnessError, ScriptError
+from harness.errors import HarnessError, NotModelled, ScriptError
 from harness.expectations import Expectations, judge
 from harness.outcome import Fault, Status, status_of
 from harness.results import Record
@@ -118,10 +119,16 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
     if script_failure is not None:
         # a stable string (no temporary or checkout paths), so that it can be listed as a known difference
         data["script_error"] = norm.text(script_failure.splitlines()[0]).replace(str(case.directory), "<case>")
+    listed = expectations.listed(engine.name, case.id)
     differences = checks.check(case, data, debug_log=run.debug_log, script_detail=script_failure or "")
-    findings = judge(differences, expectations.listed(engine.name, case.id))
+    findings = judge(differences, listed)
     # an intermittent case is "known" whichever way this run went, so reports do not flip between runs
     status = status_of(findings, settle_intermittent=True)
+    for variant in itertools.islice(races.variants(data), 1, None):
+        other = judge(checks.check(case, variant, debug_log=run.debug_log, script_detail=script_failure or ""), listed)
+        if status_of(other, settle_intermittent=True) is not status:
+            raise NotModelled(f"{engine.name}: the case's checks hold for one outcome of a race and not for another "
+                              f"(texts: {' | '.join(races.races(data)[0])})")
     return Record.of(
         case,
         engine=engine.name,

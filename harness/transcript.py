@@ -198,6 +198,8 @@ def build(
         out["stderr"] = [norm.text(line) for line in run.stderr.splitlines() if any(w in line for w in wanted)]
     if case.side_calls:
         out["side_calls"] = {side.name: side_calls.get(side.name, 0) for side in case.side_calls}
+    if run.races:
+        out["races"] = [[norm.text(text) for text in race] for race in run.races]
     return out
 
 

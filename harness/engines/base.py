@@ -34,6 +34,9 @@ class EngineRun:
     engine_seconds: float | None = None
     """Wall time of the engine processes themselves (None where the engine runs in process)."""
     notes: tuple[str, ...] = field(default=())
+    races: tuple[tuple[str, ...], ...] = field(default=())
+    """Texts a race decides (the reference engine's, e.g. several hooks blocking one event): each entry's
+    first is the text this run gave, the others what the engine may give instead on another run."""
 
 
 class Engine(Protocol):

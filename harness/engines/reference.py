@@ -149,7 +149,7 @@ class ReferenceEngine:
             raise EngineCrash(str(exc)) from None
         except Exception as exc:  # the engine's own bug: still a named category, with its type
             raise EngineCrash(f"{self.name}: {type(exc).__name__}: {exc}") from exc
-        return EngineRun(steps=tuple(outputs), debug_log=engine.debug_log, notes=engine.notes)
+        return EngineRun(steps=tuple(outputs), debug_log=engine.debug_log, notes=engine.notes, races=engine.races)
 
 
 #: Seconds a timed-out run gets to wind down (its processes killed again and again) before EngineTimeout.

@@ -249,10 +249,11 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
         # hands the reply back later; running it in the foreground here would be a guess.
         raise NotModelled("an Agent call that runs in the background (without run_in_background: false)")
     child = subagent(rt, parent, agent, opening_blocks(rt, str(tool_input["prompt"]), agent.skills))
+    answered_before = frozenset(rt.session.tools_answered)
     started = time.monotonic()
     reply = rt.converse(child)
     elapsed = int((time.monotonic() - started) * 1000)
-    used = tools_used_summary(rt, parent, child)
+    used = tools_used_summary(rt, child, answered_before=answered_before)
     hint = parent.kind == "main" or not rt.profile.send_message_hint_only_on_main
     content = [{"type": "text", "text": messages.agent_result_report(
                    reply, framed=rt.profile.agent_result_hand_back_frame, tools_used=used)},
@@ -278,16 +279,21 @@ def subagent_tokens(child: Conversation) -> int:
     return 1 + 1
 
 
-def tools_used_summary(rt: Runtime, parent: Conversation, child: Conversation) -> tuple[str, ...] | None:
-    """The tools ``child`` called, refused ones included, for 2.1.332's ``<tools-used-before-summary>``.
-    Measured: it appears only when the call was the parent context's first tool call (why is unknown). A call
-    answered ``No such tool available`` counts on neither side: before the Agent call in the parent
-    (cc-harness explore seed 1, x1-0061: ``Nope`` then Agent, with the summary), nor in the subagent's list
-    (seed 1234, x1234-0010: a subagent without Bash calling it, no summary). It names the last tool the
-    subagent called: Glob then Grep give ``Grep`` (subagent-tool-search-allowlist on 2.1.332)."""
-    if not rt.profile.tools_used_summary or len(parent.available_calls) != 1 or not child.available_calls:
+def tools_used_summary(rt: Runtime, child: Conversation, *, answered_before: frozenset[str]) -> tuple[str, ...] | None:
+    """2.1.332's ``<tools-used-before-summary>``: the tools ``child`` called, in the order of their first call,
+    but those whose calls had been answered anywhere in the session before ``child`` started
+    (``answered_before``: the main thread's, an earlier subagent's, a refusal or a ``No such tool available``
+    alike); no summary when none is left. Measured on 2.1.332: Bash then Agent, the subagent calling Bash,
+    no summary (subagent-hook-absent, tool-subagent-no-call); an unavailable Glob then Agent, the subagent
+    calling Glob then Grep, ``Grep`` (subagent-tool-search-allowlist); Bash then Agent, the subagent calling
+    Glob and Grep, ``Glob, Grep`` (tool-builtin-glob-grep); a refused Skill and Write then Agent, ``Bash``,
+    and a second subagent calling Bash, none (cc-harness explore seed 4242, x4242-0125 and x4242-0178); a
+    subagent whose own Agent call was answered ``No such tool available``, ``Agent``
+    (subagent-subagent-depth-cap-252). Tools a subagent's own subagents called are not measured apart."""
+    if not rt.profile.tools_used_summary:
         return None
-    return (child.available_calls[-1],)
+    left = tuple(t for t in dict.fromkeys(child.tools_called) if t not in answered_before)
+    return left or None
 
 
 def _loose(name: str) -> str:

@@ -43,8 +43,6 @@ class Conversation:
     """A permission mode of its own; hook agents run in ``dontAsk`` whatever the session's mode."""
     tools_called: list[str] = field(default_factory=list)
     """Every tool this context asked for, in order, refused or not (``tool_uses`` counts them)."""
-    available_calls: list[str] = field(default_factory=list)
-    """The calls of ``tools_called`` to a tool the context had (not answered ``No such tool available``)."""
     structured_output: Mapping[str, Any] | None = None
     """A hook agent's verdict, once it called StructuredOutput."""
     read_views: dict[Path, str] = field(default_factory=dict)

@@ -60,6 +60,13 @@ class CallOutcome:
 
 
 def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> CallOutcome:
+    """One tool call of ``conversation``, answered; its tool then counts as answered in the session."""
+    outcome = _answer(rt, conversation, use)
+    rt.session.tools_answered.add(str(use.get("name", "")))
+    return outcome
+
+
+def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> CallOutcome:
     use_id = str(use.get("id", ""))
     called = str(use.get("name", ""))
     name = ALIASES.get(called, called)
@@ -72,7 +79,6 @@ def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]
             called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in available,
             says_continue=rt.profile.unavailable_tool_says_continue,
             disabled=name in DISABLED_BUILTINS or name in removed_by_deny(rt.rules)))
-    conversation.available_calls.append(called)
     invalid = validation_error(name, tool_input) or (
         skills.validation_error(rt, tool_input) if name == "Skill" else None)
     if invalid is None and (invalid := _read_denied_write(rt, name)) is not None \

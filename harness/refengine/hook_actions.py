@@ -70,7 +70,10 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
                 seen.add(key)
             if _runs(rt, conversation, event, action):
                 results.append(_run(rt, conversation, rule, action, event=event, data=data))
-    return combine(event, tool, results, deny_names_event=rt.profile.hook_deny_reason_names_event)
+    outcome = combine(event, tool, results, deny_names_event=rt.profile.hook_deny_reason_names_event)
+    if outcome.raced and outcome.raced not in rt.races:
+        rt.races.append(outcome.raced)
+    return outcome
 
 
 def _runs(rt: Runtime, conversation: Conversation, event: str, action: HookAction) -> bool:

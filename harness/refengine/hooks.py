@@ -335,6 +335,9 @@ class HookOutcome:
     updated_input: Mapping[str, Any] | None = None
     actions: int = 0
     """How many actions ran for the event."""
+    raced: tuple[str, ...] = ()
+    """When several actions blocked with different texts: every one of them, ``message`` (the first) first.
+    Which one the real engine gives is a race (combine), so a run's answer is any of them."""
 
 
 def parse_output(stdout: str) -> Mapping[str, Any] | None:
@@ -356,9 +359,13 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     ``deny_names_event``: a PreToolUse deny reason is framed as ``PreToolUse:<tool> hook error:``
     (the profile's ``hook_deny_reason_names_event``).
 
-    Several blocking actions with different texts on one event are not-modelled: the actions run in
-    parallel and which text wins is not fixed (cc-harness explore seed 7, x7-0122: two UserPromptSubmit
-    commands exiting 2; 2.1.252 named the first, 2.1.332 the second)."""
+    Several blocking actions with different texts on one event: the actions run in parallel and the text
+    of the first to finish wins, so with actions of like duration which one it is is a race. Measured on
+    2.1.332: two UserPromptSubmit commands exiting 2 at once gave the first in 6 runs of 6, and the second
+    in 3 of 3 once the first slept 0.5 s first; two PreToolUse scripts of like duration gave one, then the
+    other, on successive calls of one run (cc-harness explore seed 4242, x4242-0017); 2.1.252 named the
+    first, 2.1.332 the second (seed 7, x7-0122). The outcome names the first in definition order and lists
+    every text in ``raced``: a run's answer is any of them (harness/refengine/NOT_MODELLED.md, races)."""
     permission: Permission | None = None
     message: str | None = None
     blocked = stop = False
@@ -366,15 +373,18 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     updated: Mapping[str, Any] | None = None
     subject = tool or ""
 
+    raced: list[str] = []
+
     def block(text: str, decision: Permission = "deny") -> None:
         nonlocal permission, message, blocked
-        if blocked and message != text:
-            raise NotModelled(f"several {event} hook actions blocking at once with different texts (which one the "
-                              "model or the result gets is not fixed: measured both ways)")
+        if blocked and text not in raced:
+            raced.append(text)
         blocked = True
         if permission is None or _PRECEDENCE[decision] > _PRECEDENCE[permission]:
             permission = decision
-        message = text
+        if message is None:
+            message = text
+            raced.append(text)
 
     results = list(results)
     for r in results:
@@ -423,7 +433,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
             contexts.append(messages.additional_context(event, tool, specific["additionalContext"]))
     return HookOutcome(
         permission=permission, message=message, blocked=blocked, stop_turn=stop, contexts=tuple(contexts),
-        updated_input=updated, actions=len(results),
+        updated_input=updated, actions=len(results), raced=tuple(raced) if len(raced) > 1 else (),
     )
 
 

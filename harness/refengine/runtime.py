@@ -53,6 +53,9 @@ class SessionState:
     """SessionStart context waiting for the first prompt of the session."""
     denials: list[dict[str, Any]] = field(default_factory=list)
     """Refused tool calls of the current prompt, in every context."""
+    tools_answered: set[str] = field(default_factory=set)
+    """The names of the tools whose calls have been answered in this session, in any context, refusals and
+    errors included (2.1.332's ``<tools-used-before-summary>`` leaves them out: agents.tools_used_summary)."""
 
     def forget_skill_hooks(self) -> None:
         self.skill_hooks.clear()
@@ -76,6 +79,9 @@ class Runtime:
     """Runs a context until its model stops calling tools; returns the final text (session.py)."""
     debug: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    races: list[tuple[str, ...]] = field(default_factory=list)
+    """Texts a race decides: each entry's first is the one this run gave, the rest what the real engine may
+    give instead (hooks.combine)."""
 
     @property
     def workdir(self) -> Path:

@@ -135,6 +135,11 @@ class Engine:
         """Where this run knowingly departs from the real engine (configuration warnings, readings)."""
         return tuple(self._rt.notes)
 
+    @property
+    def races(self) -> tuple[tuple[str, ...], ...]:
+        """Texts a race decides in the real engine: each entry's first is this run's, the others its rivals."""
+        return tuple(self._rt.races)
+
 
 def process_env(*, workdir: Path, home: Path, base: Mapping[str, str]) -> dict[str, str]:
     """What Bash, hooks and MCP servers see: the engine's own environment with its home and project directory."""

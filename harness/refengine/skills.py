@@ -135,10 +135,11 @@ def _fork(rt: Runtime, parent: Conversation, skill: SkillDef, body: str, *, call
     opening = [{"type": "text", "text": messages.skill_base_directory(skill.directory, body)}]
     child = subagent(rt, parent, agent, opening, fork=True)
     _apply_layers(rt, child, skill)
+    answered_before = frozenset(rt.session.tools_answered)
     reply = rt.converse(child)
     response = {"success": True, "commandName": called, "status": "forked", "agentId": child.agent_id,
                 "result": reply}
-    content = messages.forked_skill_result(called, reply, tools_used_summary(rt, parent, child))
+    content = messages.forked_skill_result(called, reply, tools_used_summary(rt, child, answered_before=answered_before))
     return SkillRun(result=ToolResult(content=content, response=response))
 
 
