@@ -64,12 +64,13 @@ steps:
 def test_a_check_that_holds_for_every_outcome_passes_and_one_that_holds_for_one_is_not_modelled(
     write_case: CaseWriter,
 ) -> None:
-    either = _race_case(write_case, "either", '{one_of: ["' + A.replace("\n", "\\n") + '", "' + B.replace("\n", "\\n") + '"]}')
+    quoted = ['"' + text.replace("\n", "\\n") + '"' for text in (A, B)]
+    either = _race_case(write_case, "either", "{one_of: [" + ", ".join(quoted) + "]}")
     assert either.status is Status.PASS, either.explain()
     assert either.transcript is not None and either.transcript["races"] == [[A, B]]
     contains = _race_case(write_case, "contains", "{contains: hook error}")
     assert contains.status is Status.PASS, contains.explain()
-    only_b = _race_case(write_case, "only-b", '"' + B.replace("\n", "\\n") + '"')
+    only_b = _race_case(write_case, "only-b", quoted[1])
     assert only_b.status is Status.NOT_MODELLED and only_b.fault is not None
     assert "race" in only_b.fault.message
     neither = _race_case(write_case, "neither", "{contains: NOT-THERE}")

@@ -39,6 +39,9 @@ class Conversation:
     """Agent-frontmatter hooks, active in this context only (A6)."""
     granted: list[Rule] = field(default_factory=list)
     withheld: set[str] = field(default_factory=set)
+    search_tools_shown: bool = False
+    """A skill withheld Bash here once, and the profile keeps Glob and Grep offered since
+    (``search_tools_stay_next_prompt``)."""
     mode: Mode | None = None
     """A permission mode of its own; hook agents run in ``dontAsk`` whatever the session's mode."""
     tools_called: list[str] = field(default_factory=list)
@@ -69,8 +72,10 @@ class Conversation:
         """The tools a call may name. Where the profile hides Glob and Grep, a pool that offers Bash hides
         them too, until a skill withholds Bash (measured on 2.1.252: ``disallowed-tools: Bash`` adds them) in
         the context that invoked it; a forked skill's own context does not get them (measured by cc-harness
-        explore on 2.1.252 and 2.1.332: seed 7 x7-0021, seed 1234 x1234-0187)."""
-        bash_offered = "Bash" in self.pool and ("Bash" not in self.withheld or self.kind == "fork")
+        explore on 2.1.252 and 2.1.332: seed 7 x7-0021, seed 1234 x1234-0187). From 2.1.281 they stay after
+        the restriction ends (``search_tools_shown``; skill-disallowed-search-tools-stay)."""
+        withheld = "Bash" in self.withheld or self.search_tools_shown
+        bash_offered = "Bash" in self.pool and (not withheld or self.kind == "fork")
         hide_search = profile.search_tools_hidden_while_bash_available and bash_offered
         names = [n for n in self.pool if not (hide_search and n in SEARCH_TOOLS)]
         return tuple(profile.agent_tool_name if n == AGENT else n for n in names)

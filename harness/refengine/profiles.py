@@ -91,7 +91,12 @@ class Profile:
     """An Agent tool_result puts the subagent's reply, indented, under a ``[Subagent hand-back]`` frame."""
     tools_used_summary: bool
     """Agent and forked-skill results start with ``<tools-used-before-summary>`` naming the tools called
-    (on the parent context's first tool call only, measured)."""
+    that the session had not answered yet (agents.tools_used_summary)."""
+    search_tools_stay_next_prompt: bool
+    """Glob and Grep, brought into a context's tool list by a skill withholding Bash, stay there after the
+    user's next message (before: they leave with the restriction), for as long as the process runs."""
+    search_tools_stay_after_resume: bool
+    """... and in a process resuming the session too."""
     send_message_hint_only_on_main: bool
     """The Agent result's ``(use SendMessage ...)`` hint is left out where a subagent started the subagent."""
     mcp_tools_deferred: bool
@@ -158,6 +163,8 @@ BASELINE: dict[str, Any] = {
     "skill_approval_names_allow_rule": False,
     "agent_result_hand_back_frame": False,
     "tools_used_summary": False,
+    "search_tools_stay_next_prompt": False,
+    "search_tools_stay_after_resume": False,
     "send_message_hint_only_on_main": False,
     "mcp_tools_deferred": False,
     "settings_errors_logged": False,
@@ -332,6 +339,15 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/bisect/read_unchanged_is_wasted_call.jsonl`): up to 2.1.316 a second whole Read "
                     "of an unchanged notes.txt answers 'Wasted call — file unchanged since your last Read. ...', from "
                     "2.1.317 the content again (tool-builtin-read-twice; found by cc-harness explore, seed 1)"),
+    Change(behaviour="search_tools_stay_next_prompt", since=(2, 1, 281), value=True,
+           evidence="measured: first in 2.1.281, not in 2.1.280 (`cc-harness bisect skill-disallowed-search-tools-stay "
+                    "--good 2.1.278 --bad 2.1.332 --results docs/timeline/bisect/search_tools_stay_next_prompt.jsonl`): "
+                    "after a skill's disallowed-tools: Bash, the next prompt's first request offers Glob and Grep "
+                    "(found by cc-harness explore, seed 8128, x8128-0055)"),
+    Change(behaviour="search_tools_stay_after_resume", since=(2, 1, 304), value=True,
+           evidence="measured: first in 2.1.304, not in 2.1.303 (`cc-harness bisect skill-disallowed-search-tools-stay "
+                    "--good 2.1.291 --bad 2.1.332 --results docs/timeline/bisect/search_tools_stay_after_resume.jsonl`): "
+                    "a --resume process's first request still offers Glob and Grep"),
     Change(behaviour="read_deny_write_is_listed_denial", since=(2, 1, 269), value=True,
            evidence="measured: first in 2.1.269, not in 2.1.268 (`cc-harness bisect permission-read-deny-blocks-write "
                     "--field 'prompts[0].permission_denials' --good 2.1.257 --bad 2.1.278 --results "

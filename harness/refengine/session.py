@@ -162,6 +162,8 @@ def _start_process(rt: Runtime, *, source: str) -> None:
     rt.session.activated_skills.clear()
     if rt.session.main is not None:
         rt.session.main.start_user_turn()
+        if source == "resume" and not rt.profile.search_tools_stay_after_resume:
+            rt.session.main.search_tools_shown = False
         # The Read tool's unchanged-file state is the process's (measured on 2.1.252, explore seed 1 x1-0077:
         # a resumed process reads a file the session read before in full again).
         rt.session.main.read_views.clear()
@@ -231,7 +233,7 @@ def _prompt_output(rt: Runtime, *, result: str) -> PromptOutput:
     ``mcp__plugin_team_marker__record``). It is sent as the prompt starts, before a skill withholds a tool:
     a skill's ``disallowed-tools: Bash`` does not bring Glob and Grep into it (measured on 2.1.252 to
     2.1.332: skill-tool-disallowed-tools, plugin-skill-tool-disallowed)."""
-    main = replace(_main(rt), withheld=set())
+    main = replace(_main(rt), withheld=set(), search_tools_shown=False)
     profile = rt.profile
     listed = [t for t in main.callable(profile)
               if t in main.offered(profile) or t in main.deferred(profile) or t.startswith("mcp__")]

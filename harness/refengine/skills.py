@@ -124,6 +124,8 @@ def _apply_layers(rt: Runtime, conversation: Conversation, skill: SkillDef) -> N
         conversation.granted.extend(Rule.parse(t) for t in _allowed_tools(rt, skill))
     if rt.profile.skill_disallowed_tools:
         conversation.withheld.update(Rule.parse(t).tool for t in skill.disallowed_tools)
+        if "Bash" in conversation.withheld and rt.profile.search_tools_stay_next_prompt:
+            conversation.search_tools_shown = True
 
 
 def _fork(rt: Runtime, parent: Conversation, skill: SkillDef, body: str, *, called: str) -> SkillRun:
@@ -139,7 +141,8 @@ def _fork(rt: Runtime, parent: Conversation, skill: SkillDef, body: str, *, call
     reply = rt.converse(child)
     response = {"success": True, "commandName": called, "status": "forked", "agentId": child.agent_id,
                 "result": reply}
-    content = messages.forked_skill_result(called, reply, tools_used_summary(rt, child, answered_before=answered_before))
+    used = tools_used_summary(rt, child, answered_before=answered_before)
+    content = messages.forked_skill_result(called, reply, used)
     return SkillRun(result=ToolResult(content=content, response=response))
 
 
