@@ -341,12 +341,14 @@ CHANGES: tuple[Change, ...] = (
                     "2.1.317 the content again (tool-builtin-read-twice; found by cc-harness explore, seed 1)"),
     Change(behaviour="search_tools_stay_next_prompt", since=(2, 1, 281), value=True,
            evidence="measured: first in 2.1.281, not in 2.1.280 (`cc-harness bisect skill-disallowed-search-tools-stay "
-                    "--good 2.1.278 --bad 2.1.332 --results docs/timeline/bisect/search_tools_stay_next_prompt.jsonl`): "
+                    "--good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/search_tools_stay_next_prompt.jsonl`): "
                     "after a skill's disallowed-tools: Bash, the next prompt's first request offers Glob and Grep "
                     "(found by cc-harness explore, seed 8128, x8128-0055)"),
     Change(behaviour="search_tools_stay_after_resume", since=(2, 1, 304), value=True,
            evidence="measured: first in 2.1.304, not in 2.1.303 (`cc-harness bisect skill-disallowed-search-tools-stay "
-                    "--good 2.1.291 --bad 2.1.332 --results docs/timeline/bisect/search_tools_stay_after_resume.jsonl`): "
+                    "--good 2.1.291 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/search_tools_stay_after_resume.jsonl`): "
                     "a --resume process's first request still offers Glob and Grep"),
     Change(behaviour="read_deny_write_is_listed_denial", since=(2, 1, 269), value=True,
            evidence="measured: first in 2.1.269, not in 2.1.268 (`cc-harness bisect permission-read-deny-blocks-write "
