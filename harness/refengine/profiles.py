@@ -3,10 +3,10 @@
 The table ``CHANGES`` is the single place that names the version at which a modelled behaviour
 changed. A profile for version V starts from ``BASELINE`` (the oldest behaviour we model) and applies
 every change whose ``since`` is at most V, in table order. Evidence says where each row comes from:
-"measured" rows were observed on the real binary through the fake API, first version and the release
-before it (cc-harness bisect, docs/timeline/); three rows that shared/reference/claude-code-semantics.md
-(docs and changelog) dates before 2.1.110 start at 2.1.110, the oldest release the harness runs: a bound
-the evidence names as such, not a first version.
+"measured" rows were observed on the real binary through the fake API, the first version and the
+release before it (cc-harness bisect, docs/timeline/; releases before 2.1.110 through
+docs/timeline/cli-js.patch). shared/reference/claude-code-semantics.md (docs and changelog) gave the
+leads; the rows name what the measurement found.
 
 That is the *measured* profile, the one ``reference@V`` runs. ``profile_for(V, documented=True)`` is the
 *documented* profile the engine name ``reference`` runs a case documented for V with: the measured
@@ -199,30 +199,27 @@ class Change:
         return self.since <= version and (self.until is None or version <= self.until)
 
 
-#: The evidence of three rows the notes date before 2.1.110: releases before it ship cli.js only, no native
-#: linux-x64 package, and the harness installs the native one, so these rows start at the oldest release that
-#: runs here. A bound, not a measured first version.
-_FROM_OLDEST_RUNNABLE = (
-    "not a first version: present in every release from 2.1.110, the oldest that runs here (the first with the "
-    "native linux-x64 package the harness installs; older releases ship cli.js only), so the row starts at that "
-    "bound (`cc-harness run --engine claude@2.1.110 --case silent-skill-key-license --case "
-    "skill-tool-allowed-tools-approval-absent --case skill-tool-allowed-tools-approval --case hook-http-action "
-    "--case subagent-tool-inherit --results docs/timeline/bound/claude-2.1.110.jsonl`, all five pass): "
-)
-
-
 CHANGES: tuple[Change, ...] = (
-    Change(behaviour="safe_skills_skip_approval", since=(2, 1, 110), value=True,
-           evidence=_FROM_OLDEST_RUNNABLE + "in -p without bypass a skill whose only extra key is license runs, one "
-                    "with allowed-tools is refused with 'Execute skill: <name>' (silent-skill-key-license, "
-                    "skill-tool-allowed-tools-approval); notes §2.3 place it in 2.1.19: skills without extra "
-                    "permissions or hooks run without approval"),
-    Change(behaviour="agent_tool_name", since=(2, 1, 110), value="Agent",
-           evidence=_FROM_OLDEST_RUNNABLE + "the main thread is offered Agent and calls it (subagent-tool-inherit); "
-                    "notes §3.5 place the rename of Task in 2.1.63; Task stays an alias (A4)"),
-    Change(behaviour="http_hooks", since=(2, 1, 110), value=True,
-           evidence=_FROM_OLDEST_RUNNABLE + "an http action on PreToolUse/Bash is POSTed to the case's server and its "
-                    "deny obeyed (hook-http-action); notes §1.1's changelog places it in 2.1.63"),
+    Change(behaviour="safe_skills_skip_approval", since=(2, 1, 19), value=True,
+           evidence="measured: first in 2.1.19, not in 2.1.18 (`EXP_NO_DEBUG_FILE=1 CC_HARNESS_CACHE=/tmp/cc-cli-js "
+                    "cc-harness bisect silent-skill-key-license --field 'steps[0].turns[0].call.expect.result' --good "
+                    "2.1.0 --bad 2.1.109 --results docs/timeline/bisect/safe_skills_skip_approval.jsonl`, with "
+                    "docs/timeline/cli-js.patch applied: releases before 2.1.110 ship cli.js only): in -p without "
+                    "bypass 2.1.18 refuses a skill whose only extra key is license with 'Execute skill: keytest', "
+                    "2.1.19 launches it (silent-skill-key-license; notes §2.3: skills without extra permissions or "
+                    "hooks run without approval)"),
+    Change(behaviour="agent_tool_name", since=(2, 1, 63), value="Agent",
+           evidence="measured: first in 2.1.63, not in 2.1.62 (`EXP_NO_DEBUG_FILE=1 CC_HARNESS_CACHE=/tmp/cc-cli-js "
+                    "cc-harness bisect subagent-tool-inherit --field 'steps[0].turns[0].offered' --good 2.1.0 --bad "
+                    "2.1.109 --results docs/timeline/bisect/agent_tool_name.jsonl`, with docs/timeline/cli-js.patch "
+                    "applied): 2.1.62 offers the main thread no Agent (Task), 2.1.63 offers Agent "
+                    "(subagent-tool-inherit; notes §3.5: Task renamed Agent; Task stays an alias, A4)"),
+    Change(behaviour="http_hooks", since=(2, 1, 63), value=True,
+           evidence="measured: first in 2.1.63, not in 2.1.62 (`EXP_NO_DEBUG_FILE=1 CC_HARNESS_CACHE=/tmp/cc-cli-js "
+                    "cc-harness bisect hook-http-action --field 'steps[0].turns[1].call.expect.result' --good 2.1.0 "
+                    "--bad 2.1.109 --results docs/timeline/bisect/http_hooks.jsonl`, with docs/timeline/cli-js.patch "
+                    "applied): 2.1.62 runs the command the http hook denies (FORBIDDEN-RAN), 2.1.63 obeys the deny "
+                    "(hook-http-action; notes §1.1 changelog)"),
     Change(behaviour="agent_hooks_on_main_agent", since=(2, 1, 116), value=True,
            evidence="measured: first in 2.1.116, not in 2.1.114 (`cc-harness bisect life-agent-hook-main-agent "
                     "--field 'effects[0].content' --good 2.1.110 --bad 2.1.252 --results "

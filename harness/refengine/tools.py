@@ -22,8 +22,7 @@ from harness.refengine import messages
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import Profile
 
-# A4: tools lists, rules, matchers and calls may say Task for the Agent tool (renamed in 2.1.63 by the notes'
-# changelog; every release from 2.1.110, the oldest that runs here, offers Agent).
+# A4: tools lists, rules, matchers and calls may say Task for the Agent tool (renamed in 2.1.63).
 ALIASES = {"Task": "Agent"}
 # Offered, in the real engine's order (sorted by name, MCP tools after), when present in a pool.
 MODELLED_BUILTINS = ("Agent", "Bash", "Edit", "Glob", "Grep", "NotebookEdit", "Read", "Skill", "WebFetch",
