@@ -4,8 +4,8 @@ The table ``CHANGES`` is the single place that names the version at which a mode
 changed. A profile for version V starts from ``BASELINE`` (the oldest behaviour we model) and applies
 every change whose ``since`` is at most V, in table order. Evidence says where each row comes from:
 "measured" rows were observed on the real binary through the fake API, the first version and the
-release before it (cc-harness bisect, docs/timeline/; releases before 2.1.110 through
-docs/timeline/cli-js.patch). shared/reference/claude-code-semantics.md (docs and changelog) gave the
+release before it (cc-harness bisect, docs/timeline/; releases from 2.1.0 run, the ones before 2.1.110
+as cli.js). shared/reference/claude-code-semantics.md (docs and changelog) gave the
 leads; the rows name what the measurement found.
 
 That is the *measured* profile, the one ``reference@V`` runs. ``profile_for(V, documented=True)`` is the
@@ -201,24 +201,24 @@ class Change:
 
 CHANGES: tuple[Change, ...] = (
     Change(behaviour="safe_skills_skip_approval", since=(2, 1, 19), value=True,
-           evidence="measured: first in 2.1.19, not in 2.1.18 (`EXP_NO_DEBUG_FILE=1 CC_HARNESS_CACHE=/tmp/cc-cli-js "
-                    "cc-harness bisect silent-skill-key-license --field 'steps[0].turns[0].call.expect.result' --good "
-                    "2.1.0 --bad 2.1.109 --results docs/timeline/bisect/safe_skills_skip_approval.jsonl`, with "
-                    "docs/timeline/cli-js.patch applied: releases before 2.1.110 ship cli.js only): in -p without "
-                    "bypass 2.1.18 refuses a skill whose only extra key is license with 'Execute skill: keytest', "
+           evidence="measured: first in 2.1.19, not in 2.1.18 (`cc-harness bisect silent-skill-key-license "
+                    "--field 'steps[0].turns[0].call.expect.result' --good 2.1.0 --bad 2.1.109 "
+                    "--results docs/timeline/bisect/safe_skills_skip_approval.jsonl`; releases before 2.1.110 run "
+                    "as cli.js): in -p without bypass 2.1.18 refuses a skill whose only extra key is license with "
+                    "'Execute skill: keytest', "
                     "2.1.19 launches it (silent-skill-key-license; notes §2.3: skills without extra permissions or "
                     "hooks run without approval)"),
     Change(behaviour="agent_tool_name", since=(2, 1, 63), value="Agent",
-           evidence="measured: first in 2.1.63, not in 2.1.62 (`EXP_NO_DEBUG_FILE=1 CC_HARNESS_CACHE=/tmp/cc-cli-js "
-                    "cc-harness bisect subagent-tool-inherit --field 'steps[0].turns[0].offered' --good 2.1.0 --bad "
-                    "2.1.109 --results docs/timeline/bisect/agent_tool_name.jsonl`, with docs/timeline/cli-js.patch "
-                    "applied): 2.1.62 offers the main thread no Agent (Task), 2.1.63 offers Agent "
+           evidence="measured: first in 2.1.63, not in 2.1.62 (`cc-harness bisect subagent-tool-inherit "
+                    "--field 'steps[0].turns[0].offered' --good 2.1.0 --bad 2.1.109 "
+                    "--results docs/timeline/bisect/agent_tool_name.jsonl`): 2.1.62 offers the main thread no "
+                    "Agent (Task), 2.1.63 offers Agent "
                     "(subagent-tool-inherit; notes §3.5: Task renamed Agent; Task stays an alias, A4)"),
     Change(behaviour="http_hooks", since=(2, 1, 63), value=True,
-           evidence="measured: first in 2.1.63, not in 2.1.62 (`EXP_NO_DEBUG_FILE=1 CC_HARNESS_CACHE=/tmp/cc-cli-js "
-                    "cc-harness bisect hook-http-action --field 'steps[0].turns[1].call.expect.result' --good 2.1.0 "
-                    "--bad 2.1.109 --results docs/timeline/bisect/http_hooks.jsonl`, with docs/timeline/cli-js.patch "
-                    "applied): 2.1.62 runs the command the http hook denies (FORBIDDEN-RAN), 2.1.63 obeys the deny "
+           evidence="measured: first in 2.1.63, not in 2.1.62 (`cc-harness bisect hook-http-action "
+                    "--field 'steps[0].turns[1].call.expect.result' --good 2.1.0 --bad 2.1.109 "
+                    "--results docs/timeline/bisect/http_hooks.jsonl`): 2.1.62 runs the command the http hook "
+                    "denies (FORBIDDEN-RAN), 2.1.63 obeys the deny "
                     "(hook-http-action; notes §1.1 changelog)"),
     Change(behaviour="agent_hooks_on_main_agent", since=(2, 1, 116), value=True,
            evidence="measured: first in 2.1.116, not in 2.1.114 (`cc-harness bisect life-agent-hook-main-agent "
