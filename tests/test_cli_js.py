@@ -99,3 +99,11 @@ def test_a_cli_js_release_installs_into_the_shared_cache_and_runs_a_committed_ca
         _case(committed_cases, "tool-hook-pretooluse-deny"), ClaudeEngine(engine_version=OLD), expectations=EXPECTATIONS
     )
     assert record.status == "pass", record.explain()
+    # a background subagent's output file is scratch: it stays in the run's own folder, not /tmp/claude-<uid>
+    scratch = Path("/tmp") / f"claude-{os.getuid()}"
+    before = sorted(scratch.iterdir()) if scratch.is_dir() else []
+    record = run_case(
+        _case(committed_cases, "subagent-tool-inherit"), ClaudeEngine(engine_version=OLD), expectations=EXPECTATIONS
+    )
+    assert record.status == "pass", record.explain()
+    assert (sorted(scratch.iterdir()) if scratch.is_dir() else []) == before

@@ -195,6 +195,9 @@ def engine_env(
     env = base_env(home=home, tmp=tmp, case_env={}, cookie=cookie)
     env.update(_QUIET_ENV)
     env.update(ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY=api.api_key)
+    # Older releases put their scratch (background task output, shell cwd files) under CLAUDE_CODE_TMPDIR or
+    # else /tmp, whatever TMPDIR says (measured on 2.1.63: /tmp/claude-0/<project>/tasks/); newer ones read it too.
+    env["CLAUDE_CODE_TMPDIR"] = str(tmp)
     if case.run.permission_mode == "bypass" and os.geteuid() == 0:
         env["IS_SANDBOX"] = "1"  # the engine refuses bypass as root outside a sandbox
     env.update({k: v for k, v in case.run.env.items() if k not in drop})
