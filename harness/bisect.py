@@ -16,8 +16,8 @@ The search is git bisect's over the registry's release versions between ``--good
 probe per halving, so about log2(n) installs. A case that is intermittent on some engine (its
 expectations say ``intermittent: true``) is run up to ``retries`` times per version, and a version counts
 as unchanged as soon as one run reproduces an outcome seen on the good version; a run without a verdict
-(timeout, crash, API fault) is retried the same way, and a version that never gives one is skipped, as
-``git bisect skip`` does.
+(timeout, crash, API fault, not-modelled) is retried the same way, and a version that never gives one is
+skipped, as ``git bisect skip`` does.
 """
 
 from __future__ import annotations
@@ -79,7 +79,9 @@ class Outcome:
         return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-_ERRORS = frozenset(s.value for s in Status if s.is_error and s is not Status.NOT_MODELLED)
+#: Statuses of runs without a verdict: the error kinds, and not-modelled (a release that cannot show what the
+#: case checks, such as a debug log before claude 2.1.20: that version is skipped, not a change).
+_ERRORS = frozenset(s.value for s in Status if s.is_error or s is Status.NOT_MODELLED)
 
 
 def shown(record: Record) -> list[tuple[str, str]]:
@@ -91,7 +93,7 @@ def shown(record: Record) -> list[tuple[str, str]]:
 
 def outcome_of(record: Record, path: str | None = None) -> Outcome:
     """The outcome of one run: the whole case, or the field ``path`` (see the module doc)."""
-    if record.status.is_error and record.status is not Status.NOT_MODELLED:
+    if record.status.is_error or record.status is Status.NOT_MODELLED:
         return Outcome(record.status.value)  # no verdict: fault messages carry run-specific text
     if path is None:
         differences = tuple(shown(record))

@@ -83,3 +83,10 @@ class NotModelled(HarnessError):
     """The reference engine has no measurement for a behaviour the case reached."""
 
     status = Status.NOT_MODELLED
+
+
+class NotObservable(HarnessError):
+    """The engine release cannot show what the case checks (claude before 2.1.20 has no ``--debug-file``, so a
+    case's ``debug_log`` checks cannot be judged on it): no verdict, as for not-modelled."""
+
+    status = Status.NOT_MODELLED

@@ -24,7 +24,8 @@ class Status(StrEnum):
     FAIL = "fail"
     """An unexpected difference, or a listed one that no longer happens (stale)."""
     NOT_MODELLED = "not-modelled"
-    """The reference engine reached a behaviour it has no measurement for: no verdict."""
+    """The reference engine reached a behaviour it has no measurement for, or the engine release cannot show
+    what the case checks (a debug log before claude 2.1.20): no verdict."""
     TIMEOUT = "timeout"
     """The engine did not finish within the case's time limit."""
     CRASH = "crash"
@@ -57,7 +58,7 @@ _LABELS = {
     Status.PASS: "as documented",
     Status.KNOWN: "known difference",
     Status.FAIL: "unexpected difference",
-    Status.NOT_MODELLED: "not modelled by the reference engine",
+    Status.NOT_MODELLED: "not modelled (by the reference engine, or not observable on this release)",
     Status.TIMEOUT: "engine timed out",
     Status.CRASH: "engine crashed",
     Status.API_FAULT: "API fault",

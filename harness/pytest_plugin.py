@@ -9,7 +9,8 @@ registers its options and markers.
 Each test runs its case in the setup phase and judges it in the call phase, so an outcome maps onto
 pytest's own: a fault (timeout, crash, API fault, install error, broken case, harness bug) is an
 *error*; an unexpected difference, or a transcript that differs from its snapshot, is a *failure*
-(with syrupy's diff); a known difference is *xfail*; not modelled by the reference engine is a *skip*.
+(with syrupy's diff); a known difference is *xfail*; not-modelled (the reference engine abstains, or the
+release cannot show what the case checks) is a *skip*.
 """
 
 from __future__ import annotations

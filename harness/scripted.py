@@ -8,8 +8,9 @@ How a request is placed in a conversation ("thread"), most certain first:
 1. it carries a tool_use id this model issued -> the thread that issued it;
 2. its opening user message is that of a known thread -> that thread (a text-only turn has no ids);
 3. otherwise it opens a new thread: the main thread if it holds the current step's prompt and no main
-   thread is open for this session, else the context whose ``opens_with`` it holds, else a side call
-   (only for requests without tools; a tool-bearing request nobody scripted is an error).
+   thread is open for this session (and, with ``main_needs_tools``, it offers tools), else the context
+   whose ``opens_with`` it holds, else a side call (only for requests without tools; a tool-bearing
+   request nobody scripted is an error).
 
 A context named by ``system_contains`` instead is found by its system prompt before all of these: a
 forked context that carries the main transcript would otherwise look like the main thread. A side call
@@ -151,6 +152,12 @@ class ScriptedModel:
     _step_turns_used: dict[int, int] = field(default_factory=dict)
     side_calls_made: dict[str, int] = field(default_factory=dict)
     """How many requests each of the case's scripted side calls answered."""
+    main_needs_tools: bool = False
+    """The main thread opens only from a request that offers tools. Set by the claude adapter for releases
+    before 2.1.110, whose first request is a session-title side call without tools that quotes the prompt as
+    a block of its own (it would otherwise be taken for the main thread). Off by default: on newer releases
+    and the reference engine a main thread with no tools (``--tools ""``, a deny-all setup) must still open.
+    The model knows no engine versions; the adapter that does says so before the run."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def begin_step(self, index: int) -> None:
@@ -244,7 +251,8 @@ class ScriptedModel:
             if t.opening == opening and not (t.context == MAIN and not self._main_open):
                 return t
         step = self.case.steps[self._step]
-        if not self._main_open and request.opens_with_prompt(step.prompt):
+        may_be_main = bool(request.tools) or not self.main_needs_tools
+        if not self._main_open and may_be_main and request.opens_with_prompt(step.prompt):
             self._main_open = True
             return self._open(MAIN, opening)
         for ctx in self.case.contexts:

@@ -95,8 +95,8 @@ def test_a_broken_binary_is_named_when_it_cannot_be_reinstalled(
 
 
 def test_a_failed_install_is_reported_once_per_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """npm install runs once; the second case gets the same InstallError at once. 2.1.100 is a release of
-    the package, from before it shipped a native binary per platform: npm has no platform package for it."""
+    """npm install runs once; the second case gets the same InstallError at once. 2.1.24 was never published;
+    the cache's list of releases (written here, as a stale one would be) names it, so npm is asked."""
     import shutil
 
     npm = shutil.which("npm")
@@ -109,17 +109,19 @@ def test_a_failed_install_is_reported_once_per_process(tmp_path: Path, monkeypat
     shim.chmod(0o755)
     monkeypatch.setenv("PATH", f"{shim.parent}:{os.environ['PATH']}")
     root = tmp_path / "cache"
+    root.mkdir()
+    (root / "registry-versions.json").write_text(json.dumps(["2.1.23", "2.1.24", "2.1.25"]))
     with pytest.raises(InstallError) as first:
-        ensure_installed("2.1.100", root=root)
+        ensure_installed("2.1.24", root=root)
     with pytest.raises(InstallError) as second:
-        ensure_installed("2.1.100", root=root)
+        ensure_installed("2.1.24", root=root)
     message = str(first.value)  # npm 10 says "npm error notarget ...", older ones "npm ERR! notarget ..."
-    assert message.startswith("npm install @anthropic-ai/claude-code-linux-x64@2.1.100 failed (exit 1): npm ")
-    assert message.endswith("notarget No matching version found for @anthropic-ai/claude-code-linux-x64@2.1.100.")
+    assert message.startswith("npm install @anthropic-ai/claude-code@2.1.24 failed (exit 1): npm ")
+    assert message.endswith("notarget No matching version found for @anthropic-ai/claude-code@2.1.24.")
     assert "ETARGET" in first.value.detail
     assert (str(second.value), second.value.detail) == (str(first.value), first.value.detail)
     assert len([c for c in calls.read_text().splitlines() if c.startswith("install")]) == 1
-    assert sorted(p.name for p in (root / "engines").iterdir()) == ["claude-2.1.100.lock"]  # nothing left behind
+    assert sorted(p.name for p in (root / "engines").iterdir()) == ["claude-2.1.24.lock"]  # nothing left behind
 
 
 def test_a_version_that_is_no_release_is_refused_before_npm_installs_anything(tmp_path: Path) -> None:

@@ -122,3 +122,28 @@ def test_a_quoted_opening_does_not_depend_on_the_length_of_the_run_folder(
             model.respond(ModelRequest(system="", messages=(_user(opening),), tools=("Bash",)))
         messages.append(str(err.value).splitlines()[0])
     assert messages[0] == messages[1] and "<workdir>" in messages[0]
+
+
+def test_a_main_thread_without_tools_opens_unless_the_adapter_says_the_main_thread_offers_tools(
+    write_case: CaseWriter,
+) -> None:
+    """By default a request quoting the prompt opens the main thread, tools or none (a ``--tools ""`` setup).
+    With ``main_needs_tools`` (claude before 2.1.110, whose first request is a session-title side call
+    without tools that quotes the prompt), the tool-less request is a side call and the next one opens it."""
+    case = load_case(write_case("t", CASE.format(id="t", turns=SAY)))
+    title = ModelRequest(system="", messages=(_user("Run echo HELLO now."),), tools=())
+    main = ModelRequest(system="", messages=(_user("Run echo HELLO now."),), tools=("Bash",))
+
+    default = ScriptedModel(case=case)
+    default.begin_step(0)
+    assert default.respond(title) == [{"type": "text", "text": "done"}]
+    default.finish()
+    assert [(ex.context, ex.offered) for ex in default.exchanges] == [("main", ())]
+
+    old = ScriptedModel(case=case, main_needs_tools=True)
+    old.begin_step(0)
+    assert old.respond(title) == [{"type": "text", "text": "ok"}]  # the side call's answer, no turn used
+    assert old.exchanges == []
+    assert old.respond(main) == [{"type": "text", "text": "done"}]
+    old.finish()
+    assert [(ex.context, ex.offered) for ex in old.exchanges] == [("main", ("Bash",))]

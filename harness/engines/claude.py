@@ -31,9 +31,9 @@ from harness.engines.apifaults import ApiFaultPlan, summarise
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
 from harness.engines.fakeapi import FakeMessagesAPI
-from harness.engines.install import ensure_installed
+from harness.engines.install import ensure_installed, is_native, version_key
 from harness.engines.streamjson import NotStreamJson, ProcessOutput, parse_line, step_outputs
-from harness.errors import ApiFault, EngineCrash, EngineTimeout
+from harness.errors import ApiFault, EngineCrash, EngineTimeout, NotObservable
 from harness.processes import COOKIE, contained, kill_carriers, kill_group
 from harness.scripted import ScriptedModel
 
@@ -49,6 +49,33 @@ _QUIET_ENV = {
     "MCP_CONNECTION_NONBLOCKING": "false",
     "MCP_CONNECT_TIMEOUT_MS": "30000",
 }
+
+
+#: The first release with ``--debug-file``, measured on installs: 2.1.19 rejects the option ("error: unknown
+#: option '--debug-file'"), 2.1.20, 2.1.21, 2.1.22, 2.1.23 and 2.1.25 list it in ``--help`` and accept it
+#: (2.1.24 was never published). Older releases run without it, and give no debug log.
+DEBUG_FILE_FROM = (2, 1, 20)
+
+
+def has_debug_file(version: str) -> bool:
+    """Whether claude ``version`` accepts ``--debug-file`` (see DEBUG_FILE_FROM)."""
+    return version_key(version) >= DEBUG_FILE_FROM
+
+
+def prepare(case: Case, model: ScriptedModel, *, engine: str, version: str) -> None:
+    """What a run of claude ``version`` needs settled before it starts, for every adapter of the binary.
+
+    A case that checks the debug log cannot be judged on a release without ``--debug-file``: raise
+    NotObservable (no verdict) rather than judge an empty log. Releases before 2.1.110 (the cli.js ones)
+    send a session-title side call first, without tools, that quotes the prompt as a block of its own:
+    tell the scripted model that the main thread opens only from a request that offers tools."""
+    if case.debug_log is not None and not has_debug_file(version):
+        raise NotObservable(
+            f"{case.case_file}: debug_log: {engine} has no --debug-file (the option starts at claude"
+            f" {'.'.join(map(str, DEBUG_FILE_FROM))}), so this release cannot show the debug log the case checks",
+            phase="run",
+        )
+    model.main_needs_tools = not is_native(version)
 
 
 def seed_home(home: Path, *, workdir: Path, trusted: bool) -> None:
@@ -84,6 +111,7 @@ class ClaudeEngine:
 
     def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
         """Run every step of ``case`` on the real binary; see Engine.run for the contract."""
+        prepare(case, model, engine=self.name, version=self.engine_version)
         binary = ensure_installed(self.engine_version)
         with contained() as cookie:
 
@@ -122,7 +150,9 @@ class ClaudeEngine:
             argv.append(group[0][1].prompt)
         else:
             argv += ["--input-format", "stream-json"]
-        argv += ["--output-format", "stream-json", "--verbose", "--debug-file", str(debug_log)]
+        argv += ["--output-format", "stream-json", "--verbose"]
+        if has_debug_file(self.engine_version):
+            argv += ["--debug-file", str(debug_log)]
         if case.run.permission_mode == "bypass":
             argv.append("--dangerously-skip-permissions")
         elif case.run.permission_mode != "default":
@@ -165,6 +195,9 @@ def engine_env(
     env = base_env(home=home, tmp=tmp, case_env={}, cookie=cookie)
     env.update(_QUIET_ENV)
     env.update(ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY=api.api_key)
+    # Older releases put their scratch (background task output, shell cwd files) under CLAUDE_CODE_TMPDIR or
+    # else /tmp, whatever TMPDIR says (measured on 2.1.63: /tmp/claude-0/<project>/tasks/); newer ones read it too.
+    env["CLAUDE_CODE_TMPDIR"] = str(tmp)
     if case.run.permission_mode == "bypass" and os.geteuid() == 0:
         env["IS_SANDBOX"] = "1"  # the engine refuses bypass as root outside a sandbox
     env.update({k: v for k, v in case.run.env.items() if k not in drop})

@@ -6,6 +6,12 @@ private npm cache that is deleted afterwards. The wrapper package only picks tha
 the harness runs the binary itself; npm's shared cache would keep a second, compressed copy of every
 version (~120 MB each), which a cache holding a timeline of versions cannot afford.
 
+Releases before ``NATIVE_FROM`` (2.1.110) have no native package: they ship ``cli.js`` inside
+``@anthropic-ai/claude-code`` itself, a script run by Node.js (``#!/usr/bin/env node``). For those the
+wrapper package is installed and its ``cli.js`` is the engine's executable (``binary_path``); everything
+below (the size record, the ``--version`` check, the lock, staging, ``cache list/prune``) treats it as
+it treats a native binary. ``node`` must be on PATH, at install time and when the engine runs.
+
 Policy: one directory per version under the cache root; an install goes to a private temporary
 directory and is renamed into place only once the binary answers ``--version``, under a file lock,
 so concurrent workers never install twice and a failed install leaves nothing behind.
@@ -34,6 +40,9 @@ from pathlib import Path
 from harness.errors import InstallError
 
 PACKAGE = "@anthropic-ai/claude-code"
+#: The first release published as a native package (``@anthropic-ai/claude-code-linux-x64``), measured on
+#: the npm registry: the platform packages start at 2.1.110; every release before it ships ``cli.js`` only.
+NATIVE_FROM = (2, 1, 110)
 _VERSION = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+$")
 #: What an install recorded about its binary, in the install directory.
 RECORD = ".cc-harness-install.json"
@@ -72,13 +81,21 @@ def _engine_dir(version: str, *, root: Path | None = None) -> Path:
     return (root or cache_root()) / "engines" / f"claude-{version}"
 
 
-def _binary_in(directory: Path) -> Path:
-    """The claude binary inside an install directory (the cached one or a staging one)."""
+def is_native(version: str) -> bool:
+    """Whether ``version`` ships as a native binary (from 2.1.110); older releases ship ``cli.js``."""
+    return version_key(version) >= NATIVE_FROM
+
+
+def _binary_in(directory: Path, version: str) -> Path:
+    """The claude executable inside an install directory (the cached one or a staging one): the native
+    binary, or the wrapper package's ``cli.js`` for a release before ``NATIVE_FROM``."""
+    if not is_native(version):
+        return directory / "node_modules" / "@anthropic-ai" / "claude-code" / "cli.js"
     return directory / "node_modules" / "@anthropic-ai" / _platform_package() / "claude"
 
 
 def binary_path(version: str, *, root: Path | None = None) -> Path:
-    return _binary_in(_engine_dir(version, root=root))
+    return _binary_in(_engine_dir(version, root=root), version)
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -115,7 +132,7 @@ def mark_used(install: Path) -> None:
 
 
 def _ensure(version: str, final: Path, *, timeout: float) -> Path:
-    binary = _binary_in(final)
+    binary = _binary_in(final, version)
     if _problem(final, version) is None:
         return binary
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -134,8 +151,8 @@ def _ensure(version: str, final: Path, *, timeout: float) -> Path:
         shutil.rmtree(staging, ignore_errors=True)
         try:
             _npm_install(version, staging, timeout=timeout)
-            _check_binary(_binary_in(staging), version)
-            _write_record(staging, _binary_in(staging))
+            _check_binary(_binary_in(staging, version), version)
+            _write_record(staging, _binary_in(staging, version))
             staging.rename(final)
         except InstallError as exc:
             if problem != "missing":  # say why a cached install was replaced at all
@@ -166,7 +183,7 @@ def _check_published(version: str, *, root: Path) -> None:
 def _problem(final: Path, version: str) -> str | None:
     """What is wrong with the install in ``final``: None (usable), ``missing``, ``legacy`` (usable, but
     installed without a record), or why it is broken, for a message."""
-    binary = _binary_in(final)
+    binary = _binary_in(final, version)
     if not binary.is_file():
         return "missing"
     if not os.access(binary, os.X_OK):
@@ -228,7 +245,9 @@ def _alive(pid: int) -> bool:
 
 
 def platform_spec(version: str) -> str:
-    """The npm package that holds this platform's binary of ``version``."""
+    """The npm package that holds this platform's binary of ``version`` (before 2.1.110: its ``cli.js``)."""
+    if not is_native(version):
+        return f"{PACKAGE}@{version}"
     return f"@anthropic-ai/{_platform_package()}@{version}"
 
 
@@ -236,6 +255,12 @@ def _npm_install(version: str, prefix: Path, *, timeout: float) -> None:
     npm = shutil.which("npm")
     if npm is None:
         raise InstallError("npm is not on PATH: install Node.js and npm to fetch claude engines")
+    if not is_native(version) and shutil.which("node") is None:
+        raise InstallError(
+            f"node is not on PATH: claude {version} (a release before 2.1.110) ships cli.js, run by Node.js;"
+            " install Node.js to run it",
+            phase="install",
+        )
     prefix.mkdir(parents=True)
     npm_cache = prefix / ".npm-cache"
     cmd = [
@@ -274,7 +299,10 @@ def _npm_reason(lines: list[str]) -> str:
 
 def _check_binary(binary: Path, version: str) -> None:
     if not binary.is_file():
-        raise InstallError(f"{PACKAGE}@{version} installed, but its native binary is missing: {binary}")
+        what = "native binary" if is_native(version) else "cli.js"
+        raise InstallError(f"{PACKAGE}@{version} installed, but its {what} is missing: {binary}")
+    if not is_native(version) and shutil.which("node") is None:
+        raise InstallError(f"node is not on PATH: claude {version} ships cli.js, run by Node.js (before 2.1.110)")
     try:
         proc = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60, check=False)
     except subprocess.TimeoutExpired:

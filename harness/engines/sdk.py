@@ -35,7 +35,16 @@ from typing import Any, cast
 from harness.case import Case
 from harness.engines.apifaults import ApiFaultPlan
 from harness.engines.base import EngineRun
-from harness.engines.claude import ProcessEnd, ProcessResult, StepGroup, engine_env, error_result, run_sessions
+from harness.engines.claude import (
+    ProcessEnd,
+    ProcessResult,
+    StepGroup,
+    engine_env,
+    error_result,
+    has_debug_file,
+    prepare,
+    run_sessions,
+)
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
 from harness.engines.streamjson import ProcessOutput, step_outputs
@@ -72,6 +81,7 @@ class SdkEngine:
         """Run every step of ``case`` through the Agent SDK; see Engine.run for the contract."""
         import anyio
 
+        prepare(case, model, engine=self.name, version=self.engine_version)
         binary = ensure_installed(self.engine_version)
         with contained() as cookie:
 
@@ -132,7 +142,7 @@ class SdkEngine:
         from claude_agent_sdk import ClaudeAgentOptions
         from claude_agent_sdk.types import SettingSource
 
-        extra: dict[str, str | None] = {"debug-file": str(debug_log)}
+        extra: dict[str, str | None] = {"debug-file": str(debug_log)} if has_debug_file(self.engine_version) else {}
         if case.run.agent:
             extra["agent"] = case.run.agent
         sources = self.sources_for(case)

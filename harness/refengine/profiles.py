@@ -3,8 +3,10 @@
 The table ``CHANGES`` is the single place that names the version at which a modelled behaviour
 changed. A profile for version V starts from ``BASELINE`` (the oldest behaviour we model) and applies
 every change whose ``since`` is at most V, in table order. Evidence says where each row comes from:
-"measured" rows were observed on the real binary through the fake API; "notes" rows come from
-shared/reference/claude-code-semantics.md (docs and changelog) and are leads, not measurements.
+"measured" rows were observed on the real binary through the fake API, the first version and the
+release before it (cc-harness bisect, docs/timeline/; releases from 2.1.0 run, the ones before 2.1.110
+as cli.js). shared/reference/claude-code-semantics.md (docs and changelog) gave the
+leads; the rows name what the measurement found.
 
 That is the *measured* profile, the one ``reference@V`` runs. ``profile_for(V, documented=True)`` is the
 *documented* profile the engine name ``reference`` runs a case documented for V with: the measured
@@ -206,23 +208,85 @@ class Change:
 
 CHANGES: tuple[Change, ...] = (
     Change(behaviour="safe_skills_skip_approval", since=(2, 1, 19), value=True,
-           evidence="notes §2.3: skills without extra permissions or hooks run without approval"),
+           evidence="measured: first in 2.1.19, not in 2.1.18 (`cc-harness bisect silent-skill-key-license "
+                    "--field 'steps[0].turns[0].call.expect.result' --good 2.1.0 --bad 2.1.109 "
+                    "--results docs/timeline/bisect/safe_skills_skip_approval.jsonl`; releases before 2.1.110 run "
+                    "as cli.js): in -p without bypass 2.1.18 refuses a skill whose only extra key is license with "
+                    "'Execute skill: keytest', "
+                    "2.1.19 launches it (silent-skill-key-license; notes §2.3: skills without extra permissions or "
+                    "hooks run without approval)"),
     Change(behaviour="agent_tool_name", since=(2, 1, 63), value="Agent",
-           evidence="notes §3.5: Task renamed Agent; Task stays an alias (A4)"),
-    Change(behaviour="http_hooks", since=(2, 1, 63), value=True, evidence="notes §1.1 changelog"),
+           evidence="measured: first in 2.1.63, not in 2.1.62 (`cc-harness bisect subagent-tool-inherit "
+                    "--field 'steps[0].turns[0].offered' --good 2.1.0 --bad 2.1.109 "
+                    "--results docs/timeline/bisect/agent_tool_name.jsonl`): 2.1.62 offers the main thread no "
+                    "Agent (Task), 2.1.63 offers Agent "
+                    "(subagent-tool-inherit; notes §3.5: Task renamed Agent; Task stays an alias, A4)"),
+    Change(behaviour="http_hooks", since=(2, 1, 63), value=True,
+           evidence="measured: first in 2.1.63, not in 2.1.62 (`cc-harness bisect hook-http-action "
+                    "--field 'steps[0].turns[1].call.expect.result' --good 2.1.0 --bad 2.1.109 "
+                    "--results docs/timeline/bisect/http_hooks.jsonl`): 2.1.62 runs the command the http hook "
+                    "denies (FORBIDDEN-RAN), 2.1.63 obeys the deny "
+                    "(hook-http-action; notes §1.1 changelog)"),
     Change(behaviour="agent_hooks_on_main_agent", since=(2, 1, 116), value=True,
-           evidence="notes §5 #30260: fixed in 2.1.116"),
-    Change(behaviour="mcp_tool_hooks", since=(2, 1, 118), value=True, evidence="notes §1.1 changelog"),
-    Change(behaviour="skill_disallowed_tools", since=(2, 1, 152), value=True, evidence="notes §2.2"),
-    Change(behaviour="subagent_spawn_depth", since=(2, 1, 172), value=5, evidence="notes §3.6"),
-    Change(behaviour="matcher_comma_list", since=(2, 1, 191), value=True, evidence="notes §1.3"),
-    Change(behaviour="matcher_hyphen_exact", since=(2, 1, 195), value=True, evidence="notes §1.3"),
-    Change(behaviour="subagent_spawn_depth", since=(2, 1, 217), value=1, evidence="notes §3.6"),
+           evidence="measured: first in 2.1.116, not in 2.1.114 (`cc-harness bisect life-agent-hook-main-agent "
+                    "--field 'effects[0].content' --good 2.1.110 --bad 2.1.252 --results "
+                    "docs/timeline/bisect/agent_hooks_on_main_agent.jsonl`, 2.1.115 was never published): with "
+                    "--agent probe, 2.1.114 runs echo SUB and never runs the agent's PreToolUse hook, 2.1.116 "
+                    "runs it and the hook denies the call (life-agent-hook-main-agent; notes §5 #30260: fixed in "
+                    "2.1.116)"),
+    Change(behaviour="mcp_tool_hooks", since=(2, 1, 118), value=True,
+           evidence="measured: first in 2.1.118, not in 2.1.117 (`cc-harness bisect hook-tool-mcp-tool --field "
+                    "'effects[0].content' --good 2.1.110 --bad 2.1.252 --results "
+                    "docs/timeline/bisect/mcp_tool_hooks.jsonl`): up to 2.1.117 the mcp_tool action on "
+                    "PreToolUse/Bash never calls the marker server, from 2.1.118 it leaves CALLED note=\"echo "
+                    "MAIN\" (hook-tool-mcp-tool; notes §1.1 changelog)"),
+    Change(behaviour="skill_disallowed_tools", since=(2, 1, 152), value=True,
+           evidence="measured: first in 2.1.152, not in 2.1.150 (`cc-harness bisect skill-tool-disallowed-tools "
+                    "--field 'steps[0].turns[1].call.expect.result' --good 2.1.110 --bad 2.1.252 --results "
+                    "docs/timeline/bisect/skill_disallowed_tools.jsonl`, 2.1.151 was never published): after a "
+                    "skill with disallowed-tools: Bash, 2.1.150 runs echo HELLO, 2.1.152 answers 'Permission to "
+                    "use Bash has been denied.' (skill-tool-disallowed-tools; notes §2.2)"),
+    Change(behaviour="subagent_spawn_depth", since=(2, 1, 172), value=5,
+           evidence="measured: first in 2.1.172, not in 2.1.170 (`cc-harness bisect subagent-subagent-default-cap "
+                    "--field 'contexts.agent-a.turns[0].offered' --good 2.1.110 --bad 2.1.182 --results "
+                    "docs/timeline/bisect/subagent_spawn_depth_5.jsonl`, 2.1.171 was never published): 2.1.170 "
+                    "offers no subagent Agent, 2.1.172 offers it to agent-a and to agent-c at depth 3 too (a cap "
+                    "of at least 4; 5 is notes §3.6's value) (subagent-subagent-default-cap)"),
+    Change(behaviour="matcher_comma_list", since=(2, 1, 191), value=True,
+           evidence="measured: first in 2.1.191, not in 2.1.190 (`cc-harness bisect hook-matcher-comma-list "
+                    "--cases-dir docs/timeline/probes --field 'effects[0].content' --good 2.1.110 --bad 2.1.252 "
+                    "--results docs/timeline/bisect/matcher_comma_list.jsonl`, a probe case: no suite case writes "
+                    "a comma): the PreToolUse matcher Read,Bash does not fire for Bash up to 2.1.190 and fires "
+                    "from 2.1.191 (notes §1.3)"),
+    Change(behaviour="matcher_hyphen_exact", since=(2, 1, 195), value=True,
+           evidence="measured: first in 2.1.195, not in 2.1.193 (`cc-harness bisect hook-matcher-hyphen-regex "
+                    "--cases-dir docs/timeline/probes --field 'effects[0].exists' --good 2.1.110 --bad 2.1.252 "
+                    "--results docs/timeline/bisect/matcher_hyphen_exact.jsonl`, a probe case: no suite case "
+                    "writes a hyphen; 2.1.194 was never published): the PreToolUse matcher Bas|no-such-tool, "
+                    "searched as a regex, fires for Bash up to 2.1.193; from 2.1.195 it is a list of exact names "
+                    "and does not (notes §1.3)"),
+    Change(behaviour="subagent_spawn_depth", since=(2, 1, 217), value=1,
+           evidence="measured: first in 2.1.217, not in 2.1.216 (`cc-harness bisect subagent-subagent-default-cap "
+                    "--field 'contexts.agent-a.turns[0].offered' --good 2.1.182 --bad 2.1.217 --results "
+                    "docs/timeline/bisect/subagent_spawn_depth_1.jsonl`): 2.1.216 offers agent-a Agent, 2.1.217 "
+                    "does not (subagent-subagent-default-cap; notes §3.6). CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH=2 "
+                    "is honoured from 2.1.217 on and not before (subagent-subagent-depth-cap: 2.1.110 offers "
+                    "agent-a no Agent, 2.1.182 and 2.1.216 offer it to agent-b; not modelled: session.py reads "
+                    "the variable on every version)"),
     Change(behaviour="agent_hooks_need_trust", since=(2, 1, 218), value=True,
-           evidence="notes §1.10; measured on 2.1.252: applied inside the subagent when trusted, "
-                    "dropped when not (this, not the version, separates A6a from A6b)"),
+           evidence="measured: first in 2.1.218, not in 2.1.217 (`cc-harness bisect subagent-hook-untrusted "
+                    "--field 'contexts.probe.turns[0].call.expect.result' --good 2.1.110 --bad 2.1.252 --results "
+                    "docs/timeline/bisect/agent_hooks_need_trust.jsonl`): in a folder never trusted, 2.1.217 "
+                    "applies probe.md's PreToolUse deny inside the subagent (BLOCKED-BY-AGENT-HOOK), 2.1.218 drops "
+                    "it and echo SUB prints SUB (subagent-hook-untrusted; notes §1.10); on 2.1.252 the hooks "
+                    "apply inside the subagent when trusted, dropped when not (this, not the version, separates "
+                    "A6a from A6b)"),
     Change(behaviour="subagent_spawn_depth", since=(2, 1, 219), value=3,
-           evidence="notes §3.6; A5; measured on 2.1.252 with the env override 2"),
+           evidence="measured: first in 2.1.219, not in 2.1.218 (`cc-harness bisect subagent-subagent-default-cap "
+                    "--field 'contexts.agent-a.turns[0].offered' --good 2.1.217 --bad 2.1.252 --results "
+                    "docs/timeline/bisect/subagent_spawn_depth_3.jsonl`): 2.1.218 offers agent-a no Agent, 2.1.219 "
+                    "offers it to agent-a and agent-b and not to agent-c (subagent-subagent-default-cap passes; "
+                    "notes §3.6; A5; on 2.1.252 the env override 2 caps it at 2, subagent-subagent-depth-cap)"),
     Change(behaviour="search_tools_hidden_while_bash_available", since=(2, 1, 162), value=True,
            evidence="measured: first in 2.1.162, not in 2.1.161 (`cc-harness bisect main-thread-offers-glob-grep "
                     "--cases-dir docs/timeline/probes --good 2.1.120 --bad 2.1.252 --results "
