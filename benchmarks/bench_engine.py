@@ -4,7 +4,8 @@
         --check-version 2.1.331 --write docs/performance.md
 
 1. **Harness / bare, one case.** ``claude -p`` on its own against the fake API (setup untimed) and the
-   same case through ``run_case``, interleaved, per version.
+   same case through ``run_case``, in back-to-back pairs (the first of a pair alternates), per version:
+   the median of the pairs' ratios, and the harness's own time (its wall time less the engine process's).
 2. **Harness / engine, a sample.** At least 20 cases covering single-prompt, multi-prompt, resumed,
    subagent, MCP and http-server cases, each run ``--repeat`` times: the run's wall time against the
    engine processes' own wall time, which the adapter measures around each process.
@@ -33,6 +34,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +98,25 @@ def bare_run(case: Case, version: str) -> float:
             return time.perf_counter() - started
 
 
+@dataclass(frozen=True)
+class Pair:
+    bare: float
+    harness: float
+    own: float
+    """The harness run's wall time less its engine process's: what the harness itself adds."""
+
+
+def paired_run(case: Case, version: str, expectations: Expectations, *, bare_first: bool) -> Pair:
+    """One bare run and one run through the harness, back to back, in the order given."""
+    if bare_first:
+        bare = bare_run(case, version)
+        record = through_harness(case, f"claude@{version}", expectations)
+    else:
+        record = through_harness(case, f"claude@{version}", expectations)
+        bare = bare_run(case, version)
+    return Pair(bare=bare, harness=record.duration, own=record.duration - (record.engine_seconds or 0.0))
+
+
 def through_harness(case: Case, engine: str, expectations: Expectations) -> Record:
     record = run_case(case, make_engine(engine), expectations=expectations)
     if record.status.is_error:
@@ -130,8 +151,9 @@ class ProcessClock:
     def watching(self) -> Iterator[None]:
         patched = [
             (subprocess, "run"),
-            (mcp_client.McpConnection, "start"),
+            (mcp_client.McpConnection, "wait"),  # a server's start-up
             (mcp_client.McpConnection, "call"),
+            (mcp_client.McpConnection, "close"),  # and its exit, once its stdin is closed
             (servers, "_read_port"),
         ]
         saved = [(owner, name, getattr(owner, name)) for owner, name in patched]
@@ -156,6 +178,7 @@ def main() -> None:
     )
     parser.add_argument("--case", default="tool-hook-pretooluse-deny", help="the single-prompt case of part 1")
     parser.add_argument("--check-version", default=None, help="a version to check from an empty cache (part 5)")
+    parser.add_argument("--parts", default="1,2,3,4,5", help="which parts to run, e.g. 1,4 (3 needs 2's floor)")
     parser.add_argument("--write", type=Path, default=None, help="write the figures as a Markdown page")
     args = parser.parse_args()
     suite = Suite.from_file(args.suite) if args.suite else Suite.discover(Path.cwd())
@@ -169,45 +192,68 @@ def main() -> None:
         print(text, flush=True)
         lines.append(text)
 
-    one = next(c for c in cases if c.id == args.case)
-    say(f"## 1. One case, bare engine against the harness ({one.id}, {args.repeat_one} runs each, interleaved)\n")
-    say("| version | bare `claude -p` (median) | through the harness (median) | ratio |")
-    say("|---|---|---|---|")
-    for version in versions:
-        bare, full = [], []
-        for _ in range(args.repeat_one):
-            bare.append(bare_run(one, version))
-            full.append(through_harness(one, f"claude@{version}", expectations).duration)
-        b, h = statistics.median(bare), statistics.median(full)
-        say(f"| {version} | {b:.3f} s | {h:.3f} s | {h / b:.3f} |")
-
-    picked = sample(cases, args.sample)
-    kinds = sorted({kind(c) for c in picked})
-    say(f"\n## 2. A sample of {len(picked)} cases ({', '.join(kinds)}), {args.repeat} runs each\n")
-    say("| version | harness wall (sum of medians) | engine processes (sum of medians) | ratio |")
-    say("|---|---|---|---|")
+    parts = {int(p) for p in args.parts.split(",") if p}
     floor_per_case: dict[str, float] = {}
-    for version in versions:
-        walls, engines = [], []
-        for case in picked:
-            runs = [through_harness(case, f"claude@{version}", expectations) for _ in range(args.repeat)]
-            walls.append(statistics.median(r.duration for r in runs))
-            engines.append(statistics.median(r.engine_seconds or 0.0 for r in runs))
-        floor_per_case[version] = sum(engines) / len(engines)
-        say(f"| {version} | {sum(walls):.2f} s | {sum(engines):.2f} s | {sum(walls) / sum(engines):.3f} |")
+    if 1 in parts:
+        one = next(c for c in cases if c.id == args.case)
+        say(f"## 1. One case, bare engine against the harness ({one.id}, {args.repeat_one} pairs, interleaved)\n")
+        say(
+            "The engine's own time varies from run to run by more than the harness adds, so each pair runs the"
+            " two ways back to back (which goes first alternates) and the ratio is the median of the pairs'"
+            " ratios. What the harness adds on its own is its wall time less the engine process's.\n"
+        )
+        say(
+            "| version | bare `claude -p` (median) | through the harness (median) | ratio (median of pairs) |"
+            " harness's own time (median) |"
+        )
+        say("|---|---|---|---|---|")
+        for version in versions:
+            pairs = [paired_run(one, version, expectations, bare_first=i % 2 == 0) for i in range(args.repeat_one)]
+            b = statistics.median(p.bare for p in pairs)
+            h = statistics.median(p.harness for p in pairs)
+            ratio = statistics.median(p.harness / p.bare for p in pairs)
+            own = statistics.median(p.own for p in pairs)
+            say(f"| {version} | {b:.3f} s | {h:.3f} s | {ratio:.3f} | {own * 1000:.0f} ms |")
 
-    say(f"\n## 3. The whole suite ({len(cases)} cases) on one version, {args.jobs} jobs, against its floor\n")
-    say("| version | floor (sampled engine time per case x cases / jobs) | wall time | ratio |")
-    say("|---|---|---|---|")
-    for version in versions:
-        floor = floor_per_case[version] * len(cases) / args.jobs
-        begun = time.perf_counter()
-        engine = f"claude@{version}"
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            list(pool.map(lambda c, e=engine: through_harness(c, e, expectations), cases))
-        wall = time.perf_counter() - begun
-        say(f"| {version} | {floor:.1f} s | {wall:.1f} s | {wall / floor:.3f} |")
+    if parts & {2, 3}:
+        picked = sample(cases, args.sample)
+        kinds = sorted({kind(c) for c in picked})
+        say(f"\n## 2. A sample of {len(picked)} cases ({', '.join(kinds)}), {args.repeat} runs each\n")
+        say("| version | harness wall (sum of medians) | engine processes (sum of medians) | ratio |")
+        say("|---|---|---|---|")
+        for version in versions:
+            walls, engines = [], []
+            for case in picked:
+                runs = [through_harness(case, f"claude@{version}", expectations) for _ in range(args.repeat)]
+                walls.append(statistics.median(r.duration for r in runs))
+                engines.append(statistics.median(r.engine_seconds or 0.0 for r in runs))
+            floor_per_case[version] = sum(engines) / len(engines)
+            say(f"| {version} | {sum(walls):.2f} s | {sum(engines):.2f} s | {sum(walls) / sum(engines):.3f} |")
 
+    if 3 in parts:
+        say(f"\n## 3. The whole suite ({len(cases)} cases) on one version, {args.jobs} jobs, against its floor\n")
+        say("| version | floor (sampled engine time per case x cases / jobs) | wall time | ratio |")
+        say("|---|---|---|---|")
+        for version in versions:
+            floor = floor_per_case[version] * len(cases) / args.jobs
+            begun = time.perf_counter()
+            engine = f"claude@{version}"
+            with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+                list(pool.map(lambda c, e=engine: through_harness(c, e, expectations), cases))
+            wall = time.perf_counter() - begun
+            say(f"| {version} | {floor:.1f} s | {wall:.1f} s | {wall / floor:.3f} |")
+
+    if 4 in parts:
+        reference_part(cases, expectations, say=say)
+
+    if args.check_version and 5 in parts:
+        check_part(args.check_version, jobs=args.jobs, say=say)
+
+    if args.write:
+        args.write.write_text(page(lines, args=args, minutes=(time.monotonic() - started) / 60), encoding="utf-8")
+
+
+def reference_part(cases: list[Case], expectations: Expectations, *, say: Callable[[str], None]) -> None:
     say(f"\n## 4. The reference engine, {len(cases)} cases on one job\n")
     clock = ProcessClock()
     per_case = []
@@ -226,27 +272,25 @@ def main() -> None:
         f" {total - clock.seconds:.2f} s (+ {clock.seconds:.2f} s in processes) | {clock.seconds:.2f} s |"
     )
 
-    if args.check_version:
-        say(f"\n## 5. `cc-harness check {args.check_version}` from an empty engine cache\n")
-        cache = Path(tempfile.mkdtemp(prefix="cch-bench-cache-"))
-        os.environ["CC_HARNESS_CACHE"] = str(cache)
-        try:
-            begun = time.perf_counter()
-            ensure_installed(args.check_version)
-            install = time.perf_counter() - begun
-            begun = time.perf_counter()
-            out = Path(tempfile.mkdtemp(prefix="cch-bench-")) / "check.jsonl"
-            code = cli.main(["check", args.check_version, "--jobs", str(args.jobs), "--results", str(out)])
-            run = time.perf_counter() - begun
-        finally:
-            del os.environ["CC_HARNESS_CACHE"]
-            shutil.rmtree(cache, ignore_errors=True)
-        say("| install | run and compare | total | exit status |")
-        say("|---|---|---|---|")
-        say(f"| {install:.1f} s | {run:.1f} s | {install + run:.1f} s | {code} |")
 
-    if args.write:
-        args.write.write_text(page(lines, args=args, minutes=(time.monotonic() - started) / 60), encoding="utf-8")
+def check_part(version: str, *, jobs: int, say: Callable[[str], None]) -> None:
+    say(f"\n## 5. `cc-harness check {version}` from an empty engine cache\n")
+    cache = Path(tempfile.mkdtemp(prefix="cch-bench-cache-"))
+    os.environ["CC_HARNESS_CACHE"] = str(cache)
+    try:
+        begun = time.perf_counter()
+        ensure_installed(version)
+        install = time.perf_counter() - begun
+        begun = time.perf_counter()
+        out = Path(tempfile.mkdtemp(prefix="cch-bench-")) / "check.jsonl"
+        code = cli.main(["check", version, "--jobs", str(jobs), "--results", str(out)])
+        run = time.perf_counter() - begun
+    finally:
+        del os.environ["CC_HARNESS_CACHE"]
+        shutil.rmtree(cache, ignore_errors=True)
+    say("| install | run and compare | total | exit status |")
+    say("|---|---|---|---|")
+    say(f"| {install:.1f} s | {run:.1f} s | {install + run:.1f} s | {code} |")
 
 
 def page(lines: list[str], *, args: argparse.Namespace, minutes: float) -> str:
@@ -262,6 +306,7 @@ def page(lines: list[str], *, args: argparse.Namespace, minutes: float) -> str:
         f"python -m benchmarks.bench_engine --versions {args.versions} --jobs {args.jobs} --sample {args.sample}"
         f" --repeat {args.repeat} --repeat-one {args.repeat_one}"
         + (f" --check-version {args.check_version}" if args.check_version else "")
+        + (f" --parts {args.parts}" if args.parts != "1,2,3,4,5" else "")
         + f" --write {args.write}"
     )
     head = [

@@ -92,6 +92,12 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_WRITER] = results.Writer(Path(folder) / f"pytest-{worker}.jsonl", head=head)
 
 
+def case_engines(config: pytest.Config) -> list[str]:
+    """The engines this session runs each case on (``--engine``, else the suite's); empty without a suite."""
+    engines: list[str] = config.stash.get(_ENGINES, [])
+    return list(engines)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     writer = session.config.stash.get(_WRITER, None)
     if writer is not None:

@@ -5,6 +5,7 @@ exploration runs both engines and writes its results."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -44,9 +45,12 @@ def _record(engine: str, offered: list[str], result: str, status: Status = Statu
         "prompts": [{"step": 1, "result": "done", "init_tools": offered}],
         "files": {},
     }
-    return Record(
-        case="c", engine=engine, status=status, combination="", claims=(), flags=(), duration=0.0, transcript=transcript
-    )
+    return _bare(engine, status, transcript=transcript)
+
+
+def _bare(engine: str, status: Status, **extra: Any) -> Record:
+    """A record of case ``c`` with nothing but what the comparison reads."""
+    return Record(case="c", engine=engine, status=status, combination="", claims=(), flags=(), duration=0.0, **extra)
 
 
 def test_tools_the_reference_engine_does_not_model_are_not_a_disagreement() -> None:
@@ -70,18 +74,42 @@ def test_a_different_answer_or_a_missing_modelled_tool_is() -> None:
 
 def test_not_modelled_counts_as_disagreement() -> None:
     fault = Fault(status=Status.NOT_MODELLED, message="reference@2.1.332: run.flags.agents")
-    reference = Record(
-        case="c",
-        engine="reference@2.1.332",
-        status=Status.NOT_MODELLED,
-        combination="",
-        claims=(),
-        flags=(),
-        duration=0.0,
-        fault=fault,
-    )
+    reference = _bare("reference@2.1.332", Status.NOT_MODELLED, fault=fault)
     real = _record("claude@2.1.332", ["Bash"], "HI")
     assert disagreements(reference, real) == ["status: not-modelled (reference@2.1.332: run.flags.agents) -> pass"]
+
+
+def _failed_in_step_1(engine: str, later: list[dict[str, object]]) -> Record:
+    """Both engines' script failure in step 1 (one turn too few), then what each did after it."""
+    first = [
+        {"context": "main", "step": 1, "turn": 1, "offered": ["Agent"], "call": {"name": "Agent"}, "result": "no"},
+        {"context": "main", "step": 1, "turn": 2, "say": "DONE-1"},
+    ]
+    transcript = {
+        "exchanges": [*first, *later],
+        "prompts": [],
+        "files": {},
+        "script_error": "<case>/case.yaml: steps[0]: the engine asked 'main' for turn 3, but the script has 2",
+    }
+    return _bare(engine, Status.FAIL, transcript=transcript)
+
+
+def test_after_a_shared_script_failure_no_later_step_is_compared_nor_the_subagents_it_started() -> None:
+    # The real engine answers the unscripted request's API error and runs the later prompts (one starts a
+    # subagent, whose exchanges carry no step); the reference engine stops. The two agree up to the failure.
+    later = [
+        {"context": "main", "step": 2, "turn": 1, "call": {"name": "Agent"}, "result": "SUB-DONE"},
+        {"context": "task-2", "turn": 1, "offered": ["Bash"], "call": {"name": "Bash"}, "result": "denied"},
+        {"context": "task-2", "turn": 2, "say": "SUB-DONE"},
+        {"context": "main", "step": 2, "turn": 2, "say": "DONE-2"},
+    ]
+    reference, real = _failed_in_step_1("reference@2.1.252", []), _failed_in_step_1("claude@2.1.252", later)
+    assert disagreements(reference, real) == []
+    # what the subagent did inside the failing step is still compared
+    inside = [{"context": "task-1", "turn": 1, "offered": ["Bash"], "call": {"name": "Bash"}, "result": "HI"}]
+    other = [{**inside[0], "result": "HELLO"}]
+    reference = _failed_in_step_1("reference@2.1.252", inside)
+    assert disagreements(reference, _failed_in_step_1("claude@2.1.252", other)) != []
 
 
 def test_a_short_exploration_runs_both_engines_and_keeps_every_record(tmp_path: Path) -> None:

@@ -108,7 +108,7 @@ def test_a_recorded_session_replays_and_passes_on_the_version_that_wrote_it(
     assert case.documented_for == VERSION and case.project == repo.resolve()
     if source == "reviewer-agent":  # the subagent's sidechain became its context
         [context] = case.contexts
-        assert context.name == "reviewer" and context.opens_with.startswith("REVIEW TASK")
+        assert context.name == "reviewer" and (context.opens_with or "").startswith("REVIEW TASK")
         assert [t.call.name for t in context.turns if t.call] == ["Grep"]
     if source == "two-prompts":
         assert [s.session for s in case.steps] == ["new", "same"]

@@ -75,9 +75,9 @@ def test_a_clash_outside_the_grid_is_named_by_what_its_runs_did(tmp_path: Path) 
                               flags=(), duration=0.0, sources="user+project+plugin" if "mcp" in case
                               else "cli+local+project", transcript=transcript)
 
-    mcp = {"files": {"calls.txt": "recorded by FROM-PROJECT\n"},
+    mcp: dict[str, object] = {"files": {"calls.txt": "recorded by FROM-PROJECT\n"},
            "exchanges": [{"call": {"name": "mcp__marker__record"}}], "prompts": []}
-    deny = {"files": {}, "exchanges": [{"call": {"name": "Bash"}}],
+    deny: dict[str, object] = {"files": {}, "exchanges": [{"call": {"name": "Bash"}}],
             "prompts": [{"permission_denials": [{"tool_name": "Bash"}, {"tool_name": "Bash"}]}]}
     records = [outside(c, e, t) for e in ENGINES for c, t in (("clash-mcp", mcp), ("perm-deny", deny))]
     rows = {r.case: r for r in precedence_rows(records, engines=ENGINES)}

@@ -1,5 +1,11 @@
-"""Soak: the whole suite three times on the reference engine and once on the newest pinned claude, four
+"""Soak: the whole suite three times on the reference engine and once on real claude versions, four
 cases at a time, then nothing of it is left on the machine.
+
+The real versions are the pinned ones this session's case tests do not run (``--engine``), so that the
+session as a whole runs every case on every pinned version once; with ``--cc-results DIR`` their records
+are kept there beside the case tests' (as ``soak-<engine>.jsonl``), and ``cc-harness run --reuse`` takes
+them instead of running those cases again. When the case tests run every pinned version, the soak runs
+the newest one again.
 
 The runs get a TMPDIR of their own, so every private folder (and the engines' scratch, which goes into
 each run's private TMPDIR) is under one folder the test can watch: afterwards it is empty, no process
@@ -11,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,6 +27,8 @@ from typing import Any
 import pytest
 
 from harness import results
+from harness.engines import engine_dir
+from harness.pytest_plugin import case_engines
 from tests.conftest import PINNED, REPO
 
 #: one worker for the whole module under ``pytest -n`` (it runs four cases at a time itself)
@@ -67,14 +76,21 @@ def _comparable(record: results.Record) -> dict[str, Any]:
     return data
 
 
-def test_the_suite_four_at_a_time_leaves_nothing_behind(tmp_path: Path) -> None:
+def real_engines(config: pytest.Config) -> list[str]:
+    """The pinned claude versions the session's case tests do not run, else the newest pinned one."""
+    tested = set(case_engines(config))
+    return [e for e in (f"claude@{v}" for v in PINNED) if e not in tested] or [f"claude@{PINNED[-1]}"]
+
+
+def test_the_suite_four_at_a_time_leaves_nothing_behind(tmp_path: Path, pytestconfig: pytest.Config) -> None:
     private = tmp_path / "tmpdir"
     private.mkdir()
     env = {**os.environ, "TMPDIR": str(private)}
     home = Path.home()
     watched = [REPO / "cases", home / ".claude", home / ".claude.json"]
     before, scratch_before = _digest(*watched), set(os.listdir(_scratch())) if _scratch().is_dir() else set()
-    runs = [("reference", i) for i in range(3)] + [(f"claude@{PINNED[-1]}", 0)]
+    real = real_engines(pytestconfig)
+    runs = [("reference", i) for i in range(3)] + [(engine, 0) for engine in real]
     for engine, i in runs:
         path = tmp_path / f"{engine}-{i}.jsonl"
         argv = [sys.executable, "-m", "harness", "run", "--engine", engine, "-j", "4", "--results", str(path)]
@@ -92,3 +108,7 @@ def test_the_suite_four_at_a_time_leaves_nothing_behind(tmp_path: Path) -> None:
     reference = [results.read(tmp_path / f"reference-{i}.jsonl").records for i in range(3)]
     assert [_comparable(r) for r in reference[1]] == [_comparable(r) for r in reference[0]]
     assert [_comparable(r) for r in reference[2]] == [_comparable(r) for r in reference[0]]
+
+    if keep := pytestconfig.getoption("--cc-results", None):
+        for engine in (e for e in real if e not in case_engines(pytestconfig)):  # never a record twice
+            shutil.copyfile(tmp_path / f"{engine}-0.jsonl", Path(keep) / f"soak-{engine_dir(engine)}.jsonl")

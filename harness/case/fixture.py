@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 from collections.abc import Iterable
 from pathlib import Path
@@ -84,18 +85,25 @@ def _copy(root: Path, files: Iterable[Path], dest: Path, *, excluded: tuple[Path
     """Copy ``files`` (relative to ``root``) to ``dest``; links must stay inside ``root``."""
     real_root = root.resolve()
     left_out = {x.resolve() for x in excluded}
+    real_folders: dict[Path, Path] = {}  # each source folder resolved once, not once per file in it
+    made: set[Path] = set()  # target folders known to exist: one mkdir each, not one per file
     for rel in files:
         source = root / rel
-        where = source.parent.resolve() / source.name  # the real folder, the entry itself unresolved
-        if where in left_out or left_out & set(where.parents):
+        if (real := real_folders.get(source.parent)) is None:
+            real = real_folders[source.parent] = source.parent.resolve()
+        where = real / source.name  # the real folder, the entry itself unresolved
+        if left_out and (where in left_out or left_out & set(where.parents)):
             continue
         target = dest / rel
-        if source.is_symlink():
+        mode = source.lstat().st_mode
+        if stat.S_ISLNK(mode):
             _relink(source, target, real_root=real_root, dest=dest, case=case)
             continue
-        if source.is_dir():
+        if stat.S_ISDIR(mode):
             continue  # git lists a submodule as a folder: not part of the fixture
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
         if target.is_symlink() or target.is_dir():
             _remove(target)
         shutil.copy2(source, target, follow_symlinks=False)

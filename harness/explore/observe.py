@@ -93,13 +93,20 @@ def _status(record: Record) -> str:
 def _before_failure(seen: dict[str, Any]) -> dict[str, Any]:
     """Both engines hit the same script failure: what happened after it is the harness's doing, not the
     engine's (the real engine gets an API error for the unscripted request and runs the later prompts, the
-    reference engine stops), so the later steps and the files the run left are not compared."""
+    reference engine stops), so the later steps and the files the run left are not compared. A subagent's
+    exchanges carry no step: they belong to the step of the main-thread exchange before them (the one that
+    started the subagent), and go with it."""
     found = re.search(r"steps\[(\d+)\]", str(seen["script_error"]))
     last = int(found.group(1)) + 1 if found else None
     keep = (lambda step: step is not None and step <= last) if last is not None else (lambda step: True)
+    exchanges, step = [], None
+    for exchange in seen["exchanges"]:
+        step = exchange.get("step", step)
+        if step is None or keep(step):
+            exchanges.append(exchange)
     return {
         **seen,
-        "exchanges": [e for e in seen["exchanges"] if e.get("step") is None or keep(e.get("step"))],
+        "exchanges": exchanges,
         "prompts": [p for p in seen["prompts"] if keep(p.get("step"))],
         "files": {},
     }

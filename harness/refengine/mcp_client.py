@@ -65,7 +65,15 @@ class McpConnection:
         self.tools: tuple[str, ...] = ()
 
     def start(self) -> None:
+        self.launch()
+        self.wait()
+
+    def launch(self) -> None:
+        """Start the server and its connection without waiting for it (``wait`` does)."""
         self._thread.start()
+
+    def wait(self) -> None:
+        """Wait until the launched server is connected, at most the timeout; McpUnavailable if it is not."""
         if not self._ready.wait(self._timeout) or self._session is None:
             raise McpUnavailable(f"MCP server {self.server.name!r} did not start: {self._error!r}; "
                                  f"stderr: {self.stderr().strip()[-2000:]}")
@@ -88,9 +96,15 @@ class McpConnection:
         content = [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in getattr(result, "content", [])]
         return McpCallResult(content=content, is_error=is_error)
 
-    def close(self) -> None:
+    def stop(self) -> None:
+        """Ask the connection to end (the server's stdin closes, and it exits) without waiting for it."""
         if self._loop is not None and self._closing is not None and self._thread.is_alive():
             self._loop.call_soon_threadsafe(self._closing.set)
+
+    def close(self) -> None:
+        """Stop, and wait for the server to have exited (at most the timeout)."""
+        self.stop()
+        if self._thread.is_alive():
             self._thread.join(self._timeout)
         self._stderr.close()
 
@@ -137,16 +151,22 @@ class McpPool:
 
     def start(self) -> None:
         """Connect every server; a server that fails is reported and left out, as in the real
-        engine's ``mcp_servers`` status ``failed``."""
-        for server in self._servers.values():
-            conn = McpConnection(server=server, cwd=self._cwd, env=self._env, timeout=self._timeout)
+        engine's ``mcp_servers`` status ``failed``. The servers start side by side (most of a start is
+        the server's own start-up), and are taken in their configured order."""
+        starting = [
+            McpConnection(server=server, cwd=self._cwd, env=self._env, timeout=self._timeout)
+            for server in self._servers.values()
+        ]
+        for conn in starting:
+            conn.launch()
+        for conn in starting:
             try:
-                conn.start()
+                conn.wait()
             except McpUnavailable as exc:
                 self.failures.append(str(exc))
                 conn.close()
             else:
-                self._connected[server.name] = conn
+                self._connected[conn.server.name] = conn
 
     def offered_tools(self) -> tuple[str, ...]:
         return tuple(qualified_name(name, t) for name, conn in self._connected.items() for t in conn.tools)
@@ -166,6 +186,8 @@ class McpPool:
         return None
 
     def close(self) -> None:
+        for conn in self._connected.values():
+            conn.stop()  # every server told first, so that they exit side by side
         for conn in self._connected.values():
             conn.close()
         self._connected.clear()

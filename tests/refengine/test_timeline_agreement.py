@@ -181,8 +181,8 @@ def test_reference_at_v_agrees_with_claude_at_v_on_the_changed_field(point: Poin
     assert record.status.value != "not-modelled", record.notes
     ours = _value(record, point.field) if point.transcript else dict(outcome_of(record).observed).get(point.field)
     if point.marker is not None and point.claude is not None and ours is not None:
-        ours, theirs = point.marker in ours, point.marker in point.claude
-        assert ours == theirs, f"reference@{point.version} and claude@{point.version}: {point.marker!r} in the field"
+        held, theirs = point.marker in ours, point.marker in point.claude
+        assert held == theirs, f"reference@{point.version} and claude@{point.version}: {point.marker!r} in the field"
         return
     assert ours == point.claude, f"reference@{point.version} and claude@{point.version} differ at {point.field}"
 
