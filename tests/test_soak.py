@@ -1,11 +1,10 @@
-"""Soak: the whole suite three times on the reference engine and once on real claude versions, four
+"""Soak: the whole suite three times on the reference engine and once on a real claude version, four
 cases at a time, then nothing of it is left on the machine.
 
-The real versions are the pinned ones this session's case tests do not run (``--engine``), so that the
-session as a whole runs every case on every pinned version once; with ``--cc-results DIR`` their records
-are kept there beside the case tests' (as ``soak-<engine>.jsonl``), and ``cc-harness run --reuse`` takes
-them instead of running those cases again. When the case tests run every pinned version, the soak runs
-the newest one again.
+The real version is the oldest pinned one this session's case tests do not run (``--engine``), so that
+its runs are new work, not a repeat; with ``--cc-results DIR`` its records are kept there beside the case
+tests' (as ``soak-<engine>.jsonl``), and ``cc-harness run --reuse`` takes them instead of running those
+cases again. When the case tests run every pinned version, the soak runs the newest one again.
 
 The runs get a TMPDIR of their own, so every private folder (and the engines' scratch, which goes into
 each run's private TMPDIR) is under one folder the test can watch: afterwards it is empty, no process
@@ -76,10 +75,11 @@ def _comparable(record: results.Record) -> dict[str, Any]:
     return data
 
 
-def real_engines(config: pytest.Config) -> list[str]:
-    """The pinned claude versions the session's case tests do not run, else the newest pinned one."""
+def real_engine(config: pytest.Config) -> str:
+    """The oldest pinned claude version the session's case tests do not run, else the newest pinned one."""
     tested = set(case_engines(config))
-    return [e for e in (f"claude@{v}" for v in PINNED) if e not in tested] or [f"claude@{PINNED[-1]}"]
+    untested = [e for e in (f"claude@{v}" for v in PINNED) if e not in tested]
+    return untested[0] if untested else f"claude@{PINNED[-1]}"
 
 
 def test_the_suite_four_at_a_time_leaves_nothing_behind(tmp_path: Path, pytestconfig: pytest.Config) -> None:
@@ -89,8 +89,8 @@ def test_the_suite_four_at_a_time_leaves_nothing_behind(tmp_path: Path, pytestco
     home = Path.home()
     watched = [REPO / "cases", home / ".claude", home / ".claude.json"]
     before, scratch_before = _digest(*watched), set(os.listdir(_scratch())) if _scratch().is_dir() else set()
-    real = real_engines(pytestconfig)
-    runs = [("reference", i) for i in range(3)] + [(engine, 0) for engine in real]
+    real = real_engine(pytestconfig)
+    runs = [("reference", i) for i in range(3)] + [(real, 0)]
     for engine, i in runs:
         path = tmp_path / f"{engine}-{i}.jsonl"
         argv = [sys.executable, "-m", "harness", "run", "--engine", engine, "-j", "4", "--results", str(path)]
@@ -109,6 +109,6 @@ def test_the_suite_four_at_a_time_leaves_nothing_behind(tmp_path: Path, pytestco
     assert [_comparable(r) for r in reference[1]] == [_comparable(r) for r in reference[0]]
     assert [_comparable(r) for r in reference[2]] == [_comparable(r) for r in reference[0]]
 
-    if keep := pytestconfig.getoption("--cc-results", None):
-        for engine in (e for e in real if e not in case_engines(pytestconfig)):  # never a record twice
-            shutil.copyfile(tmp_path / f"{engine}-0.jsonl", Path(keep) / f"soak-{engine_dir(engine)}.jsonl")
+    keep = pytestconfig.getoption("--cc-results", None)
+    if keep and real not in case_engines(pytestconfig):  # never a record twice
+        shutil.copyfile(tmp_path / f"{real}-0.jsonl", Path(keep) / f"soak-{engine_dir(real)}.jsonl")
