@@ -40,16 +40,22 @@ def test_the_thresholds_are_the_measured_first_versions() -> None:
     assert binary_path("2.1.110", root=Path("/c")).name == "claude"
 
 
-def test_the_adapter_leaves_out_debug_file_before_2_1_20(committed_cases: list[Case], tmp_path: Path) -> None:
-    case = _case(committed_cases, "tool-hook-pretooluse-deny")
-    group = [(0, case.steps[0])]
-
-    def argv(version: str) -> list[str]:
+def test_the_adapter_passes_debug_file_only_for_a_debug_log_case_and_never_before_2_1_20(
+    committed_cases: list[Case], tmp_path: Path
+) -> None:
+    def argv(case_id: str, version: str) -> list[str]:
+        case = _case(committed_cases, case_id)
         engine = ClaudeEngine(engine_version=version)
+        group = [(0, case.steps[0])]
         return engine._argv(Path("claude"), case, group, resume=None, debug_log=tmp_path / "d.log", workdir=tmp_path)
 
-    assert "--debug-file" not in argv("2.1.19")
-    assert argv("2.1.20")[argv("2.1.20").index("--debug-file") + 1] == str(tmp_path / "d.log")
+    checks_the_log = "silent-hook-event-typo"  # debug_log: {...}
+    assert _case(committed_cases, checks_the_log).debug_log is not None
+    assert "--debug-file" not in argv(checks_the_log, "2.1.19")
+    logged = argv(checks_the_log, "2.1.20")
+    assert logged[logged.index("--debug-file") + 1] == str(tmp_path / "d.log")
+    # a case that does not read the log does not make the engine write it (it costs the engine time)
+    assert "--debug-file" not in argv("tool-hook-pretooluse-deny", "2.1.332")
 
 
 def test_the_adapter_tells_the_scripted_model_where_the_main_thread_needs_tools(committed_cases: list[Case]) -> None:

@@ -77,6 +77,24 @@ def test_no_snapshot_yet_says_how_to_record_it_then_the_recorded_one_passes(pyte
     pytester.runpytest_subprocess().assert_outcomes(passed=1)
 
 
+def test_a_case_that_answers_either_way_is_not_compared_but_its_snapshot_is_recorded(
+    pytester: pytest.Pytester,
+) -> None:
+    either = _echo("either", expected="HELLO").replace(
+        "expect: {result: {contains: HELLO}", "expect: {result: {one_of: [HELLO, HELLO AGAIN]}"
+    )
+    assert "one_of" in either
+    _project(pytester, {"either": either})
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)  # no snapshot: not compared
+    snapshot = pytester.path / "snapshots" / "reference" / "either.json"
+    assert not snapshot.exists()
+    # recorded all the same: the baseline cc-harness check judges through the case's checks
+    pytester.runpytest_subprocess("-p", "no:cacheprovider", "--snapshot-update").assert_outcomes(passed=1)
+    assert snapshot.is_file()
+    snapshot.write_text(snapshot.read_text(encoding="utf-8").replace("HELLO", "OTHER"), encoding="utf-8")
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)  # still not compared
+
+
 def test_a_changed_transcript_fails_with_syrupys_diff(pytester: pytest.Pytester) -> None:
     _project(pytester, {"hello": _echo("hello")})
     pytester.runpytest_subprocess("--snapshot-update").assert_outcomes(passed=1)

@@ -41,9 +41,9 @@ from harness.engines.claude import (
     StepGroup,
     engine_env,
     error_result,
-    has_debug_file,
     prepare,
     run_sessions,
+    wants_debug_file,
 )
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
@@ -142,7 +142,9 @@ class SdkEngine:
         from claude_agent_sdk import ClaudeAgentOptions
         from claude_agent_sdk.types import SettingSource
 
-        extra: dict[str, str | None] = {"debug-file": str(debug_log)} if has_debug_file(self.engine_version) else {}
+        extra: dict[str, str | None] = {}
+        if wants_debug_file(case, self.engine_version):
+            extra["debug-file"] = str(debug_log)
         if case.run.agent:
             extra["agent"] = case.run.agent
         sources = self.sources_for(case)
