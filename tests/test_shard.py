@@ -17,9 +17,9 @@ from tests.conftest import REPO
 #: sharding) and fast enough to run three times.
 ENGINE = "reference"
 
-#: Three families of the suite's cases (81 cases, every grid row among them): enough for shards to split
-#: unevenly, without the cases that start MCP servers, whose start-up is most of the suite's time and
-#: nothing that sharding touches.
+#: Three families of the suite's cases (81 cases, in the skill, subagent and tool rows of the grid): enough
+#: for shards to split unevenly, without the cases that start MCP servers, whose start-up is most of the
+#: suite's time and nothing that sharding touches.
 CASES = ("skill-*", "subagent-*", "user-*")
 
 #: one worker builds ``runs`` (the cases run three times) for the whole module under ``pytest -n``

@@ -45,7 +45,7 @@ def tool_prefix_name(server: str) -> str:
 
 
 class McpConnection:
-    """One running server: started by ``start``, used by ``call``, stopped by ``close``."""
+    """One running server: started by ``launch`` and ``wait``, used by ``call``, stopped by ``stop`` and ``close``."""
 
     def __init__(self, *, server: McpServerDef, cwd: Path, env: Mapping[str, str], timeout: float) -> None:
         self.server = server
@@ -63,10 +63,6 @@ class McpConnection:
         self._session: ClientSession | None = None
         self._error: BaseException | None = None
         self.tools: tuple[str, ...] = ()
-
-    def start(self) -> None:
-        self.launch()
-        self.wait()
 
     def launch(self) -> None:
         """Start the server and its connection without waiting for it (``wait`` does)."""
