@@ -110,7 +110,7 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
     data = transcript.build(
         case=case,
         engine=engine.name,
-        exchanges=model.exchanges,
+        exchanges=model.in_order(),
         run=run,
         files=transcript.changed_files(before, after),
         norm=norm,

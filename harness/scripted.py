@@ -31,6 +31,7 @@ from harness.errors import ScriptError
 
 ID_PREFIX = "toolu_cch_"
 MAIN = "main"
+_SPAWNING = frozenset({"Agent", "Task"})  # the tool that starts a subagent, and its name before 2.1.63
 SIDE_REPLY = "ok"
 
 
@@ -132,6 +133,8 @@ class _Thread:
     context: str
     opening: str
     next_turn: int = 0
+    parent: int | None = None
+    """The exchange this conversation is placed after in ``in_order()`` (an index into ``exchanges``)."""
 
 
 def _as_is(text: str) -> str:
@@ -206,6 +209,34 @@ class ScriptedModel:
                 + self.conversation()
             )
 
+    def in_order(self) -> list[Exchange]:
+        """The exchanges in an order that does not depend on timing: each conversation in its own turn
+        order, and every conversation other than a main thread right after the exchange that started it
+        (its ``parent``), before the next exchange of that exchange's conversation.
+
+        ``exchanges`` is the order requests arrived in, and conversations that run at once (a subagent in
+        the background and the main thread that goes on) arrive in whichever order the scheduler gave
+        them: a snapshot of that order would fail on the race, not on a change of the engine. Where
+        nothing runs at once this is the arrival order."""
+        children: dict[int | None, list[_Thread]] = {}
+        for t in self._threads:
+            children.setdefault(t.parent, []).append(t)
+        by_thread: dict[int, list[Exchange]] = {}
+        for ex in self.exchanges:
+            by_thread.setdefault(ex.thread, []).append(ex)
+        index = {id(ex): i for i, ex in enumerate(self.exchanges)}
+        out: list[Exchange] = []
+
+        def place(thread: _Thread) -> None:
+            for ex in by_thread.get(thread.index, ()):
+                out.append(ex)
+                for child in children.get(index[id(ex)], ()):
+                    place(child)
+
+        for root in children.get(None, ()):
+            place(root)
+        return out
+
     def conversation(self) -> str:
         """The conversation so far, for failure messages."""
         lines = ["conversation so far:"]
@@ -275,9 +306,37 @@ class ScriptedModel:
         return self._open(ctx.name, opening)
 
     def _open(self, context: str, opening: str) -> _Thread:
-        thread = _Thread(index=len(self._threads), context=context, opening=opening)
+        parent = None if context == MAIN else self._parent_for(opening)
+        thread = _Thread(index=len(self._threads), context=context, opening=opening, parent=parent)
         self._threads.append(thread)
         return thread
+
+    def _parent_for(self, opening: str) -> int | None:
+        """The exchange a new conversation started from: the Agent call whose prompt it opens with, else
+        the latest call still waiting for its result in the main thread or a subagent (a hook's model
+        call runs under the tool call it is a hook of), else the main thread's latest exchange (a hook of
+        a prompt or of a stop). Never merely the exchange served last: that one may be a conversation
+        running at the same time."""
+        taken = {t.parent for t in self._threads}
+        for i in reversed(range(len(self.exchanges))):
+            call = self.exchanges[i].reply.call
+            prompt = call.input.get("prompt") if call is not None else None
+            spawns = call is not None and call.name in _SPAWNING and isinstance(prompt, str) and prompt in opening
+            if spawns and i not in taken:
+                return i
+        spawned = {t.index for t in self._threads if t.context == MAIN or self._spawned_by_call(t)}
+        for i in reversed(range(len(self.exchanges))):
+            ex = self.exchanges[i]
+            if ex.thread in spawned and ex.reply.call is not None and ex.result is None:
+                return i
+        mains = [i for i, ex in enumerate(self.exchanges) if ex.context == MAIN]
+        return mains[-1] if mains else None
+
+    def _spawned_by_call(self, thread: _Thread) -> bool:
+        if thread.parent is None:
+            return False
+        call = self.exchanges[thread.parent].reply.call
+        return call is not None and call.name in _SPAWNING
 
     def _turns(self, thread: _Thread) -> tuple[tuple[Turn, ...], int, str]:
         if thread.context == MAIN:

@@ -147,3 +147,59 @@ def test_a_main_thread_without_tools_opens_unless_the_adapter_says_the_main_thre
     assert old.respond(main) == [{"type": "text", "text": "done"}]
     old.finish()
     assert [(ex.context, ex.offered) for ex in old.exchanges] == [("main", ("Bash",))]
+
+
+BACKGROUND = """\
+id: bg
+title: t
+combination: tool -> subagent
+claims: [A7]
+source: seed 001
+documented_for: 2.1.332
+run: {permission_mode: bypass}
+steps:
+  - prompt: Ask the helper.
+    turns:
+      - call: {name: Agent, input: {description: d, prompt: 'TASK-BG: say done.', subagent_type: helper}}
+      - say: WAITING
+      - say: AFTER
+contexts:
+  helper:
+    opens_with: TASK-BG
+    turns:
+      - say: HELPER-DONE
+  watcher:
+    opens_with: WATCH
+    turns:
+      - say: SEEN
+"""
+
+
+def _served(model: ScriptedModel) -> list[tuple[str, int]]:
+    return [(ex.context, ex.turn + 1) for ex in model.in_order()]
+
+
+@pytest.mark.parametrize("helper_first", [True, False], ids=["helper-first", "main-first"])
+def test_conversations_that_run_at_once_are_placed_after_the_call_that_started_them(
+    write_case: CaseWriter, helper_first: bool
+) -> None:
+    """A background subagent and the main thread's next turn arrive in either order; the transcript's
+    order is the same both ways (the subagent right after its Agent call), so a snapshot cannot fail on
+    the race. A conversation no call started (a hook's model call, here ``watcher``) follows the main
+    thread's latest exchange, not whichever exchange happened to be served before it."""
+    model = ScriptedModel(case=load_case(write_case("bg", BACKGROUND)))
+    model.begin_step(0)
+    opening = _user("Ask the helper.")
+    [call] = model.respond(ModelRequest(system="", messages=(opening,), tools=("Agent",)))
+    placeholder = {"type": "tool_result", "tool_use_id": call["id"], "content": "Async agent launched"}
+    history = (opening, {"role": "assistant", "content": [call]}, {"role": "user", "content": [placeholder]})
+    main_next = ModelRequest(system="", messages=history, tools=("Agent",))
+    helper = ModelRequest(system="", messages=(_user("TASK-BG: say done."),), tools=("Read",))
+    for request in [helper, main_next] if helper_first else [main_next, helper]:
+        model.respond(request)
+    model.respond(ModelRequest(system="", messages=(_user("WATCH this"),), tools=("Read",)))
+    done = _user("HELPER-DONE")
+    model.respond(ModelRequest(system="", messages=(*history, {"role": "assistant", "content": []}, done), tools=()))
+    arrived = [(ex.context, ex.turn + 1) for ex in model.exchanges]
+    assert arrived[1][0] == ("helper" if helper_first else "main")
+    assert _served(model) == [("main", 1), ("helper", 1), ("main", 2), ("watcher", 1), ("main", 3)]
