@@ -135,6 +135,8 @@ class _Thread:
     next_turn: int = 0
     parent: int | None = None
     """The exchange this conversation is placed after in ``in_order()`` (an index into ``exchanges``)."""
+    by_call: bool = False
+    """Whether ``parent`` is the Agent call that started this conversation (a subagent)."""
 
 
 def _as_is(text: str) -> str:
@@ -306,37 +308,31 @@ class ScriptedModel:
         return self._open(ctx.name, opening)
 
     def _open(self, context: str, opening: str) -> _Thread:
-        parent = None if context == MAIN else self._parent_for(opening)
-        thread = _Thread(index=len(self._threads), context=context, opening=opening, parent=parent)
+        parent, by_call = (None, False) if context == MAIN else self._parent_for(opening)
+        thread = _Thread(index=len(self._threads), context=context, opening=opening, parent=parent, by_call=by_call)
         self._threads.append(thread)
         return thread
 
-    def _parent_for(self, opening: str) -> int | None:
-        """The exchange a new conversation started from: the Agent call whose prompt it opens with, else
-        the latest call still waiting for its result in the main thread or a subagent (a hook's model
-        call runs under the tool call it is a hook of), else the main thread's latest exchange (a hook of
-        a prompt or of a stop). Never merely the exchange served last: that one may be a conversation
-        running at the same time."""
-        taken = {t.parent for t in self._threads}
+    def _parent_for(self, opening: str) -> tuple[int | None, bool]:
+        """The exchange a new conversation started from, and whether it is an Agent call: the Agent call
+        whose prompt the conversation opens with (each call starts one), else the latest call still
+        waiting for its result in the main thread or a subagent (a hook's model call runs under the tool
+        call it is a hook of), else the main thread's latest exchange (a hook of a prompt or of a stop).
+        Never merely the exchange served last: that one may be a conversation running at the same time."""
+        taken = {t.parent for t in self._threads if t.by_call}
         for i in reversed(range(len(self.exchanges))):
             call = self.exchanges[i].reply.call
             prompt = call.input.get("prompt") if call is not None else None
             spawns = call is not None and call.name in _SPAWNING and isinstance(prompt, str) and prompt in opening
             if spawns and i not in taken:
-                return i
-        spawned = {t.index for t in self._threads if t.context == MAIN or self._spawned_by_call(t)}
+                return i, True
+        agents = {t.index for t in self._threads if t.context == MAIN or t.by_call}
         for i in reversed(range(len(self.exchanges))):
             ex = self.exchanges[i]
-            if ex.thread in spawned and ex.reply.call is not None and ex.result is None:
-                return i
+            if ex.thread in agents and ex.reply.call is not None and ex.result is None:
+                return i, False
         mains = [i for i, ex in enumerate(self.exchanges) if ex.context == MAIN]
-        return mains[-1] if mains else None
-
-    def _spawned_by_call(self, thread: _Thread) -> bool:
-        if thread.parent is None:
-            return False
-        call = self.exchanges[thread.parent].reply.call
-        return call is not None and call.name in _SPAWNING
+        return (mains[-1] if mains else None), False
 
     def _turns(self, thread: _Thread) -> tuple[tuple[Turn, ...], int, str]:
         if thread.context == MAIN:

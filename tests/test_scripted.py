@@ -203,3 +203,20 @@ def test_conversations_that_run_at_once_are_placed_after_the_call_that_started_t
     arrived = [(ex.context, ex.turn + 1) for ex in model.exchanges]
     assert arrived[1][0] == ("helper" if helper_first else "main")
     assert _served(model) == [("main", 1), ("helper", 1), ("main", 2), ("watcher", 1), ("main", 3)]
+
+
+def test_a_hook_conversation_on_the_agent_call_leaves_the_subagent_its_place(write_case: CaseWriter) -> None:
+    """A hook's model call that runs while the Agent call waits (a PreToolUse agent hook) is placed after
+    that call; the subagent the call then starts still counts the call as its own."""
+    model = ScriptedModel(case=load_case(write_case("bg", BACKGROUND)))
+    model.begin_step(0)
+    opening = _user("Ask the helper.")
+    [call] = model.respond(ModelRequest(system="", messages=(opening,), tools=("Agent",)))
+    model.respond(ModelRequest(system="", messages=(_user("WATCH this call"),), tools=("Read",)))
+    placeholder = {"type": "tool_result", "tool_use_id": call["id"], "content": "Async agent launched"}
+    history = (opening, {"role": "assistant", "content": [call]}, {"role": "user", "content": [placeholder]})
+    model.respond(ModelRequest(system="", messages=history, tools=("Agent",)))
+    model.respond(ModelRequest(system="", messages=(_user("TASK-BG: say done."),), tools=("Read",)))
+    done = _user("HELPER-DONE")
+    model.respond(ModelRequest(system="", messages=(*history, {"role": "assistant", "content": []}, done), tools=()))
+    assert _served(model) == [("main", 1), ("watcher", 1), ("helper", 1), ("main", 2), ("main", 3)]
