@@ -223,16 +223,15 @@ class ScriptedModel:
         children: dict[int | None, list[_Thread]] = {}
         for t in self._threads:
             children.setdefault(t.parent, []).append(t)
-        by_thread: dict[int, list[Exchange]] = {}
-        for ex in self.exchanges:
-            by_thread.setdefault(ex.thread, []).append(ex)
-        index = {id(ex): i for i, ex in enumerate(self.exchanges)}
+        by_thread: dict[int, list[int]] = {}
+        for i, ex in enumerate(self.exchanges):
+            by_thread.setdefault(ex.thread, []).append(i)
         out: list[Exchange] = []
 
         def place(thread: _Thread) -> None:
-            for ex in by_thread.get(thread.index, ()):
-                out.append(ex)
-                for child in children.get(index[id(ex)], ()):
+            for i in by_thread.get(thread.index, ()):
+                out.append(self.exchanges[i])
+                for child in children.get(i, ()):
                     place(child)
 
         for root in children.get(None, ()):
@@ -331,8 +330,7 @@ class ScriptedModel:
             ex = self.exchanges[i]
             if ex.thread in agents and ex.reply.call is not None and ex.result is None:
                 return i, False
-        mains = [i for i, ex in enumerate(self.exchanges) if ex.context == MAIN]
-        return (mains[-1] if mains else None), False
+        return next((i for i in reversed(range(len(self.exchanges))) if self.exchanges[i].context == MAIN), None), False
 
     def _turns(self, thread: _Thread) -> tuple[tuple[Turn, ...], int, str]:
         if thread.context == MAIN:
