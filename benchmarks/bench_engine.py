@@ -1,7 +1,7 @@
 """What cc-harness costs on top of the engine, measured side by side in one run; figures for docs/performance.md.
 
-    python -m benchmarks.bench_engine --versions 2.1.252,2.1.332 --jobs 2 --sample 24 --repeat 3 --repeat-one 11 \
-        --check-version 2.1.331 --write docs/performance.md
+    python -m benchmarks.bench_engine --versions 2.1.252,2.1.257,2.1.278,2.1.332 --jobs 2 --sample 24 --repeat 3 \
+        --repeat-one 31 --check-version 2.1.331 --write docs/performance.md
 
 1. **Harness / bare, one case.** ``claude -p`` on its own against the fake API (setup untimed) and the
    same case through ``run_case``, in back-to-back pairs (the first of a pair alternates), per version:
@@ -15,7 +15,9 @@
 4. **The reference engine.** Every case on one job: median and p90 per case and the total, with the time
    spent in the processes it starts (Bash, command hooks, MCP servers, case servers) reported apart.
 5. **cc-harness check for a version not in the cache,** end to end in a private cache: install, then run
-   and compare.
+   and compare; the run's floor is its engine processes' own time over the jobs.
+6. **The least time .ci/run can take.** CI runs every case on every pinned version and on the reference
+   engine; part 3's engine time for each pinned version plus part 4's processes, over the cores.
 
 The suite is the one configured nearest the current folder (``--suite`` names another).
 """
@@ -38,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness import cli, servers
+from harness import cli, results, servers
 from harness.case import Case, copy_fixture, discover_cases
 from harness.engines import make_engine
 from harness.engines.claude import seed_home
@@ -178,7 +180,7 @@ def main() -> None:
     )
     parser.add_argument("--case", default="tool-hook-pretooluse-deny", help="the single-prompt case of part 1")
     parser.add_argument("--check-version", default=None, help="a version to check from an empty cache (part 5)")
-    parser.add_argument("--parts", default="1,2,3,4,5", help="which parts to run, e.g. 1,4 (3 needs 2's floor)")
+    parser.add_argument("--parts", default="1,2,3,4,5,6", help="which parts to run, e.g. 1,4 (3 needs 2's floor)")
     parser.add_argument("--write", type=Path, default=None, help="write the figures as a Markdown page")
     args = parser.parse_args()
     suite = Suite.from_file(args.suite) if args.suite else Suite.discover(Path.cwd())
@@ -230,30 +232,46 @@ def main() -> None:
             floor_per_case[version] = sum(engines) / len(engines)
             say(f"| {version} | {sum(walls):.2f} s | {sum(engines):.2f} s | {sum(walls) / sum(engines):.3f} |")
 
+    suite_engine: dict[str, float] = {}
     if 3 in parts:
         say(f"\n## 3. The whole suite ({len(cases)} cases) on one version, {args.jobs} jobs, against its floor\n")
-        say("| version | floor (sampled engine time per case x cases / jobs) | wall time | ratio |")
-        say("|---|---|---|---|")
+        say(
+            "The floor is the sampled engine time per case (part 2) times the cases, over the jobs. The engine"
+            " processes' own time in this very run, over the jobs, is the floor measured instead of sampled.\n"
+        )
+        say(
+            "| version | floor (sampled engine time per case x cases / jobs) | wall time | ratio |"
+            " engine processes in this run / jobs | ratio |"
+        )
+        say("|---|---|---|---|---|---|")
         for version in versions:
             floor = floor_per_case[version] * len(cases) / args.jobs
             begun = time.perf_counter()
             engine = f"claude@{version}"
             with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-                list(pool.map(lambda c, e=engine: through_harness(c, e, expectations), cases))
+                records = list(pool.map(lambda c, e=engine: through_harness(c, e, expectations), cases))
             wall = time.perf_counter() - begun
-            say(f"| {version} | {floor:.1f} s | {wall:.1f} s | {wall / floor:.3f} |")
+            suite_engine[version] = sum(r.engine_seconds or 0.0 for r in records)
+            measured = suite_engine[version] / args.jobs
+            ratios = f"{wall / floor:.3f} | {measured:.1f} s | {wall / measured:.3f}"
+            say(f"| {version} | {floor:.1f} s | {wall:.1f} s | {ratios} |")
 
+    reference_processes = None
     if 4 in parts:
-        reference_part(cases, expectations, say=say)
+        reference_processes = reference_part(cases, expectations, say=say)
 
     if args.check_version and 5 in parts:
         check_part(args.check_version, jobs=args.jobs, say=say)
+
+    if 6 in parts:
+        ci_floor_part(suite, suite_engine, reference_processes, cases=len(cases), say=say)
 
     if args.write:
         args.write.write_text(page(lines, args=args, minutes=(time.monotonic() - started) / 60), encoding="utf-8")
 
 
-def reference_part(cases: list[Case], expectations: Expectations, *, say: Callable[[str], None]) -> None:
+def reference_part(cases: list[Case], expectations: Expectations, *, say: Callable[[str], None]) -> float:
+    """Part 4; returns the whole suite's time on one job, the processes it started (hooks, servers) included."""
     say(f"\n## 4. The reference engine, {len(cases)} cases on one job\n")
     clock = ProcessClock()
     per_case = []
@@ -271,6 +289,7 @@ def reference_part(cases: list[Case], expectations: Expectations, *, say: Callab
         f"| {statistics.median(per_case) * 1000:.1f} ms | {percentile(per_case, 0.9) * 1000:.1f} ms |"
         f" {total - clock.seconds:.2f} s (+ {clock.seconds:.2f} s in processes) | {clock.seconds:.2f} s |"
     )
+    return total
 
 
 def check_part(version: str, *, jobs: int, say: Callable[[str], None]) -> None:
@@ -288,9 +307,49 @@ def check_part(version: str, *, jobs: int, say: Callable[[str], None]) -> None:
     finally:
         del os.environ["CC_HARNESS_CACHE"]
         shutil.rmtree(cache, ignore_errors=True)
-    say("| install | run and compare | total | exit status |")
-    say("|---|---|---|---|")
-    say(f"| {install:.1f} s | {run:.1f} s | {install + run:.1f} s | {code} |")
+    engine = sum(r.engine_seconds or 0.0 for r in results.read(out).records)
+    say(
+        f"The run's floor is its engine processes' own time over the jobs ({engine:.1f} s / {jobs}): no harness"
+        " can run these cases on this machine in less.\n"
+    )
+    say("| install | run and compare | total | exit status | the run's floor | run / floor |")
+    say("|---|---|---|---|---|---|")
+    floor = engine / jobs
+    say(f"| {install:.1f} s | {run:.1f} s | {install + run:.1f} s | {code} | {floor:.1f} s | {run / floor:.3f} |")
+
+
+def ci_floor_part(
+    suite: Suite, suite_engine: dict[str, float], reference: float | None, *, cases: int, say: Callable[[str], None]
+) -> None:
+    """Part 6: the least time ``.ci/run`` can take here, from the engine runs it must make.
+
+    CI runs every case once on every pinned version (pytest's case tests take two, the soak test one, the
+    conformance run the rest, each reusing the others' records) and on the reference engine; that many
+    engine processes, packed perfectly onto the machine's cores, take at least their own time over the
+    cores, before a single harness test runs."""
+    cores = os.cpu_count() or 1
+    say(f"\n## 6. The least time `.ci/run` can take on {cores} cores\n")
+    say(
+        f"`.ci/run` runs each of the {cases} cases once on every pinned version and on the reference engine (part"
+        " 3's engine time per version; part 4's whole suite for the reference engine). Their sum over the cores"
+        " is the least time the job can take, before any harness test and with perfect packing.\n"
+    )
+    say("| engine | engine processes, whole suite |")
+    say("|---|---|")
+    total, missing = 0.0, []
+    for version in suite.pinned:
+        if version in suite_engine:
+            total += suite_engine[version]
+            say(f"| claude@{version} | {suite_engine[version]:.1f} s |")
+        else:
+            missing.append(version)
+            say(f"| claude@{version} | not measured (add it to --versions) |")
+    if reference is not None:
+        total += reference
+        say(f"| reference (part 4: the whole suite on one job, its processes included) | {reference:.1f} s |")
+    say("")
+    partial = " (a lower bound: not every pinned version measured)" if missing else ""
+    say(f"Sum {total:.1f} s; over {cores} cores: **{total / cores:.0f} s{partial}**.")
 
 
 def page(lines: list[str], *, args: argparse.Namespace, minutes: float) -> str:
@@ -306,7 +365,7 @@ def page(lines: list[str], *, args: argparse.Namespace, minutes: float) -> str:
         f"python -m benchmarks.bench_engine --versions {args.versions} --jobs {args.jobs} --sample {args.sample}"
         f" --repeat {args.repeat} --repeat-one {args.repeat_one}"
         + (f" --check-version {args.check_version}" if args.check_version else "")
-        + (f" --parts {args.parts}" if args.parts != "1,2,3,4,5" else "")
+        + (f" --parts {args.parts}" if args.parts != "1,2,3,4,5,6" else "")
         + f" --write {args.write}"
     )
     head = [
