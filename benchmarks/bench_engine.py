@@ -17,7 +17,7 @@
 5. **cc-harness check for a version not in the cache,** end to end in a private cache: install, then run
    and compare; the run's floor is its engine processes' own time over the jobs.
 6. **The least time .ci/run can take.** CI runs every case on every pinned version and on the reference
-   engine; part 3's engine time for each pinned version plus part 4's processes, over the cores.
+   engine; part 3's engine time for each pinned version plus part 4's whole suite, over the cores.
 
 The suite is the one configured nearest the current folder (``--suite`` names another).
 """
@@ -117,6 +117,11 @@ def paired_run(case: Case, version: str, expectations: Expectations, *, bare_fir
         record = through_harness(case, f"claude@{version}", expectations)
         bare = bare_run(case, version)
     return Pair(bare=bare, harness=record.duration, own=record.duration - (record.engine_seconds or 0.0))
+
+
+def engine_time(records: list[Record]) -> float:
+    """The engine processes' own wall time in these records, summed."""
+    return sum(r.engine_seconds or 0.0 for r in records)
 
 
 def through_harness(case: Case, engine: str, expectations: Expectations) -> Record:
@@ -251,20 +256,20 @@ def main() -> None:
             with ThreadPoolExecutor(max_workers=args.jobs) as pool:
                 records = list(pool.map(lambda c, e=engine: through_harness(c, e, expectations), cases))
             wall = time.perf_counter() - begun
-            suite_engine[version] = sum(r.engine_seconds or 0.0 for r in records)
+            suite_engine[version] = engine_time(records)
             measured = suite_engine[version] / args.jobs
             ratios = f"{wall / floor:.3f} | {measured:.1f} s | {wall / measured:.3f}"
             say(f"| {version} | {floor:.1f} s | {wall:.1f} s | {ratios} |")
 
-    reference_processes = None
+    reference_suite = None
     if 4 in parts:
-        reference_processes = reference_part(cases, expectations, say=say)
+        reference_suite = reference_part(cases, expectations, say=say)
 
     if args.check_version and 5 in parts:
         check_part(args.check_version, jobs=args.jobs, say=say)
 
     if 6 in parts:
-        ci_floor_part(suite, suite_engine, reference_processes, cases=len(cases), say=say)
+        ci_floor_part(suite, suite_engine, reference_suite, cases=len(cases), say=say)
 
     if args.write:
         args.write.write_text(page(lines, args=args, minutes=(time.monotonic() - started) / 60), encoding="utf-8")
@@ -307,7 +312,7 @@ def check_part(version: str, *, jobs: int, say: Callable[[str], None]) -> None:
     finally:
         del os.environ["CC_HARNESS_CACHE"]
         shutil.rmtree(cache, ignore_errors=True)
-    engine = sum(r.engine_seconds or 0.0 for r in results.read(out).records)
+    engine = engine_time(results.read(out).records)
     say(
         f"The run's floor is its engine processes' own time over the jobs ({engine:.1f} s / {jobs}): no harness"
         " can run these cases on this machine in less.\n"
@@ -336,19 +341,16 @@ def ci_floor_part(
     )
     say("| engine | engine processes, whole suite |")
     say("|---|---|")
-    total, missing = 0.0, []
+    total = sum(suite_engine.get(v, 0.0) for v in suite.pinned)
     for version in suite.pinned:
-        if version in suite_engine:
-            total += suite_engine[version]
-            say(f"| claude@{version} | {suite_engine[version]:.1f} s |")
-        else:
-            missing.append(version)
-            say(f"| claude@{version} | not measured (add it to --versions) |")
+        seconds = suite_engine.get(version)
+        measured = "not measured (add it to --versions)" if seconds is None else f"{seconds:.1f} s"
+        say(f"| claude@{version} | {measured} |")
     if reference is not None:
         total += reference
         say(f"| reference (part 4: the whole suite on one job, its processes included) | {reference:.1f} s |")
     say("")
-    partial = " (a lower bound: not every pinned version measured)" if missing else ""
+    partial = "" if set(suite.pinned) <= set(suite_engine) else " (a lower bound: not every pinned version measured)"
     say(f"Sum {total:.1f} s; over {cores} cores: **{total / cores:.0f} s{partial}**.")
 
 
