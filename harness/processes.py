@@ -127,6 +127,17 @@ def contained() -> Iterator[str]:
                 kill_group_of_run(group)
 
 
+def kill_run(cookie: str, *, patience: float = 5.0) -> list[int]:
+    """Kill everything the run ``cookie`` has started so far (its carriers, and its cgroup's members,
+    whatever their environment), the run going on (its cgroup stays for what it starts next): what a
+    timeout does. The carriers killed, as ``kill_carriers``."""
+    with _GROUPS_LOCK:
+        group = _GROUPS.get(cookie)
+    if group is not None:
+        _kill_members(group, patience=patience)
+    return kill_carriers(cookie, patience=patience)
+
+
 def contain(argv: list[str], env: Mapping[str, str]) -> list[str]:
     """``argv`` to start so that the process joins the cgroup of the run whose cookie ``env`` carries,
     before its program runs (so before it can fork); ``argv`` itself where the run has no cgroup, or
@@ -196,14 +207,26 @@ def _new_group(cookie: str) -> Path | None:
 
 def kill_group_of_run(group: Path, *, patience: float = 5.0) -> None:
     """Kill every process in the run's cgroup and remove it, once the kernel has emptied it."""
+    if _kill_members(group, patience=patience):
+        try:
+            group.rmdir()
+        except OSError:  # a process in uninterruptible sleep is still there: the folder stays, empty later
+            return
+
+
+def _kill_members(group: Path, *, patience: float) -> bool:
+    """SIGKILL every process in ``group`` (``cgroup.kill``: the kernel also takes those forked meanwhile);
+    whether it emptied within ``patience`` seconds."""
     deadline = time.monotonic() + patience
     try:
         (group / "cgroup.kill").write_text("1")
-        while "populated 1" in (group / "cgroup.events").read_text() and time.monotonic() < deadline:
+        while "populated 1" in (group / "cgroup.events").read_text():
+            if time.monotonic() > deadline:
+                return False
             time.sleep(0.005)
-        group.rmdir()
-    except OSError:  # already gone, or a process in uninterruptible sleep outlived the patience
-        return
+    except OSError:  # already gone
+        return False
+    return True
 
 
 def kill_group(pid: int, sig: int = signal.SIGKILL) -> None:

@@ -101,7 +101,8 @@ def _read_port(case: Case, server: Server, process: subprocess.Popen[bytes], std
     if not (text.isascii() and text.isdigit() and len(text) <= 5 and 0 < int(text) < 65536):
         _stop(process)
         process.stdout.close()
-        said = f"printed {text[:40]!r}{'...' if len(text) > 40 else ''}" if text else f"printed no port within {START_TIMEOUT:g} s"
+        shown = f"{text[:40]!r}{'...' if len(text) > 40 else ''}"
+        said = f"printed {shown}" if text else f"printed no port within {START_TIMEOUT:g} s"
         tail = stderr.read_text("utf-8", "replace").strip()[-2000:]
         raise ServerError(
             f"{case.case_file}: servers.{server.name}: {said}; a server prints its port as its first line"
