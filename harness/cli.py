@@ -435,7 +435,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     html_path = args.html or suite.results / "report.html"
     junit_path = args.junit or suite.results / "junit.xml"
     _write(target, text)
-    page = html.render(records, cases_dir=_cases_dir(args, suite), catalogue=suite.catalogue, timeline=scan)
+    page = html.render(records, cases_dir=_cases_dir(args, suite).name, catalogue=suite.catalogue, timeline=scan)
     _write(html_path, page)
     _write(junit_path, junit.render(records))
     out = _stdout()
@@ -811,7 +811,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--junit", type=Path, default=None, help="JUnit XML path (default: <results>/junit.xml)")
     p.add_argument("--check", action="store_true", help="exit 1 when the Markdown report is stale; write nothing")
     p.add_argument("--allow-partial", action="store_true", help="replace the suite's report from a partial run")
-    p.add_argument("--cases-dir", type=Path, default=None, help="where the HTML report reads fixtures")
+    p.add_argument(
+        "--cases-dir", type=Path, default=None, help="the suite's cases, to tell a partial run (default: the suite's)"
+    )
     p.add_argument("--timeline", type=Path, default=None, help="a scan's results for the timeline (default: suite's)")
     p.set_defaults(func=cmd_report)
 
