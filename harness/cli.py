@@ -18,20 +18,19 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import ExitStack, contextmanager
-from importlib import metadata
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from harness import accept, bisect, grid, results, timeline, trace
+from harness import accept, bisect, formats, grid, results, timeline, trace
 from harness.case import BrokenCase, Case, discover_cases, scan_cases
 from harness.engines import cache, engine_dir, expand, make_engine, registry
 from harness.engines.install import ensure_installed, is_version
 from harness.errors import HarnessError, UsageError
 from harness.expectations import Expectations
 from harness.outcome import WORST_FIRST
-from harness.report import baseline, compare, html, junit, markdown, terminal
+from harness.report import baseline, compare, github, html, junit, markdown, terminal
 from harness.runner import bug, run_case
 from harness.selection import Selection
 from harness.suite import Suite
@@ -413,7 +412,26 @@ def cmd_report(args: argparse.Namespace) -> int:
     out = _stdout()
     for label, path in (("markdown", target), ("html", html_path), ("junit", junit_path)):
         out.print(f"{label}: {path}", markup=False)
+    if args.github:
+        _github_output(records, suite, _cases_dir(args, suite))
     return 0
+
+
+def _github_output(records: list[results.Record], suite: Suite, cases_dir: Path) -> None:
+    """The job summary into $GITHUB_STEP_SUMMARY and one annotation line per record that is not a pass."""
+    summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not summary_file:
+        raise UsageError("report --github: GITHUB_STEP_SUMMARY is not set (it is, inside a GitHub Actions job)")
+    # Annotation paths are relative to the repository root, which is where the runner looks for them.
+    root = Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd()).resolve()
+
+    def case_file(case_id: str) -> str:
+        return os.path.relpath(cases_dir.resolve() / case_id / "case.yaml", root)
+
+    with open(summary_file, "a", encoding="utf-8") as fh:
+        fh.write(github.summary(records, title=f"cc-harness: {suite.describe()}"))
+    for line in github.annotation_lines(records, case_file=case_file):
+        print(line)
 
 
 def cmd_trace(args: argparse.Namespace) -> int:
@@ -596,6 +614,13 @@ def cmd_cache(args: argparse.Namespace) -> int:
     pinned = list(suite.pinned) if suite else []
     pinned += [v for v in args.keep_pinned or [] if v not in pinned]
     out = _stdout()
+    if args.action == "key":
+        if suite is None:
+            raise UsageError("cache key: no suite here ([tool.cc-harness] in pyproject.toml, or cc-harness.toml)")
+        # The versions the suite's engines name (claude@V) and the ones "pinned" stands for.
+        named = [e.split("@", 1)[1] for e in suite.engines if e.startswith("claude@")]
+        out.print(cache.key([*suite.pinned, *named]), markup=False)
+        return 0
     if args.action == "prune":
         if args.max_size is None:
             raise UsageError("cache prune needs --max-size SIZE, e.g. --max-size 2G")
@@ -672,7 +697,9 @@ def _add_timeline_parsers(
     p.set_defaults(func=cmd_bisect)
 
     p = sub.add_parser("cache", parents=[common], help="the engine cache: list it, or prune it to a size budget")
-    p.add_argument("action", choices=["list", "prune"])
+    p.add_argument(
+        "action", choices=["list", "prune", "key"], help="key: a cache key naming the claude versions the suite runs"
+    )
     p.add_argument("--max-size", default=None, help="prune: the budget, e.g. 2G (least recently used go first)")
     p.add_argument("--keep-pinned", action="append", default=[], help="a version to keep besides the suite's pinned")
     p.set_defaults(func=cmd_cache)
@@ -695,13 +722,6 @@ def _add_timeline_parsers(
     p.set_defaults(func=cmd_timeline)
 
 
-def _version() -> str:
-    try:
-        return metadata.version("cc-harness")
-    except metadata.PackageNotFoundError:
-        return "unknown (not installed)"
-
-
 ACCEPT_HELP = (
     "write what the run observed as the engine's snapshots and expectations entries (new differences get"
     " reason: TODO, stale ones are removed); the change is printed as a diff; case files are never touched"
@@ -714,7 +734,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--suite", type=Path, default=None, help="the suite's cc-harness.toml or pyproject.toml (default: found upward)"
     )
     parser = argparse.ArgumentParser(prog="cc-harness", description=__doc__, parents=[common])
-    parser.add_argument("--version", action="version", version=f"cc-harness {_version()}")
+    parser.add_argument("--version", action="version", version=f"cc-harness {formats.installed_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser(
         "run", parents=[common], help="run cases on engines (default: every case on the suite's engines)"
@@ -779,6 +799,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-partial", action="store_true", help="replace the suite's report from a partial run")
     p.add_argument("--cases-dir", type=Path, default=None, help="where the HTML report reads fixtures")
     p.add_argument("--timeline", type=Path, default=None, help="a scan's results for the timeline (default: suite's)")
+    p.add_argument(
+        "--github",
+        action="store_true",
+        help="inside GitHub Actions: append a job summary to $GITHUB_STEP_SUMMARY and print an annotation per"
+        " case that is not a pass",
+    )
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser(
