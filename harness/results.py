@@ -21,6 +21,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from harness.case import BrokenCase, Case
+from harness.engine_name import EngineName
 from harness.errors import UsageError
 from harness.outcome import WORST_FIRST, Fault, Finding, Judgement, Status
 
@@ -153,6 +154,10 @@ class Record:
             raise ResultsError(
                 f"{where}: status {item['status']!r} is not one of {', '.join(s.value for s in Status)}"
             ) from None
+        try:  # a name written by any version of the harness parses; a forged one (a path) does not
+            engine = EngineName.parse(str(item["engine"])).text()
+        except UsageError as exc:
+            raise ResultsError(f"{where}: {exc}") from None
         for key in ("claims", "flags", "findings", "notes"):
             if not isinstance(item.get(key, []), list):
                 raise ResultsError(f"{where}: {key} must be a list, got {type(item[key]).__name__}")
@@ -165,7 +170,7 @@ class Record:
             raise ResultsError(f"{where}: malformed finding or fault: {exc!r}") from None
         return cls(
             case=str(item["case"]),
-            engine=str(item["engine"]),
+            engine=engine,
             status=status,
             combination=str(item["combination"]),
             claims=tuple(item["claims"]),
