@@ -24,14 +24,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from harness import accept, bisect, grid, results, timeline, trace
+from harness import accept, bisect, grid, results, snapshots, timeline, trace
 from harness.case import BrokenCase, Case, discover_cases, scan_cases
 from harness.engine_name import EngineName
 from harness.engines import cache, check, expand, make_engine, registry
 from harness.engines.install import ensure_installed
 from harness.errors import HarnessError, UsageError
 from harness.expectations import Expectations
-from harness.outcome import WORST_FIRST
+from harness.outcome import WORST_FIRST, Status
 from harness.report import baseline, compare, html, junit, markdown, terminal
 from harness.runner import bug, run_case
 from harness.selection import Selection
@@ -207,18 +207,38 @@ def _run_and_save(
     return sorted(records, key=lambda r: (r.engine, r.case)), path
 
 
-def print_summary(records: list[results.Record], engines: list[EngineName]) -> None:
-    """Per engine: totals and the grid; then every failure and error, worst first, with its cause."""
+def print_summary(
+    records: list[results.Record], engines: list[EngineName], snapshot_problems: dict[tuple[str, str], str]
+) -> None:
+    """Per engine: totals and the grid; then every case that is not a plain pass, worst first, with its reason in
+    one line (not-modelled and known differences included); then each failure's and error's whole story."""
     out = _stdout()
     for engine in engines:
         mine = [r for r in records if r.engine == engine.text()]
         out.print(f"\n{engine}: {results.describe_totals(mine)}", markup=False, style="bold")
         if any(r.combination for r in mine):  # a suite about one's own setup may not use the grid at all
             out.print(grid.render_text(mine, engine=engine.text()), markup=False, soft_wrap=True)
+        for r in sorted(
+            (r for r in mine if r.status is not Status.PASS), key=lambda r: (WORST_FIRST.index(r.status), r.case)
+        ):
+            out.print(f"  {r.status.value} {r.case}: {r.reason()}", markup=False, soft_wrap=True)
+        for (e, case), problem in sorted(snapshot_problems.items()):
+            if e == engine.text():
+                out.print(f"  snapshot {case}: {problem}", markup=False, soft_wrap=True)
     bad = sorted((r for r in records if r.status.is_bad), key=lambda r: (WORST_FIRST.index(r.status), r.engine, r.case))
     for r in bad:
         out.print(f"\n{r.status.value.upper()} {r.case} on {r.engine}", style="red", markup=False)
         out.print(r.explain().split("\n", 1)[-1], markup=False)
+
+
+def snapshot_problems(records: list[results.Record], cases: list[Found], suite: Suite) -> dict[tuple[str, str], str]:
+    """What pytest would say of each run's snapshot: (engine, case) -> a differing or missing snapshot."""
+    by_id = {c.id: c for c in cases}
+    out = {}
+    for r in records:
+        if r.case in by_id and (problem := snapshots.mismatch(suite.snapshots, by_id[r.case], r)):
+            out[(r.engine, r.case)] = problem
+    return out
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -226,11 +246,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     engines = _engines(args, suite)
     cases = _selected_cases(args, suite)
     records, path = _run_and_save(args, suite, engines, cases, command="run")
-    print_summary(records, engines)
+    # --accept records the snapshots; otherwise the run judges them as pytest does
+    problems = {} if args.accept else snapshot_problems(records, cases, suite)
+    print_summary(records, engines, problems)
     _stdout().print(f"\nresults: {path}  ({len(records)} runs: {results.describe_totals(records)})", markup=False)
     if args.accept:
         return _accept(records, suite)
-    return 1 if any(r.status.is_bad for r in records) else 0
+    if missing := sum(p.startswith("no snapshot yet") for p in problems.values()):
+        _stdout().print(
+            f"{missing} runs have no snapshot yet: cc-harness run --accept (or pytest --snapshot-update) records them",
+            markup=False,
+        )
+    differ = any(not p.startswith("no snapshot yet") for p in problems.values())
+    return 1 if differ or any(r.status.is_bad for r in records) else 0
 
 
 def _accept(records: list[results.Record], suite: Suite) -> int:
@@ -415,7 +443,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     html_path = args.html or suite.results / "report.html"
     junit_path = args.junit or suite.results / "junit.xml"
     _write(target, text)
-    page = html.render(records, cases_dir=_cases_dir(args, suite), catalogue=suite.catalogue, timeline=scan)
+    page = html.render(records, cases_dir=_cases_dir(args, suite).name, catalogue=suite.catalogue, timeline=scan)
     _write(html_path, page)
     _write(junit_path, junit.render(records))
     out = _stdout()
@@ -458,7 +486,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
         ),
     )
     out.print(
-        f"claude@{args.version}, seed {args.seed}: {len(exploration.outcomes)} generated cases,"
+        f"{EngineName.claude(args.version)}, seed {args.seed}: {len(exploration.outcomes)} generated cases,"
         f" agreement {exploration.agreement:.1%}",
         markup=False,
     )
@@ -725,7 +753,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cc-harness {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser(
-        "run", parents=[common], help="run cases on engines (default: every case on the suite's engines)"
+        "run",
+        parents=[common],
+        help="run cases on engines (default: every case on the suite's engines)",
+        description="Judges each run as pytest does: the case's checks, the engine's expectations file and the"
+        " committed snapshot (a differing snapshot fails; a missing one is listed, and only pytest fails it)."
+        " The summary names every case that is not a pass, with its status and reason."
+        " Exit status: 0 all pass, known or not-modelled; 1 a failure, error or differing snapshot; 2 usage.",
     )
     p.add_argument("--engine", default=None, help="comma list: reference, reference@V, claude@V, pinned")
     p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/run-<engines>.jsonl)")
@@ -785,7 +819,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--junit", type=Path, default=None, help="JUnit XML path (default: <results>/junit.xml)")
     p.add_argument("--check", action="store_true", help="exit 1 when the Markdown report is stale; write nothing")
     p.add_argument("--allow-partial", action="store_true", help="replace the suite's report from a partial run")
-    p.add_argument("--cases-dir", type=Path, default=None, help="where the HTML report reads fixtures")
+    p.add_argument(
+        "--cases-dir", type=Path, default=None, help="the suite's cases, to tell a partial run (default: the suite's)"
+    )
     p.add_argument("--timeline", type=Path, default=None, help="a scan's results for the timeline (default: suite's)")
     p.set_defaults(func=cmd_report)
 

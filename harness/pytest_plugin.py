@@ -178,8 +178,7 @@ class CaseTest(pytest.Function):
         """Judge the run: the snapshot first (so --snapshot-update records it), then the case's verdict."""
         record = self.record
         assert record is not None and record.transcript is not None
-        either_way = isinstance(self.found, Case) and self.found.answers_either_way
-        intermittent = either_way or any(f.intermittent for f in record.findings)
+        intermittent = not snapshots.compared(self.found, record)
         # an intermittent case's transcript changes from run to run (as a case with one_of says of itself):
         # its snapshot records one of its outcomes, and is not compared; it is still recorded, as the baseline
         # that ``cc-harness check`` judges through the case's checks (without it, check reports the case as

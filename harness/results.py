@@ -121,6 +121,18 @@ class Record:
             lines += ["notes:", *(f"  - {n}" for n in self.notes)]
         return f"{self.case} on {self.engine} ({self.status.label}):\n" + "\n".join(lines) if lines else ""
 
+    def reason(self) -> str:
+        """Why this record is not a plain pass, in one line (empty for a pass): the fault's message, the
+        first unexpected or stale finding, or the expectations file's reasons for a known difference."""
+        if self.fault is not None:
+            return self.fault.message.splitlines()[0] if self.fault.message else self.fault.status.value
+        bad = [f for f in self.findings if f.judgement in (Judgement.UNEXPECTED, Judgement.STALE)]
+        if bad:
+            first = bad[0].render().splitlines()
+            more = f" (+{len(bad) - 1} more)" if len(bad) > 1 else ""
+            return f"{first[0]}: {' '.join(line.strip() for line in first[1:3])}{more}"
+        return "; ".join(sorted({f.reason or f.at for f in self.findings if f.differs}))
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "case": self.case,

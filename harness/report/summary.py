@@ -49,7 +49,7 @@ class Footnote:
 
     @property
     def text(self) -> str:
-        return f"{self.caller} → {self.callee}: {FOOTNOTE_FLAGS[self.flag]} ({', '.join(self.cases)})"
+        return f"{grid.cell_label(self.caller, self.callee)}: {FOOTNOTE_FLAGS[self.flag]} ({', '.join(self.cases)})"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -192,8 +192,8 @@ def source_grid(records: Sequence[Record], *, engine: str, columns: Sequence[str
     mine = sorted((r for r in records if r.engine == engine and r.combination), key=lambda r: r.case)
     rows = []
     for caller in PARTS:
-        for callee in PARTS:
-            in_cell = [r for r in mine if r.combination == f"{caller} -> {callee}"]
+        for callee in grid.COLUMNS:
+            in_cell = [r for r in mine if r.combination == grid.cell_name(caller, callee)]
             if not in_cell:
                 continue
             cells = {}
