@@ -192,8 +192,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
                 raise fail(f"claims[{i}]", f"{cid!r} is not a claim id of {catalogue.path.name}")
     combination = None
     if "combination" in raw:
-        caller, callee = (p.strip() for p in raw["combination"].split("->"))
-        combination = Combination(caller=caller, callee=callee)
+        combination = Combination.parse(raw["combination"])
     steps = []
     for i, s in enumerate(raw["steps"]):
         session = s.get("session", "new" if i == 0 else "same")
@@ -202,16 +201,25 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         turns = tuple(_turn(t) for t in s["turns"])
         init_tools = _name_checks(s.get("init_tools"))
         events = _events(s.get("events"))
-        steps.append(Step(prompt=s["prompt"], session=session, turns=turns, init_tools=init_tools, events=events))
+        steps.append(Step(prompt=s["prompt"], session=session, turns=turns, init_tools=init_tools, events=events,
+                          then=s.get("then", "ends")))
     contexts = tuple(
         Context(
             name=name,
             opens_with=c.get("opens_with"),
             system_contains=c.get("system_contains"),
             turns=tuple(_turn(t) for t in c["turns"]),
+            then=c.get("then", "ends"),
         )
         for name, c in (raw.get("contexts") or {}).items()
     )
+    threads: list[tuple[str, Step | Context]] = [*((f"steps[{i}]", st) for i, st in enumerate(steps)),
+                                                 *((f"contexts.{c.name}", c) for c in contexts)]
+    for where, thread in threads:
+        last = thread.turns[-1] if thread.turns else None
+        if thread.then == "asks-again" and (last is None or last.say is None or last.call is not None):
+            raise fail(f"{where}.then", "asks-again repeats the last turn for every further request: it must be a "
+                                         "say without a call")
     r = raw.get("run") or {}
     run = RunOptions(
         permission_mode=r.get("permission_mode", "default"),

@@ -21,8 +21,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.engines.install import RECORD, USED, cache_root, is_version, remove_stale_staging, version_key
+from harness.engines.install import RECORD, USED, remove_stale_staging
+from harness.engines.paths import cache_root
 from harness.errors import UsageError
+from harness.versions import is_version, version_key
 
 _INSTALL = re.compile(r"^claude-(?P<version>[0-9]+\.[0-9]+\.[0-9]+)$")
 _SIZE = re.compile(r"^(?P<number>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[KMGT]?)(?:i?B)?$", re.IGNORECASE)
