@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -24,6 +25,9 @@ from pathlib import Path
 #: The environment variable that carries a run's cookie.
 COOKIE = "CC_HARNESS_RUN"
 _PROC = Path("/proc")
+#: The cookies of the runs of this process still going (``contained``), for ``kill_every_run``.
+_LIVE: set[str] = set()
+_LIVE_LOCK = threading.Lock()
 
 
 def new_cookie() -> str:
@@ -93,10 +97,23 @@ def contained() -> Iterator[str]:
     """``with contained() as cookie:`` start processes with the cookie in their environment; on exit
     (normal or not) every one of them still running is killed."""
     cookie = new_cookie()
+    with _LIVE_LOCK:
+        _LIVE.add(cookie)
     try:
         yield cookie
     finally:
         kill_carriers(cookie)
+        with _LIVE_LOCK:
+            _LIVE.discard(cookie)
+
+
+def kill_every_run() -> None:
+    """Kill what every run of this process still going has started (a second Ctrl-C: stop now). Each run
+    then ends at once (its engine killed), removes its private folder, and its record is not kept."""
+    with _LIVE_LOCK:
+        cookies = list(_LIVE)
+    for cookie in cookies:
+        kill_carriers(cookie, patience=1.0)
 
 
 def kill_group(pid: int, sig: int = signal.SIGKILL) -> None:
