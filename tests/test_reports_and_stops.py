@@ -23,7 +23,7 @@ import pytest
 
 from harness import results
 from harness.cli import main
-from tests.conftest import REPO, write_files
+from tests.conftest import REPO, default_signals, write_files
 
 SUITE_TOML = 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n'
 SECRET = "AKIA-s3cr3t-0f-the-report-machine"
@@ -104,15 +104,6 @@ def _slow_suite(root: Path, count: int) -> Path:
     return root / "cc-harness.toml"
 
 
-def _default_signals() -> None:
-    """In the child: every signal the tests send at its default, whatever the test runner was started with.
-
-    A shell starts a background job (``pytest ... &`` in a script) with SIGINT ignored; a child inherits
-    that, and Python then installs no KeyboardInterrupt: a SIGINT sent to it goes unanswered."""
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_DFL)
-
-
 class _Run:
     """``python -m harness ARGV`` started in the background, every process it starts marked (a PATH entry)."""
 
@@ -129,7 +120,7 @@ class _Run:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "harness", *argv],
             cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            preexec_fn=_default_signals,
+            preexec_fn=default_signals,
         )  # fmt: skip
 
     def marked(self) -> list[str]:
