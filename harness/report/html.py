@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from harness import grid
 from harness.case.spec import PARTS
 from harness.claims import Catalogue
 from harness.outcome import WORST_FIRST, Judgement, Status
@@ -79,11 +80,11 @@ def _json(value: Any) -> str:
 
 def _grid(g: EngineGrid) -> str:
     by_cell = {(c.caller, c.callee): c for c in g.cells}
-    head = "".join(f"<th>{escape(p)}</th>" for p in PARTS)
+    head = "".join(f"<th>{escape(p)}</th>" for p in grid.COLUMNS)
     rows = []
     for caller in PARTS:
         tds = []
-        for callee in PARTS:
+        for callee in grid.COLUMNS:
             cell = by_cell[(caller, callee)]
             marks = ",".join(str(n.number) for n in g.notes_for(cell))
             sup = f"<sup>{marks}</sup>" if marks else ""
@@ -155,7 +156,7 @@ def _source_grid(g: SourceGrid) -> str:
             counted = "".join(f"<span>{n} {s.value}</span>" for s, n in cell.counts)
             worst = cell.worst.value if cell.worst else "none"
             tds.append(f'<td class="{worst} counts">{counted}<small>{links}</small></td>')
-        rows.append(f"<tr><th>{escape(row.caller)} → {escape(row.callee)}</th>{''.join(tds)}</tr>")
+        rows.append(f"<tr><th>{escape(grid.cell_label(row.caller, row.callee))}</th>{''.join(tds)}</tr>")
     return (
         f'<h3 id="sources-{escape(g.engine)}">{escape(g.engine)}</h3>'
         f'<table class="grid sources"><tr><th>caller → callee</th>{head}</tr>{"".join(rows)}</table>'
