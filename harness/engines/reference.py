@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.case import Case
+from harness.engine_name import EngineName
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
 from harness.errors import EngineCrash, EngineTimeout, HarnessError, NotModelled
@@ -67,7 +68,7 @@ class ReferenceEngine:
 
     @property
     def name(self) -> str:
-        return f"reference@{self._version}" if self._version else "reference"
+        return EngineName("reference", self._version).text()
 
     @property
     def version(self) -> str:

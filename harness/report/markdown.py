@@ -48,7 +48,7 @@ def _code(text: str | None, *, limit: int) -> str:
     return f"`{_escape(cut)}`"
 
 
-def _grid(g: EngineGrid) -> list[str]:
+def grid_table(g: EngineGrid) -> list[str]:
     by_cell = {(c.caller, c.callee): c for c in g.cells}
     lines = [
         "| caller ↓ / callee → | " + " | ".join(grid.COLUMNS) + " |",
@@ -257,7 +257,7 @@ def render(
     lines += ["", "## Grids"]
     for g in grids:
         lines += ["", f"### {g.engine}", ""]
-        lines += _grid(g)
+        lines += grid_table(g)
     lines += [
         "",
         "## Claims by engine",

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from harness import grid
 from harness.case.spec import PARTS, SOURCES, Sources
 from harness.claims import Catalogue, claim_order, claim_text
-from harness.engines.install import version_key
+from harness.engine_name import EngineName
+from harness.engines.families import rank
 from harness.outcome import WORST_FIRST, Judgement, Status
 from harness.results import Record, totals
+from harness.versions import version_key
 
 #: Flags a grid cell gets a footnote for, and what each means for a reader of the grid.
 FOOTNOTE_FLAGS = {
@@ -28,14 +30,9 @@ FOOTNOTE_FLAGS = {
 
 
 def engine_key(engine: str) -> tuple[int, tuple[int, ...], str]:
-    """Reference engines first, then claude versions oldest to newest."""
-    family, _, version = engine.partition("@")
-    rank = {"reference": 0, "claude": 1}.get(family, 2)
-    try:
-        number = version_key(version) if version else ()
-    except ValueError:
-        number = ()
-    return (rank, number, engine)
+    """Reference engines first, then claude versions oldest to newest (the families' registered order)."""
+    name = EngineName.parse(engine)
+    return (rank(name.family), version_key(name.version) if name.version else (), engine)
 
 
 def engines_of(records: Iterable[Record]) -> list[str]:
