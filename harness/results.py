@@ -20,7 +20,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from harness import formats
 from harness.case import BrokenCase, Case
+from harness.engine_name import EngineName
 from harness.errors import UsageError
 from harness.outcome import WORST_FIRST, Fault, Finding, Judgement, Status
 
@@ -120,6 +122,18 @@ class Record:
             lines += ["notes:", *(f"  - {n}" for n in self.notes)]
         return f"{self.case} on {self.engine} ({self.status.label}):\n" + "\n".join(lines) if lines else ""
 
+    def reason(self) -> str:
+        """Why this record is not a plain pass, in one line (empty for a pass): the fault's message, the
+        first unexpected or stale finding, or the expectations file's reasons for a known difference."""
+        if self.fault is not None:
+            return self.fault.message.splitlines()[0] if self.fault.message else self.fault.status.value
+        bad = [f for f in self.findings if f.judgement in (Judgement.UNEXPECTED, Judgement.STALE)]
+        if bad:
+            first = bad[0].render().splitlines()
+            more = f" (+{len(bad) - 1} more)" if len(bad) > 1 else ""
+            return f"{first[0]}: {' '.join(line.strip() for line in first[1:3])}{more}"
+        return "; ".join(sorted({f.reason or f.at for f in self.findings if f.differs}))
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "case": self.case,
@@ -153,6 +167,10 @@ class Record:
             raise ResultsError(
                 f"{where}: status {item['status']!r} is not one of {', '.join(s.value for s in Status)}"
             ) from None
+        try:  # a name written by any version of the harness parses; a forged one (a path) does not
+            engine = EngineName.parse(str(item["engine"])).text()
+        except UsageError as exc:
+            raise ResultsError(f"{where}: {exc}") from None
         for key in ("claims", "flags", "findings", "notes"):
             if not isinstance(item.get(key, []), list):
                 raise ResultsError(f"{where}: {key} must be a list, got {type(item[key]).__name__}")
@@ -165,7 +183,7 @@ class Record:
             raise ResultsError(f"{where}: malformed finding or fault: {exc!r}") from None
         return cls(
             case=str(item["case"]),
-            engine=str(item["engine"]),
+            engine=engine,
             status=status,
             combination=str(item["combination"]),
             claims=tuple(item["claims"]),
@@ -197,6 +215,7 @@ def suite_revision(root: Path) -> str:
 
 def header(*, engines: list[str], options: dict[str, Any], revision: str) -> dict[str, Any]:
     return {
+        "format": formats.RESULTS.current,
         "engines": engines,
         "suite_revision": revision,
         "platform": f"{platform.system()} {platform.machine()} python {platform.python_version()}",
@@ -296,6 +315,10 @@ def read(path: Path) -> Results:
         if kind == "header":
             if head is not None or records:
                 raise ResultsError(f"{where}: the header must be the first line, and only one")
+            try:  # no results migration exists yet: a known format is read as it is
+                formats.RESULTS.version_of(item.get("format"), where=where)
+            except formats.FormatError as exc:
+                raise ResultsError(str(exc)) from None
             head = item
         elif kind == "case":
             if head is None:

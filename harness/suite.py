@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.claims import Catalogue
+from harness.engine_name import EngineName
 from harness.errors import UsageError
 
 PYPROJECT = "pyproject.toml"
@@ -122,6 +123,7 @@ class Suite:
             if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
                 raise UsageError(f"{where}: {key} must be a list of strings")
             lists[key] = tuple(value)
+        _check_names(where, engines=lists["engines"], pinned=lists["pinned"])
         cases, expectations, snapshots = paths["cases"], paths["expectations"], paths["snapshots"]
         report, results = paths["report"], paths["results"]
         assert cases and expectations and snapshots and report and results  # they have defaults
@@ -165,3 +167,19 @@ def _table(path: Path) -> dict[str, Any] | None:
     if table is not None and not isinstance(table, dict):
         raise UsageError(f"{path}: [tool.cc-harness] must be a table")
     return table
+
+
+
+def _check_names(where: str, *, engines: tuple[str, ...], pinned: tuple[str, ...]) -> None:
+    """The form of each engine name and pinned version (whether a family exists is asked when an engine is
+    made); an error names the file and the key."""
+    key = "engines"
+    try:
+        for engine in engines:
+            if engine != "pinned":
+                EngineName.parse(engine)
+        key = "pinned"
+        for version in pinned:
+            EngineName.claude(version)
+    except UsageError as exc:
+        raise UsageError(f"{where}: {key}: {exc}") from None

@@ -216,6 +216,7 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
         conversation.messages.pop()
         return _prompt_output(rt, result=messages.prompt_blocked_result(submitted.message or "", prompt))
     notes += submitted.contexts
+    rt.session.file.prompt(prompt)
     if notes:
         conversation.messages.append(system_note("\n\n".join(notes)))
     return _prompt_output(rt, result=run_conversation(rt, conversation))
@@ -258,10 +259,15 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
     for _ in range(limit):
         reply = rt.model.respond(_request(rt, conversation))
         conversation.messages.append({"role": "assistant", "content": reply})
+        kept = rt.session.file if conversation.kind == "main" else None  # subagents' transcripts: not written
+        if kept:
+            kept.reply(reply)
         uses = [b for b in reply if b.get("type") == "tool_use"]
         if uses:
             outcomes = [run_tool_use(rt, conversation, use) for use in uses]
             conversation.messages.append({"role": "user", "content": [b for o in outcomes for b in o.blocks]})
+            if kept:
+                kept.tool_results(conversation.messages[-1]["content"])
             notes = [n for o in outcomes for n in o.notes]
             if notes:
                 conversation.messages.append(system_note("\n\n".join(notes)))

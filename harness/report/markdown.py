@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness import grid
 from harness.case.spec import PARTS
 from harness.claims import Catalogue
 from harness.grid import SYMBOL
@@ -47,15 +48,15 @@ def _code(text: str | None, *, limit: int) -> str:
     return f"`{_escape(cut)}`"
 
 
-def _grid(g: EngineGrid) -> list[str]:
+def grid_table(g: EngineGrid) -> list[str]:
     by_cell = {(c.caller, c.callee): c for c in g.cells}
     lines = [
-        "| caller ↓ / callee → | " + " | ".join(PARTS) + " |",
-        "|---" * (len(PARTS) + 1) + "|",
+        "| caller ↓ / callee → | " + " | ".join(grid.COLUMNS) + " |",
+        "|---" * (len(grid.COLUMNS) + 1) + "|",
     ]
     for caller in PARTS:
         row = [f"**{caller}**"]
-        for callee in PARTS:
+        for callee in grid.COLUMNS:
             cell = by_cell[(caller, callee)]
             text = "·" if not cell.cases else cell.describe()
             marks = ",".join(str(n.number) for n in g.notes_for(cell))
@@ -79,7 +80,7 @@ def _source_grid(g: SourceGrid) -> list[str]:
     ]
     for row in g.rows:
         cells = [row.cells[c].describe() if row.cells[c].cases else "·" for c in g.columns]
-        lines.append(f"| **{row.caller} → {row.callee}** | " + " | ".join(cells) + " |")
+        lines.append(f"| **{grid.cell_label(row.caller, row.callee)}** | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -258,7 +259,7 @@ def render(
     lines += ["", "## Grids"]
     for g in grids:
         lines += ["", f"### {g.engine}", ""]
-        lines += _grid(g)
+        lines += grid_table(g)
     lines += [
         "",
         "## Claims by engine",
