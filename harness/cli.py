@@ -19,11 +19,12 @@ from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from harness import accept, bisect, formats, grid, results, snapshots, timeline, trace
+from harness import accept, bisect, formats, grid, processes, results, snapshots, timeline, trace
 from harness.case import BrokenCase, Case, discover_cases, scan_cases
 from harness.engine_name import EngineName
 from harness.engines import cache, check, expand, make_engine, registry
@@ -51,10 +52,45 @@ Found = Case | BrokenCase
 
 
 class Interrupted(Exception):
-    """Ctrl-C during a run: the results file was closed with every finished case in it."""
+    """Ctrl-C (SIGTERM, SIGHUP) during a run: the results file was closed with every finished case in it."""
 
-    def __init__(self, path: Path, records: int) -> None:
+    def __init__(self, path: Path, records: int, signum: int = signal.SIGINT) -> None:
         super().__init__(f"interrupted: {records} finished case run(s) saved in {path}")
+        self.signum = signum
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised in the main thread as Ctrl-C's KeyboardInterrupt is, so all three end a
+    run the same way (cases not started dropped, running ones finished and saved, a footer)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise_stopped(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
+@contextmanager
+def _stops_like_ctrl_c() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise ``Stopped`` for as long as the command runs (previous handlers restored).
+
+    A signal the process was started with ignored stays ignored (``nohup`` ignores SIGHUP; a shell's
+    background job ignores SIGINT, and Python then installs no KeyboardInterrupt for it): that is the
+    starter's choice to make, not the harness's."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)}
+    for sig, handler in previous.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(sig, _raise_stopped)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _suite(args: argparse.Namespace) -> Suite:
@@ -113,20 +149,15 @@ def run_all(
     keep: Path | None,
     writer: results.Writer,
     api_faults: str | None = None,
-    reuse: list[results.Record] | None = None,
 ) -> list[results.Record]:
     """Run every case on every engine with a progress bar, each record saved as it finishes.
 
-    On Ctrl-C the cases not started are dropped, the running ones finish and are saved, and
-    ``Interrupted`` is raised (a second Ctrl-C stops waiting). A record in ``reuse`` (of a case and
-    engine of this run) is written as it is instead of running the case again."""
-    reuse = reuse or []
+    A case and engine the writer already holds (carried over from ``--reuse``) is not run again. On
+    Ctrl-C (or SIGTERM, SIGHUP) the cases not started are dropped, the running ones finish and are
+    saved, and ``Interrupted`` is raised (a second signal stops waiting)."""
     expectations = Expectations(root=suite.expectations)
-    reused = {(r.engine, r.case): r for r in reuse}
-    for record in reused.values():
-        if record.engine in {e.text() for e in engines} and any(c.id == record.case for c in cases):
-            writer.add(record)
-    work = [(e, c) for e in engines for c in cases if (e.text(), c.id) not in reused]
+    done = {(r.engine, r.case) for r in writer.records}
+    work = [(e, c) for e in engines for c in cases if (e.text(), c.id) not in done]
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task("running cases", total=len(work))
@@ -154,13 +185,18 @@ def run_all(
             pending = set(futures)
             while pending:
                 _, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             for f in futures:
                 f.cancel()
-            console.print("interrupted: waiting for the running cases to finish (Ctrl-C again to stop now)")
+            signum = getattr(exc, "signum", signal.SIGINT)
+            name = signal.Signals(signum).name
+            console.print(f"interrupted ({name}): waiting for the running cases to finish (again to stop now)")
             with _second_interrupt_stops():
                 pool.shutdown(wait=True)
-            raise Interrupted(writer.path, len(writer.records)) from None
+            writer.close(interrupted=True)  # before the workers stop: a case cut short is no result
+            processes.kill_every_run()
+            pool.shutdown(wait=True)
+            raise Interrupted(writer.path, len(writer.records), signum) from None
         pool.shutdown()
     return list(writer.records)
 
@@ -181,7 +217,7 @@ def _second_interrupt_stops() -> Iterator[None]:
 
 def _run_and_save(
     args: argparse.Namespace, suite: Suite, engines: list[EngineName], cases: list[Found], *, command: str
-) -> tuple[list[results.Record], Path]:
+) -> Saved:
     """Run the cases on the engines, writing each record to --results (default <results>/COMMAND-ENGINES.jsonl)."""
     path = args.results or suite.results / f"{command}-{'+'.join(e.dir for e in engines)}.jsonl"
     options: dict[str, object] = {
@@ -195,6 +231,8 @@ def _run_and_save(
     revision = results.suite_revision(suite.root)
     head = results.header(engines=[e.text() for e in engines], options=options, revision=revision)
     with results.Writer(path, head=head) as writer:
+        # Read only once the file is ours, and before a byte of it is replaced: --reuse F --results F.
+        writer.begin(_reused(getattr(args, "reuse", None), engines, cases))
         records = run_all(
             suite,
             engines,
@@ -203,9 +241,34 @@ def _run_and_save(
             keep=args.keep_workdirs,
             writer=writer,
             api_faults=args.inject_api_fault,
-            reuse=results.merge(list(args.reuse)).records if getattr(args, "reuse", None) else [],
         )
-    return sorted(records, key=lambda r: (r.engine, r.case)), path
+    return Saved(sorted(records, key=lambda r: (r.engine, r.case)), path, writer.failure)
+
+
+class Saved(NamedTuple):
+    records: list[results.Record]
+    path: Path
+    failure: str | None
+    """Why the results file stopped taking records (a full disk): the run's summary is printed anyway."""
+
+
+def _unsaved(saved: Saved, status: int) -> int:
+    """``status``, or 2 with the one-line error when the results file could not hold every record."""
+    if saved.failure is None:
+        return status
+    console.print(f"error: {saved.failure}", style="red", markup=False)
+    return 2
+
+
+def _reused(paths: list[Path] | None, engines: list[EngineName], cases: list[Found]) -> list[results.Record]:
+    """The records of this run's cases and engines that ``--reuse`` files hold (a killed run's too, said)."""
+    if not paths:
+        return []
+    saved = results.merge(list(paths), partial=True)
+    for note in saved.notes:
+        console.print(f"note: {note}", markup=False)
+    ids, names = {c.id for c in cases}, {e.text() for e in engines}
+    return [r for r in saved.records if r.engine in names and r.case in ids]
 
 
 def print_summary(
@@ -246,20 +309,21 @@ def cmd_run(args: argparse.Namespace) -> int:
     suite = _suite(args)
     engines = _engines(args, suite)
     cases = _selected_cases(args, suite)
-    records, path = _run_and_save(args, suite, engines, cases, command="run")
+    saved = _run_and_save(args, suite, engines, cases, command="run")
+    records, path = saved.records, saved.path
     # --accept records the snapshots; otherwise the run judges them as pytest does
     problems = {} if args.accept else snapshot_problems(records, cases, suite)
     print_summary(records, engines, problems)
     _stdout().print(f"\nresults: {path}  ({len(records)} runs: {results.describe_totals(records)})", markup=False)
     if args.accept:
-        return _accept(records, suite)
+        return _unsaved(saved, _accept(records, suite))
     if missing := sum(p.startswith("no snapshot yet") for p in problems.values()):
         _stdout().print(
             f"{missing} runs have no snapshot yet: cc-harness run --accept (or pytest --snapshot-update) records them",
             markup=False,
         )
     differ = any(not p.startswith("no snapshot yet") for p in problems.values())
-    return 1 if differ or any(r.status.is_bad for r in records) else 0
+    return _unsaved(saved, 1 if differ or any(r.status.is_bad for r in records) else 0)
 
 
 def _accept(records: list[results.Record], suite: Suite) -> int:
@@ -337,13 +401,14 @@ def cmd_check(args: argparse.Namespace) -> int:
             f"{base.engine} has no baseline record of any selected case ({base.source}):"
             " record its snapshots or pass --baseline-results FILE"
         )
+    saved: Saved | None = None
     if args.from_results:
         new_records = _engine_records(args.from_results, engine, option="--from-results", suite=suite)[1]
         source = str(args.from_results)
     else:
         ensure_installed(args.version)  # before the run: a failed install is exit 2, not one error per case
-        new_records, path = _run_and_save(args, suite, [engine], found, command="check")
-        source = f"a fresh run, results in {path}"
+        saved = _run_and_save(args, suite, [engine], found, command="check")
+        new_records, source = saved.records, f"a fresh run, results in {saved.path}"
     changes = baseline.changes(base, new_records, case_ids=ids)
     out = terminal.console()
     out.print(f"[bold]check {engine}[/bold] against {base.engine} ({base.source})", highlight=False)
@@ -355,9 +420,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     errors = [r for r in new_records if r.status.is_error]
     for r in errors:
         out.print(f"{r.status.value}: {r.case}: {r.fault.message if r.fault else ''}", markup=False)
-    if args.accept:
-        return _accept(new_records, suite)
-    return 1 if errors or any(c.changed for c in changes) else 0
+    status = _accept(new_records, suite) if args.accept else 1 if errors or any(c.changed for c in changes) else 0
+    return _unsaved(saved, status) if saved else status
 
 
 def _surface_changes(suite: Suite, version: str, cases: list[Case]) -> list[str]:
@@ -381,6 +445,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     suite = _suite(args)
     if bool(args.results_a) != bool(args.results_b):
         raise UsageError("--results-a and --results-b go together (or leave both out for fresh runs)")
+    saved: Saved | None = None
     if args.results_a:
         named_a, named_b = (EngineName.parse(n) if n else None for n in (args.a, args.b))
         a, records_a = _engine_records(args.results_a, named_a, option="--results-a", suite=suite)
@@ -399,8 +464,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
         for engine in (a, b):
             check(engine, api_faults=args.inject_api_fault)
         cases = _selected_cases(args, suite)
-        records, path = _run_and_save(args, suite, [a, b], cases, command="diff")
-        console.print(f"results: {path}", markup=False)
+        saved = _run_and_save(args, suite, [a, b], cases, command="diff")
+        records = saved.records
+        console.print(f"results: {saved.path}", markup=False)
         records_a = [r for r in records if r.engine == a.text()]
         records_b = [r for r in records if r.engine == b.text()]
     changes = compare.compare_engines(old=records_a, new=records_b)
@@ -411,7 +477,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
     out.print(f"diff {label_a} → {label_b}", style="bold", markup=False)
     terminal.print_by_case(out, changes, old_label=label_a, new_label=label_b)
     out.print("\n" + terminal.summary_line(changes), highlight=False)
-    return 1 if any(c.changed for c in changes) else 0
+    status = 1 if any(c.changed for c in changes) else 0
+    return _unsaved(saved, status) if saved else status
 
 
 def _write(path: Path, text: str) -> None:
@@ -1048,13 +1115,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return int(args.func(args))
+        with _stops_like_ctrl_c():
+            return int(args.func(args))
     except Interrupted as exc:
         console.print(str(exc), markup=False)
-        return 130
-    except KeyboardInterrupt:
+        return 128 + exc.signum
+    except KeyboardInterrupt as exc:
         console.print("interrupted", markup=False)
-        return 130
+        return 128 + getattr(exc, "signum", signal.SIGINT)
     except HarnessError as exc:
         console.print(f"error: {exc}", style="red", markup=False)  # one line: greppable
         return 2
