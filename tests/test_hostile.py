@@ -7,14 +7,17 @@ and a one-line message naming the file, and the harness itself is never the vict
 from __future__ import annotations
 
 import json
+import os
+import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness import results
+from harness import results, tree
 from harness.case import load_case
 from harness.cli import main
 from harness.engines import make_engine
@@ -149,3 +152,67 @@ def test_a_case_with_a_key_given_twice_is_a_case_error(write_case: CaseWriter) -
     with pytest.raises(CaseFormatError) as err:
         load_case(directory)
     assert "the key 'effects' is given twice" in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "char-device"])
+def test_a_special_file_in_a_fixture_is_a_case_error_at_load(write_case: CaseWriter, kind: str) -> None:
+    directory = write_case("special", HELLO.format(id="special"), {".claude/settings.json": "{}"})
+    special = directory / "data" / kind
+    special.parent.mkdir()
+    if kind == "fifo":
+        os.mkfifo(special)
+    else:
+        os.mknod(special, 0o600 | stat.S_IFCHR, os.makedev(1, 5))  # /dev/zero: copied until the disk is full
+    with pytest.raises(CaseFormatError) as err:
+        load_case(directory)
+    shown = "a FIFO" if kind == "fifo" else "a character device"
+    assert str(err.value) == (
+        f"{special}: (fixture): is {shown}, not a regular file: a fixture holds files, folders and links only"
+    )
+
+
+@pytest.mark.parametrize("project", ["../../../../../../../..", "/"])
+def test_a_project_outside_the_cases_repository_is_refused(tmp_path: Path, project: str) -> None:
+    suite = _suite(tmp_path, {"p/case.yaml": HELLO.format(id="p") + f"project: {project}\n"})
+    with pytest.raises(CaseFormatError) as err:
+        load_case(suite.parent / "cases" / "p")
+    assert f"case.yaml: project: '{project}' " in str(err.value)
+
+
+def test_a_fixture_tree_1200_levels_deep_is_copied_and_removed(
+    write_case: CaseWriter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deeper than Python's recursion limit (os.walk, rglob and rmtree recursed: RecursionError, and the
+    private folder was left)."""
+    directory = write_case("deep", HELLO.format(id="deep"), {".claude/settings.json": "{}"})
+    deep = directory / "d"
+    deep.mkdir()
+    for _ in range(1200):  # os.makedirs recurses once per level too
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "leaf.txt").write_text("x")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    try:
+        record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    finally:
+        tree.remove(directory / "d")  # pytest's own clean-up of tmp_path recurses too
+    assert record.status == Status.PASS, record.fault and record.fault.detail[-3000:]
+    assert list(scratch.iterdir()) == []
+
+
+def test_keep_workdirs_skips_a_socket_and_keeps_the_status(
+    write_case: CaseWriter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A killed engine leaves its socket (tmp/cc-socks/<pid>.sock); copying it failed the case."""
+    make_socket = "python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\"left.sock\")'"
+    directory = write_case("sock", HELLO.format(id="sock"), _prompt_hook(make_socket))
+    scratch, kept = tmp_path / "scratch", tmp_path / "kept"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS, keep=kept)
+    assert record.status == Status.PASS, record.fault
+    assert list(scratch.iterdir()) == []
+    (copy,) = kept.glob("*/sock")
+    assert (copy / "work" / ".claude" / "settings.json").is_file() and not (copy / "work" / "left.sock").exists()
