@@ -167,6 +167,7 @@ def _start_process(rt: Runtime, *, source: str) -> None:
         # The Read tool's unchanged-file state is the process's (measured on 2.1.252, explore seed 1 x1-0077:
         # a resumed process reads a file the session read before in full again).
         rt.session.main.read_views.clear()
+        rt.session.main.seen_files.clear()
     outcome = fire(rt, _main(rt), "SessionStart", subject=source, fields={"source": source})
     rt.session.pending_context.extend(outcome.contexts)
 
