@@ -2,6 +2,9 @@
 memory files it has measurements for. Anything else makes the run ``not-modelled`` (NotModelled names the
 element), because the real engine reads it and the reference would otherwise answer as if it were absent.
 
+load_project only collects these (``ProjectConfig.unmodelled``): ``cc-harness init`` reads a repository with
+the same loader, and the engine raises when a run starts (session.py).
+
 Each known key below is either read by the reference engine (config.py, web.py) or was measured to change
 nothing in the scenario a case of the suite pins (the ``silent-skill-key-*`` cases for skill keys).
 """
@@ -44,19 +47,21 @@ def _unknown(keys: Iterable[Any], known: frozenset[str]) -> list[str]:
     return sorted(str(k) for k in keys if str(k) not in known)
 
 
-def check_settings(path: Path, settings: Mapping[str, Any]) -> None:
-    """A settings file the run reads holds only keys the engine models."""
+def settings_problem(path: Path, settings: Mapping[str, Any]) -> str | None:
+    """What a settings file the run reads holds that the engine does not model, if anything."""
     if unknown := _unknown(settings, SETTINGS_KEYS):
-        raise NotModelled(f"settings key {', '.join(unknown)} in {path.name} (unknown settings key)")
+        return f"settings key {', '.join(unknown)} in {path.name} (unknown settings key)"
     perms = settings.get("permissions")
     if isinstance(perms, Mapping) and (unknown := _unknown(perms, PERMISSIONS_KEYS)):
-        raise NotModelled(f"settings key permissions.{', permissions.'.join(unknown)} in {path.name}")
+        return f"settings key permissions.{', permissions.'.join(unknown)} in {path.name}"
+    return None
 
 
-def check_frontmatter(kind: str, name: str, meta: Mapping[str, Any], known: frozenset[str]) -> None:
-    """``kind`` (skill or agent) ``name``'s frontmatter holds only keys the engine models."""
+def frontmatter_problem(kind: str, name: str, meta: Mapping[str, Any], known: frozenset[str]) -> str | None:
+    """A key of ``kind`` (skill or agent) ``name``'s frontmatter the engine does not model, if any."""
     if unknown := _unknown(meta, known):
-        raise NotModelled(f"{kind} {name!r} frontmatter key {', '.join(unknown)} (unknown frontmatter key)")
+        return f"{kind} {name!r} frontmatter key {', '.join(unknown)} (unknown frontmatter key)"
+    return None
 
 
 def memory_files(workdir: Path, home: Path) -> list[Path]:
@@ -71,10 +76,17 @@ def memory_files(workdir: Path, home: Path) -> list[Path]:
     return found
 
 
-def check_memory(workdir: Path, home: Path) -> None:
+def memory_problem(workdir: Path, home: Path) -> str | None:
     if found := memory_files(workdir, home):
         shown = ", ".join(_shown(p, workdir, home) for p in found)
-        raise NotModelled(f"memory files present ({shown}): CLAUDE.md, CLAUDE.local.md and .claude/rules/")
+        return f"memory files present ({shown}): CLAUDE.md, CLAUDE.local.md and .claude/rules/"
+    return None
+
+
+def raise_unmodelled(problems: Iterable[str]) -> None:
+    """At the start of a run: the first thing the fixture holds that the engine does not model."""
+    for problem in problems:
+        raise NotModelled(problem)
 
 
 def _shown(path: Path, workdir: Path, home: Path) -> str:

@@ -13,12 +13,14 @@ from harness.refengine.config import load_project
 from harness.refengine.errors import NotModelled
 from harness.refengine.permissions import Request, Rule, RuleSet, decide
 from harness.refengine.profiles import profile_for
+from harness.refengine.scope import raise_unmodelled
 from harness.refengine.tools import ToolEnvironment, run_edit, run_glob, run_grep, run_read, run_write
 from tests.conftest import write_files
 
 
 def load(work: Path, home: Path) -> None:
-    load_project(workdir=work, home=home, trusted=True)
+    """As a run starts: load, then raise for what the fixture holds that the engine does not model."""
+    raise_unmodelled(load_project(workdir=work, home=home, trusted=True).unmodelled)
 
 
 @pytest.mark.parametrize("where", ["CLAUDE.md", "CLAUDE.local.md", "src/CLAUDE.md", ".claude/rules/style.md",
@@ -30,6 +32,8 @@ def test_memory_files_are_not_modelled(tmp_path: Path, where: str) -> None:
     load(work, home)  # nothing: answered
     root, rel = (home, where[2:]) if where.startswith("~/") else (work, where)
     write_files(root, {rel: "Always answer in French.\n"})
+    # The loader itself answers (cc-harness init reads a repository with it); a run does not start.
+    assert load_project(workdir=work, home=home, trusted=True).unmodelled
     with pytest.raises(NotModelled, match="memory files present"):
         load(work, home)
 
