@@ -41,12 +41,14 @@ import yaml
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from harness.engine_name import EngineName
 from harness.errors import UsageError
 from harness.refengine.config import AgentDef, McpServerDef, ProjectConfig, SkillDef, load_project
 from harness.refengine.hooks import EVENTS_WITHOUT_MATCHER, HookRule, matcher_hits
 from harness.refengine.profiles import Profile, profile_for
 from harness.refengine.tools import ALIASES
 from harness.suite import OWN_FILE, Suite
+from harness.versions import newest
 
 CASES = "claude-cases"
 #: Where the witness hook writes, inside the working copy.
@@ -96,7 +98,7 @@ def init(root: Path, *, pinned: str | None) -> Report:
         raise UsageError(f"{root}: no .claude/ folder here: init scaffolds cases for an existing Claude Code setup")
     report = Report()
     suite = _own_suite(root)
-    version = pinned or (suite.pinned[-1] if suite and suite.pinned else None)
+    version = pinned or (newest(suite.pinned) if suite else None)
     if version is None:
         raise UsageError("init: name the claude version you run (--pinned 2.1.332): the suite is pinned to it")
     cases = suite.cases if suite else root / CASES
@@ -142,7 +144,7 @@ def _config(version: str) -> str:
         "# The cc-harness suite for this repository's Claude Code setup (.claude/, .mcp.json).\n"
         "# Written by cc-harness init; it is yours to edit (init never rewrites it). Keys: docs/your-setup.md.\n"
         f'cases = "{CASES}"\n'
-        f'engines = ["reference", "claude@{version}"]\n'
+        f'engines = ["reference", "{EngineName.claude(version)}"]\n'
         f'pinned = ["{version}"]\n'
     )
 
@@ -435,7 +437,7 @@ def _add_own_marks(case_file: Path, *, version: str) -> None:
     from harness.runner import run_case
 
     with tempfile.TemporaryDirectory(prefix="cch-init-") as nowhere:
-        record = run_case(load_case(case_file.parent), make_engine(f"reference@{version}"),
+        record = run_case(load_case(case_file.parent), make_engine(EngineName("reference", version)),
                           expectations=Expectations(root=Path(nowhere)))
     if record.status.value != "pass" or record.transcript is None:
         return
