@@ -3,6 +3,7 @@ unreachable offline (with its reason) or on the backlog; `cc-harness coverage` p
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from tests.conftest import PINNED, SUITE, CaseWriter
 ROOT = SUITE.surface
 
 
+@functools.cache
 def _gate() -> tuple[list[coverage.Coverage], list[str]]:
     assert ROOT is not None
     surfaces = committed(ROOT, list(PINNED))
