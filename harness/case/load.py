@@ -14,6 +14,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+from harness import formats
 from harness.case.placeholders import port_placeholders
 from harness.case.spec import (
     Call,
@@ -101,6 +102,11 @@ def load_case(directory: Path, *, catalogue: Catalogue | None = None) -> Case:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "(file)"
         raise CaseFormatError(path=shown, field=where, message=f"not valid YAML: {exc}") from None
+    if isinstance(raw, dict):  # anything else is the schema's to refuse, below
+        try:
+            raw, _older = formats.CASE.upgrade(raw, where=shown)
+        except formats.FormatError as exc:
+            raise CaseFormatError(path=shown, field="format", message=str(exc).removeprefix(f"{shown}: ")) from None
     errors = sorted(_validator().iter_errors(raw), key=lambda e: list(e.absolute_path))
     if errors:
         err = _deepest(errors[0])
@@ -243,6 +249,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         documented_for=raw.get("documented_for"),
         flags=tuple(raw.get("flags", ())),
         contrast_of=raw.get("contrast_of"),
+        features=tuple(raw.get("features", ())),
         notes=raw.get("notes", ""),
         run=run,
         steps=tuple(steps),

@@ -144,3 +144,12 @@ def prune(
             total -= install.bytes
     gone = {i.version for i in removed}
     return removed, [i for i in present if i.version not in gone]
+
+
+def key(versions: Iterable[str]) -> str:
+    """A CI cache key that changes exactly when the set of claude versions a suite runs changes.
+
+    The action (``action.yml``) caches the engine folder under it, so a pinned version is downloaded once,
+    not on every run, and a new pin starts a new cache instead of growing the old one."""
+    wanted = sorted({v for v in versions if is_version(v)}, key=version_key)
+    return "cc-harness-engines-" + ("-".join(wanted) or "none")

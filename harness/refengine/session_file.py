@@ -41,6 +41,11 @@ class SessionFile:
     def prompt(self, text: str) -> None:
         self._line("user", {"role": "user", "content": text})
 
+    def command(self, header: str, body: str) -> None:
+        """A slash command prompt: its header line, then its expanded body as a meta line (measured)."""
+        self._line("user", {"role": "user", "content": header})
+        self._line("user", {"role": "user", "content": [{"type": "text", "text": body}]}, meta=True)
+
     def reply(self, blocks: list[dict[str, Any]]) -> None:
         """One assistant reply: a line per content block, as the real engine writes them."""
         self._replies += 1
@@ -55,9 +60,10 @@ class SessionFile:
         if results:
             self._line("user", {"role": "user", "content": results})
 
-    def _line(self, kind: str, message: dict[str, Any]) -> None:
+    def _line(self, kind: str, message: dict[str, Any], *, meta: bool = False) -> None:
         line_id = str(uuid.uuid4())
-        entry = {"parentUuid": self._last, "isSidechain": False, "type": kind, "message": message, "uuid": line_id,
+        entry = {"parentUuid": self._last, "isSidechain": False, "type": kind, "message": message,
+                 **({"isMeta": True} if meta else {}), "uuid": line_id,
                  "timestamp": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
                  "sessionId": self.session_id, "cwd": str(self.cwd)}
         self._last = line_id

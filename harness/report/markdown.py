@@ -51,7 +51,7 @@ def _code(text: str | None, *, limit: int) -> str:
     return f"`{_escape(cut)}`"
 
 
-def _grid(g: EngineGrid) -> list[str]:
+def grid_table(g: EngineGrid) -> list[str]:
     by_cell = {(c.caller, c.callee): c for c in g.cells}
     lines = [
         "| caller ↓ / callee → | " + " | ".join(grid.COLUMNS) + " |",
@@ -222,7 +222,9 @@ def render(
     catalogue: Catalogue | None = None,
     catalogue_link: str | None = None,
     timeline: Timeline | None = None,
+    compatibility: Sequence[str] = (),
 ) -> str:
+    """``compatibility``: the compatibility section's lines (report/compat.py), last."""
     engines = engines_of(records)
     grids = [engine_grid(records, engine=e) for e in engines]
     rows = claim_rows(records, engines=engines, catalogue=catalogue)
@@ -260,7 +262,7 @@ def render(
     lines += ["", "## Grids"]
     for g in grids:
         lines += ["", f"### {g.engine}", ""]
-        lines += _grid(g)
+        lines += grid_table(g)
     lines += [
         "",
         "## Claims by engine",
@@ -277,4 +279,5 @@ def render(
         lines += ["", "## Observed differences", *observed]
     if timeline is not None:  # last: it does not depend on the records, so the sections above stay as they were
         lines += _timeline(timeline)
+    lines += compatibility
     return "\n".join(lines) + "\n"
