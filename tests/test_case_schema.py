@@ -37,6 +37,9 @@ DERIVED = {
     "case": {"base_home", "case_file", "directory"},  # where the case file is
 }
 
+#: Keys the loader reads before building the case rather than into a field.
+READ_BEFORE = {"case": {"format"}}  # the file format, upgraded from (harness/formats.py)
+
 
 def _schema() -> dict[str, Any]:
     text = resources.files("harness.case").joinpath("case.schema.json").read_text(encoding="utf-8")
@@ -52,7 +55,7 @@ def _objects() -> list[tuple[str, dict[str, Any], type[Any]]]:
 @pytest.mark.parametrize(("name", "node", "cls"), _objects(), ids=lambda v: v if isinstance(v, str) else "")
 def test_the_schema_and_the_dataclass_name_the_same_fields(name: str, node: dict[str, Any], cls: type[Any]) -> None:
     fields = {f.name for f in dataclasses.fields(cls)} - DERIVED.get(name, set())
-    assert set(node["properties"]) == fields
+    assert set(node["properties"]) - READ_BEFORE.get(name, set()) == fields
 
 
 @pytest.mark.parametrize(("name", "node", "cls"), _objects(), ids=lambda v: v if isinstance(v, str) else "")
