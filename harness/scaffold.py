@@ -44,6 +44,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from harness import setup_parts
+from harness.engine_name import EngineName
 from harness.engines import cache, registry
 from harness.errors import HarnessError, UsageError
 from harness.refengine.config import AgentDef, McpServerDef, ProjectConfig, SkillDef, load_project
@@ -51,6 +52,7 @@ from harness.refengine.hooks import EVENTS_WITHOUT_MATCHER, HookRule, matcher_hi
 from harness.refengine.profiles import Profile, profile_for
 from harness.refengine.tools import ALIASES
 from harness.suite import OWN_FILE, Suite
+from harness.versions import newest
 
 CASES = "claude-cases"
 #: Where the witness hook writes, inside the working copy.
@@ -110,10 +112,11 @@ def init(root: Path, *, pinned: str | None, plugin_dirs: tuple[Path, ...] = ()) 
         raise UsageError(f"{root}: no .claude/ folder here: init scaffolds cases for an existing Claude Code setup")
     report = Report()
     suite = _own_suite(root)
+    suite_pin = newest(suite.pinned) if suite else None
     if pinned:
         version, report.pinned_from = pinned, "--pinned"
-    elif suite and suite.pinned:
-        version, report.pinned_from = suite.pinned[-1], f"the newest pinned version of {suite.describe()}"
+    elif suite_pin:
+        version, report.pinned_from = suite_pin, f"the newest pinned version of {suite.describe() if suite else ''}"
     else:
         version, report.pinned_from = default_pinned()
     report.pinned = version
@@ -156,9 +159,9 @@ def default_pinned() -> tuple[str, str]:
         found = re.search(r"\b(\d+\.\d+\.\d+)\b", out.stdout) if out is not None else None
         if found:
             return found.group(1), f"the version of {claude}"
-    cached = cache.installs()
+    cached = newest(i.version for i in cache.installs())
     if cached:
-        return cached[-1].version, "the newest version in the engine cache (no claude on PATH)"
+        return cached, "the newest version in the engine cache (no claude on PATH)"
     try:
         return registry.resolve("latest"), "the newest published release (no claude on PATH, none cached)"
     except HarnessError as exc:
@@ -184,7 +187,7 @@ def _config(version: str) -> str:
         "# The cc-harness suite for this repository's Claude Code setup (.claude/, .mcp.json).\n"
         "# Written by cc-harness init; it is yours to edit (init never rewrites it). Keys: docs/your-setup.md.\n"
         f'cases = "{CASES}"\n'
-        f'engines = ["reference", "claude@{version}"]\n'
+        f'engines = ["reference", "{EngineName.claude(version)}"]\n'
         f'pinned = ["{version}"]\n'
     )
 
@@ -501,7 +504,7 @@ def _add_own_marks(case_file: Path, *, version: str, commands: tuple[str, ...], 
     from harness.runner import run_case
 
     with tempfile.TemporaryDirectory(prefix="cch-init-") as nowhere:
-        record = run_case(load_case(case_file.parent), make_engine(f"reference@{version}"),
+        record = run_case(load_case(case_file.parent), make_engine(EngineName("reference", version)),
                           expectations=Expectations(root=Path(nowhere)))
     if record.status.value != "pass" or record.transcript is None:
         return
@@ -709,7 +712,7 @@ def record_snapshots(report: Report, *, jobs: int = 2) -> list[str]:
     folders = sorted({item.path.parent for item in report.written if item.path.name == "case.yaml"})
     engines = expand(list(suite.engines), pinned=suite.pinned)
     expectations = Expectations(root=suite.expectations)
-    default = suite.pinned[-1] if suite.pinned else None
+    default = newest(suite.pinned)
 
     def one(job: tuple[Path, str]) -> str | None:
         folder, engine = job

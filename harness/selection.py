@@ -77,7 +77,7 @@ class Selection:
             return not (self.claims or self.cells) or bool(self.ids)
         if self.claims and not set(self.claims) & ({*found.claims} | {base_id(c) for c in found.claims}):
             return False
-        cell = f"{found.combination.caller}->{found.combination.callee}" if found.combination else ""
+        cell = str(found.combination).replace(" ", "") if found.combination else ""
         return not self.cells or cell in {c.replace(" ", "") for c in self.cells}
 
     def __call__(self, found: Sequence[Case | BrokenCase]) -> list[Case | BrokenCase]:

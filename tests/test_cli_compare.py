@@ -14,6 +14,7 @@ import pytest
 
 from harness import results
 from harness.cli import main
+from harness.engine_name import EngineName
 from harness.report import baseline, compare
 from tests.conftest import SUITE, write_files
 
@@ -218,7 +219,8 @@ def test_known_differences_of_the_baseline_are_not_changes(
     expectations = tmp_path / "expectations"
     expectations.mkdir()
     (expectations / f"claude-{NEW}.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    known = baseline.from_records(records, engine=f"claude@{NEW}", expectations_root=expectations, source="test").known
+    named = EngineName.claude(NEW)
+    known = baseline.from_records(records, engine=named, expectations_root=expectations, source="test").known
     assert baseline.rejudge(next(r for r in records if r.case == "t-hook-deny"), known["t-hook-deny"]) == "known"
     argv = _check(saved, "--against", NEW)
     argv[argv.index("--baseline-results") + 1] = str(saved[NEW])

@@ -9,14 +9,21 @@ whether the run ends normally, on Ctrl-C, SIGTERM, SIGHUP or SIGKILL.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import signal
 import subprocess
 import sys
+import time
+import uuid
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from harness import results
 from harness.cli import main
-from tests.conftest import REPO, write_files
+from tests.conftest import REPO, default_signals, write_files
 
 SUITE_TOML = 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n'
 SECRET = "AKIA-s3cr3t-0f-the-report-machine"
@@ -71,3 +78,147 @@ def test_a_report_never_reads_what_a_link_or_a_case_id_points_to(tmp_path: Path)
         text = (out / name).read_text(encoding="utf-8")
         assert SECRET not in text, name
         assert "leaky" in text, name  # the case is reported, from its record
+
+
+#: Each case's Bash call takes a second, so that a signal lands while a case is running.
+SLOW = """\
+id: {id}
+title: a slow Bash call, a hook that leaves a background process
+run: {{permission_mode: bypass}}
+steps:
+  - prompt: Run the slow command with the Bash tool.
+    turns:
+      - call: {{name: Bash, input: {{command: "sleep 1; echo HELLO"}}, expect: {{result: {{contains: HELLO}}}}}}
+      - say: done
+"""
+_BACKGROUND = {"type": "command", "command": "sleep 300 >/dev/null 2>&1 &"}
+LINGER = json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [_BACKGROUND]}]}})
+
+
+def _slow_suite(root: Path, count: int) -> Path:
+    write_files(root, {"cc-harness.toml": SUITE_TOML})
+    for i in range(count):
+        write_files(
+            root / "cases" / f"slow-{i}", {"case.yaml": SLOW.format(id=f"slow-{i}"), ".claude/settings.json": LINGER}
+        )
+    return root / "cc-harness.toml"
+
+
+class _Run:
+    """``python -m harness ARGV`` started in the background, every process it starts marked (a PATH entry)."""
+
+    def __init__(self, tmp: Path, *argv: str) -> None:
+        self.marker = f"/nonexistent-{uuid.uuid4().hex}"
+        self.tmp = tmp / "tmpdir"
+        self.tmp.mkdir()
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(REPO),
+            "PATH": f"{os.environ['PATH']}:{self.marker}",
+            "TMPDIR": str(self.tmp),
+        }
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "harness", *argv],
+            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            preexec_fn=default_signals,
+        )  # fmt: skip
+
+    def marked(self) -> list[str]:
+        """The command lines of the live processes the run started (itself excluded)."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or int(entry.name) == self.proc.pid:
+                continue
+            try:
+                if self.marker.encode() in (entry / "environ").read_bytes():
+                    found.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"))
+            except OSError:
+                continue
+        return found
+
+    def wait_for(self, ready: Callable[[], bool], *, within: float = 240) -> None:
+        deadline = time.monotonic() + within
+        while not ready():
+            assert self.proc.poll() is None, (
+                f"the run ended first: {self.proc.stderr.read() if self.proc.stderr else ''}"
+            )
+            assert time.monotonic() < deadline, "the run never got there"
+            time.sleep(0.05)
+
+    def stop(self, sig: int) -> str:
+        self.proc.send_signal(sig)
+        _, err = self.proc.communicate(timeout=240)
+        return err
+
+
+def _cases_in(path: Path) -> int:
+    return path.read_text(encoding="utf-8").count('"type": "case"') if path.is_file() else 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=["SIGTERM", "SIGHUP", "SIGINT"])
+def test_sigterm_and_sighup_end_a_run_as_ctrl_c_does(tmp_path: Path, sig: int) -> None:
+    suite = _slow_suite(tmp_path / "suite", 6)
+    path = tmp_path / "run.jsonl"
+    run = _Run(tmp_path, "run", "--suite", str(suite), "-j", "1", "--results", str(path))
+    run.wait_for(lambda: _cases_in(path) >= 2)
+    err = run.stop(sig)
+    assert run.proc.returncode == 128 + sig, err
+    saved = results.read(path)  # strict: header, records, a footer whose totals match
+    assert not saved.complete and 2 <= len(saved.records) < 6
+    assert all(r.status.value == "pass" for r in saved.records), [r.explain() for r in saved.records]
+    assert f"interrupted: {len(saved.records)} finished case run(s) saved in {path}" in err
+    assert run.marked() == []  # the hooks' `sleep 300 &` and every Bash call: gone
+    assert list(run.tmp.iterdir()) == []  # every private folder removed
+
+
+def test_sigterm_on_claude_leaves_no_engine_and_a_valid_file(tmp_path: Path, claude_version: str) -> None:
+    path = tmp_path / "run.jsonl"
+    engine = f"claude@{claude_version}"
+    run = _Run(tmp_path, "run", "--engine", engine, "--case", "tool-tool-no-call", "--results", str(path))
+    run.wait_for(lambda: any("claude" in line for line in run.marked()))
+    err = run.stop(signal.SIGTERM)
+    assert run.proc.returncode == 143, err
+    saved = results.read(path)
+    assert not saved.complete and len(saved.records) <= 1
+    assert run.marked() == []
+    assert list(run.tmp.iterdir()) == []
+
+
+def test_reusing_the_results_file_it_writes_keeps_every_record(tmp_path: Path) -> None:
+    suite = _suite(tmp_path / "suite", ["one", "two", "three"])
+    path = tmp_path / "run.jsonl"
+    assert main(["run", "--suite", str(suite), "--results", str(path)]) == 0
+    before = results.read(path).records
+    assert main(["run", "--suite", str(suite), "--reuse", str(path), "--results", str(path)]) == 0
+    after = results.read(path)
+    assert after.complete and [r.to_json() for r in after.records] == [r.to_json() for r in before]
+    assert [r.duration for r in after.records] == [r.duration for r in before]  # reused, not run again
+
+
+def test_a_killed_runs_finished_records_are_reused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    suite = _slow_suite(tmp_path / "suite", 6)
+    killed, again = tmp_path / "killed.jsonl", tmp_path / "again.jsonl"
+    run = _Run(tmp_path, "run", "--suite", str(suite), "-j", "1", "--results", str(killed))
+    run.wait_for(lambda: _cases_in(killed) >= 2)
+    run.stop(signal.SIGKILL)
+    assert main(["report", "--suite", str(suite), "--results", str(killed)]) == 2  # a report still refuses it
+    finished = results.read(killed, partial=True).records
+    assert len(finished) >= 2
+    assert main(["run", "--suite", str(suite), "--reuse", str(killed), "--results", str(again)]) == 0
+    assert f"note: {killed} has no footer (the run that wrote it was killed)" in capsys.readouterr().err
+    redone = {r.case: r for r in results.read(again).records}
+    assert len(redone) == 6
+    assert all(redone[r.case].to_json() == r.to_json() for r in finished)
+
+
+def test_a_second_writer_of_a_results_file_is_refused_naming_the_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = _suite(tmp_path / "suite", ["one"])
+    path = tmp_path / "run.jsonl"
+    with results.Writer(path, head={"engines": []}) as first:
+        first.begin()
+        assert main(["run", "--suite", str(suite), "--results", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {path}: another run (pid {os.getpid()}) is writing this results file" in err
+    assert results.read(path).records == []  # the first writer's file, whole

@@ -14,6 +14,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+from harness import formats
 from harness.case.placeholders import port_placeholders
 from harness.case.spec import (
     Call,
@@ -101,6 +102,11 @@ def load_case(directory: Path, *, catalogue: Catalogue | None = None) -> Case:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "(file)"
         raise CaseFormatError(path=shown, field=where, message=f"not valid YAML: {exc}") from None
+    if isinstance(raw, dict):  # anything else is the schema's to refuse, below
+        try:
+            raw, _older = formats.CASE.upgrade(raw, where=shown)
+        except formats.FormatError as exc:
+            raise CaseFormatError(path=shown, field="format", message=str(exc).removeprefix(f"{shown}: ")) from None
     errors = sorted(_validator().iter_errors(raw), key=lambda e: list(e.absolute_path))
     if errors:
         err = _deepest(errors[0])
@@ -186,8 +192,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
                 raise fail(f"claims[{i}]", f"{cid!r} is not a claim id of {catalogue.path.name}")
     combination = None
     if "combination" in raw:
-        caller, callee = (p.strip() for p in raw["combination"].split("->"))
-        combination = Combination(caller=caller, callee=callee)
+        combination = Combination.parse(raw["combination"])
     steps = []
     for i, s in enumerate(raw["steps"]):
         session = s.get("session", "new" if i == 0 else "same")
@@ -196,16 +201,25 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         turns = tuple(_turn(t) for t in s["turns"])
         init_tools = _name_checks(s.get("init_tools"))
         events = _events(s.get("events"))
-        steps.append(Step(prompt=s["prompt"], session=session, turns=turns, init_tools=init_tools, events=events))
+        steps.append(Step(prompt=s["prompt"], session=session, turns=turns, init_tools=init_tools, events=events,
+                          then=s.get("then", "ends")))
     contexts = tuple(
         Context(
             name=name,
             opens_with=c.get("opens_with"),
             system_contains=c.get("system_contains"),
             turns=tuple(_turn(t) for t in c["turns"]),
+            then=c.get("then", "ends"),
         )
         for name, c in (raw.get("contexts") or {}).items()
     )
+    threads: list[tuple[str, Step | Context]] = [*((f"steps[{i}]", st) for i, st in enumerate(steps)),
+                                                 *((f"contexts.{c.name}", c) for c in contexts)]
+    for where, thread in threads:
+        last = thread.turns[-1] if thread.turns else None
+        if thread.then == "asks-again" and (last is None or last.say is None or last.call is not None):
+            raise fail(f"{where}.then", "asks-again repeats the last turn for every further request: it must be a "
+                                         "say without a call")
     r = raw.get("run") or {}
     run = RunOptions(
         permission_mode=r.get("permission_mode", "default"),
@@ -233,6 +247,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         documented_for=raw.get("documented_for"),
         flags=tuple(raw.get("flags", ())),
         contrast_of=raw.get("contrast_of"),
+        features=tuple(raw.get("features", ())),
         notes=raw.get("notes", ""),
         run=run,
         steps=tuple(steps),

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.engine_name import EngineName
 from harness.engines.claude import seed_home
 from harness.errors import UsageError
 from harness.record.exchanges import read_exchanges
@@ -118,6 +119,6 @@ def describe(done: Recorded) -> list[str]:
     if done.cassette is not None:
         lines.append(f"exchanges saved in {done.cassette}")
     lines += [f"note: {n}" for n in rec.notes]
-    engine = f"claude@{rec.version}" if rec.version else "claude@VERSION"
+    engine = EngineName.claude(rec.version).text() if rec.version else "claude@VERSION"
     lines.append(f"next: cc-harness run --engine {engine} --case {done.case_file.parent.name}")
     return lines

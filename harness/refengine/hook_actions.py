@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import messages
+from harness.refengine import launch, messages
 from harness.refengine.agents import full_pool
 from harness.refengine.config import handler_identity
 from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
@@ -123,8 +123,8 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
         return ActionResult(action=action, exit_code=1, stderr=f"Failed to run: {failure}")
     try:
         proc = subprocess.run(
-            ["bash", "-c", action.command], cwd=rt.workdir, env=env, input=encode_payload(data),
-            capture_output=True, text=True, timeout=_timeout(rt, action), check=False,
+            launch.command_line(["bash", "-c", action.command], env), cwd=rt.workdir, env=env,
+            input=encode_payload(data), capture_output=True, text=True, timeout=_timeout(rt, action), check=False,
         )
     except subprocess.TimeoutExpired:
         # A timed-out hook renders no decision; on PreToolUse it does not block (notes §1.6).

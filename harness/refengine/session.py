@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.refengine import agents, messages
+from harness.refengine import agents, messages, slash
 from harness.refengine.config import Launch, load_project
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
 from harness.refengine.dispatch import reported_name, run_tool_use
@@ -222,6 +222,16 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
         conversation.messages.pop()
         return _prompt_output(rt, result=messages.prompt_blocked_result(submitted.message or "", prompt))
     notes += submitted.contexts
+    command = slash.parse(prompt)
+    if command is None:
+        rt.session.file.prompt(prompt)
+    else:
+        if not opening:
+            raise NotModelled("a slash command as a later prompt of the session (measured: as its first)")
+        expanded = slash.expand(rt, *command)
+        conversation.messages[-1] = {"role": "user", "content": [{"type": "text", "text": expanded.header},
+                                                                 {"type": "text", "text": expanded.body}]}
+        rt.session.file.command(expanded.header, expanded.body)
     if notes:
         conversation.messages.append(system_note("\n\n".join(notes)))
     return _prompt_output(rt, result=run_conversation(rt, conversation))
@@ -264,10 +274,15 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
     for _ in range(limit):
         reply = rt.model.respond(_request(rt, conversation))
         conversation.messages.append({"role": "assistant", "content": reply})
+        kept = rt.session.file if conversation.kind == "main" else None  # subagents' transcripts: not written
+        if kept:
+            kept.reply(reply)
         uses = [b for b in reply if b.get("type") == "tool_use"]
         if uses:
             outcomes = [run_tool_use(rt, conversation, use) for use in uses]
             conversation.messages.append({"role": "user", "content": [b for o in outcomes for b in o.blocks]})
+            if kept:
+                kept.tool_results(conversation.messages[-1]["content"])
             notes = [n for o in outcomes for n in o.notes]
             if notes:
                 conversation.messages.append(system_note("\n\n".join(notes)))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import messages
+from harness.refengine import launch, messages
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import Profile
 
@@ -153,7 +153,8 @@ def run_bash(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     timeout = timeout_ms / 1000 if isinstance(timeout_ms, int | float) and timeout_ms > 0 else BASH_TIMEOUT_SECONDS
     try:
         proc = subprocess.run(
-            ["bash", "-c", tool_input["command"]], cwd=env.workdir, env=dict(env.env), stdin=subprocess.DEVNULL,
+            launch.command_line(["bash", "-c", tool_input["command"]], env.env), cwd=env.workdir, env=dict(env.env),
+            stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, check=False,
         )
         output, code = proc.stdout.decode("utf-8", "replace"), proc.returncode

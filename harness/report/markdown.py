@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness import grid
 from harness.case.spec import PARTS
 from harness.claims import Catalogue
 from harness.grid import SYMBOL
@@ -47,15 +48,15 @@ def _code(text: str | None, *, limit: int) -> str:
     return f"`{_escape(cut)}`"
 
 
-def _grid(g: EngineGrid) -> list[str]:
+def grid_table(g: EngineGrid) -> list[str]:
     by_cell = {(c.caller, c.callee): c for c in g.cells}
     lines = [
-        "| caller ↓ / callee → | " + " | ".join(PARTS) + " |",
-        "|---" * (len(PARTS) + 1) + "|",
+        "| caller ↓ / callee → | " + " | ".join(grid.COLUMNS) + " |",
+        "|---" * (len(grid.COLUMNS) + 1) + "|",
     ]
     for caller in PARTS:
         row = [f"**{caller}**"]
-        for callee in PARTS:
+        for callee in grid.COLUMNS:
             cell = by_cell[(caller, callee)]
             text = "·" if not cell.cases else cell.describe()
             marks = ",".join(str(n.number) for n in g.notes_for(cell))
@@ -79,7 +80,7 @@ def _source_grid(g: SourceGrid) -> list[str]:
     ]
     for row in g.rows:
         cells = [row.cells[c].describe() if row.cells[c].cases else "·" for c in g.columns]
-        lines.append(f"| **{row.caller} → {row.callee}** | " + " | ".join(cells) + " |")
+        lines.append(f"| **{grid.cell_label(row.caller, row.callee)}** | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -218,7 +219,9 @@ def render(
     catalogue: Catalogue | None = None,
     catalogue_link: str | None = None,
     timeline: Timeline | None = None,
+    compatibility: Sequence[str] = (),
 ) -> str:
+    """``compatibility``: the compatibility section's lines (report/compat.py), last."""
     engines = engines_of(records)
     grids = [engine_grid(records, engine=e) for e in engines]
     rows = claim_rows(records, engines=engines, catalogue=catalogue)
@@ -256,7 +259,7 @@ def render(
     lines += ["", "## Grids"]
     for g in grids:
         lines += ["", f"### {g.engine}", ""]
-        lines += _grid(g)
+        lines += grid_table(g)
     lines += [
         "",
         "## Claims by engine",
@@ -273,4 +276,5 @@ def render(
         lines += ["", "## Observed differences", *observed]
     if timeline is not None:  # last: it does not depend on the records, so the sections above stay as they were
         lines += _timeline(timeline)
+    lines += compatibility
     return "\n".join(lines) + "\n"

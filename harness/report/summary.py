@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from harness import grid
 from harness.case.spec import PARTS, SOURCES, Sources
 from harness.claims import Catalogue, claim_order, claim_text
-from harness.engines.install import version_key
+from harness.engine_name import EngineName
+from harness.engines.families import rank
 from harness.outcome import WORST_FIRST, Judgement, Status
 from harness.results import Record, totals
+from harness.versions import version_key
 
 #: Flags a grid cell gets a footnote for, and what each means for a reader of the grid.
 FOOTNOTE_FLAGS = {
@@ -28,14 +30,9 @@ FOOTNOTE_FLAGS = {
 
 
 def engine_key(engine: str) -> tuple[int, tuple[int, ...], str]:
-    """Reference engines first, then claude versions oldest to newest."""
-    family, _, version = engine.partition("@")
-    rank = {"reference": 0, "claude": 1}.get(family, 2)
-    try:
-        number = version_key(version) if version else ()
-    except ValueError:
-        number = ()
-    return (rank, number, engine)
+    """Reference engines first, then claude versions oldest to newest (the families' registered order)."""
+    name = EngineName.parse(engine)
+    return (rank(name.family), version_key(name.version) if name.version else (), engine)
 
 
 def engines_of(records: Iterable[Record]) -> list[str]:
@@ -52,7 +49,7 @@ class Footnote:
 
     @property
     def text(self) -> str:
-        return f"{self.caller} → {self.callee}: {FOOTNOTE_FLAGS[self.flag]} ({', '.join(self.cases)})"
+        return f"{grid.cell_label(self.caller, self.callee)}: {FOOTNOTE_FLAGS[self.flag]} ({', '.join(self.cases)})"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -195,8 +192,8 @@ def source_grid(records: Sequence[Record], *, engine: str, columns: Sequence[str
     mine = sorted((r for r in records if r.engine == engine and r.combination), key=lambda r: r.case)
     rows = []
     for caller in PARTS:
-        for callee in PARTS:
-            in_cell = [r for r in mine if r.combination == f"{caller} -> {callee}"]
+        for callee in grid.COLUMNS:
+            in_cell = [r for r in mine if r.combination == grid.cell_name(caller, callee)]
             if not in_cell:
                 continue
             cells = {}
