@@ -711,7 +711,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     from harness import scaffold
 
     pinned = registry.resolve(args.pinned) if args.pinned else None
-    done = scaffold.init(args.dir, pinned=pinned, plugin_dirs=tuple(args.plugin_dir))
+    done = scaffold.init(args.dir, pinned=pinned, plugin_dirs=tuple(args.plugin_dir), home=args.home)
     out = _stdout()
     out.print(f"pinned claude {done.pinned}: {done.pinned_from} (--pinned VERSION names another)", markup=False)
     for item in done.written:
@@ -1076,6 +1076,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         help="a plugin folder the team loads with --plugin-dir (repeatable; plugins in the repository are found)",
+    )
+    p.add_argument(
+        "--home",
+        type=Path,
+        default=None,
+        help="a user's ~/.claude: its skills and agents are copied into a shared HOME layout, each with a case"
+        " (never credentials, settings or history)",
     )
     p.add_argument("--no-snapshots", action="store_true", help="write the cases only; do not run them")
     p.add_argument("--jobs", type=int, default=2, help="cases run at once while recording snapshots (default 2)")

@@ -102,7 +102,7 @@ class Report:
     """Where the pinned version came from (``--pinned``, the suite, claude on PATH, the cache, the registry)."""
 
 
-def init(root: Path, *, pinned: str | None, plugin_dirs: tuple[Path, ...] = ()) -> Report:
+def init(root: Path, *, pinned: str | None, plugin_dirs: tuple[Path, ...] = (), home: Path | None = None) -> Report:
     """Write the starter suite for the repository at ``root``; what was written, kept and skipped.
 
     ``plugin_dirs``: plugin folders the team loads with ``--plugin-dir`` (plugins inside the repository are
@@ -127,6 +127,10 @@ def init(root: Path, *, pinned: str | None, plugin_dirs: tuple[Path, ...] = ()) 
     config = _read(root, report)
     planned += _cases(config, root=root, cases=cases, profile=profile_for(version), report=report)
     planned += setup_parts.plan(root, cases=cases, config=config, plugin_dirs=plugin_dirs, report=report)
+    if home is not None:
+        planned += setup_parts.home_cases(home, root=root, cases=cases, version=version, report=report)
+    else:
+        report.skipped.append("your HOME (~/.claude): not read; --home ~/.claude makes cases of its skills and agents")
     if (ignore := setup_parts.ignore_results(root, suite.results if suite else root / "results")) is not None:
         planned.append(ignore)
     for item in planned:
@@ -209,12 +213,12 @@ def _cases(config: ProjectConfig, *, root: Path, cases: Path, profile: Profile, 
         return cases / case_id
 
     for skill in config.skills.values():
-        case = _skill_case(skill, root=root, profile=profile, report=report)
+        case = skill_case(skill, root=root, profile=profile, report=report)
         if case is not None:
             yield case_file(folder("skill", skill.name), case, root=root, what=f"skill {skill.name}")
     for agent in config.agents.values():
         if not agent.builtin and not agent.user_level:
-            case = _agent_case(agent, profile=profile)
+            case = agent_case(agent, profile=profile)
             yield case_file(folder("agent", agent.name), case, root=root, what=f"agent {agent.name}")
     settings = root / ".claude" / "settings.json"
     local = root / ".claude" / "settings.local.json"
@@ -247,7 +251,7 @@ def _cases(config: ProjectConfig, *, root: Path, cases: Path, profile: Profile, 
 # -- skills ------------------------------------------------------------------------------------
 
 
-def _skill_case(skill: SkillDef, *, root: Path, profile: Profile, report: Report) -> dict[str, Any] | None:
+def skill_case(skill: SkillDef, *, root: Path, profile: Profile, report: Report) -> dict[str, Any] | None:
     name = skill.name
     line = quotable_line(skill.body)
     base: dict[str, Any] = {"project": "../..", "run": {"permission_mode": "bypass"}}
@@ -337,7 +341,7 @@ def _matching_file(root: Path, globs: tuple[str, ...]) -> str | None:
 # -- agents ------------------------------------------------------------------------------------
 
 
-def _agent_case(agent: AgentDef, *, profile: Profile) -> dict[str, Any]:
+def agent_case(agent: AgentDef, *, profile: Profile) -> dict[str, Any]:
     name = agent.name
     ready = f"CC-HARNESS: the {name} agent is ready."
     task = f"CC-HARNESS PROBE for the {name} agent: reply in one line that you are ready."

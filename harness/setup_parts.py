@@ -30,8 +30,11 @@ def plan(
     out: list[Planned] = []
     for folder in _plugins(root, cases=cases, named=plugin_dirs, report=report):
         out += _plugin_case(folder, root=root, cases=cases, report=report)
-    for kind, rules in (("allow", config.permissions.allow), ("ask", config.permissions.ask),
-                        ("deny", config.permissions.deny)):
+    for kind, rules in (
+        ("allow", config.permissions.allow),
+        ("ask", config.permissions.ask),
+        ("deny", config.permissions.deny),
+    ):
         for rule in rules:
             report.skipped.append(
                 f"permission rule {kind} {rule}: init does not probe permission rules yet; a case calls a tool"
@@ -39,8 +42,9 @@ def plan(
             )
     for name in (".env", ".env.local"):
         if (root / name).is_file():
-            report.skipped.append(f"{name}: secrets stay out of cases; a case that needs a value sets it in its"
-                                  " own fixture")
+            report.skipped.append(
+                f"{name}: secrets stay out of cases; a case that needs a value sets it in its own fixture"
+            )
     return out
 
 
@@ -72,8 +76,10 @@ def _plugin_case(folder: Path, *, root: Path, cases: Path, report: Report) -> li
         return []
     for part, items in (("agents", plugin.agents), ("hooks", plugin.hooks), ("MCP servers", plugin.mcp_servers)):
         if items:
-            report.skipped.append(f"plugin {plugin.name}: its {part}: init scaffolds a plugin's skills only;"
-                                  " write their cases by hand with run.flags.plugin_dirs (docs/case-format.md)")
+            report.skipped.append(
+                f"plugin {plugin.name}: its {part}: init scaffolds a plugin's skills only;"
+                " write their cases by hand with run.flags.plugin_dirs (docs/case-format.md)"
+            )
     skill = next(iter(plugin.skills), None)
     if skill is None:
         report.skipped.append(f"plugin {plugin.name}: it has no skills (init scaffolds a plugin's skills)")
@@ -95,10 +101,16 @@ def _skill_case(skill: SkillDef, *, plugin_dir: str, outside: Path | None) -> di
     loaded: dict[str, object] = {"say": f"The {name} skill is loaded."}
     if line := scaffold.quotable_line(skill.body):
         loaded = {"offered": {"context": {"include": [line]}}, **loaded}
-    call = {"name": "Skill", "input": {"skill": name}, "expect": {"result": f"Launching skill: {name}",
-                                                                "is_error": False}}
-    source = f"a copy of {outside} (outside the repository) kept in this case's {plugin_dir}/" if outside else (
-        f"{plugin_dir}/ of the repository")
+    call = {
+        "name": "Skill",
+        "input": {"skill": name},
+        "expect": {"result": f"Launching skill: {name}", "is_error": False},
+    }
+    source = (
+        f"a copy of {outside} (outside the repository) kept in this case's {plugin_dir}/"
+        if outside
+        else (f"{plugin_dir}/ of the repository")
+    )
     return scaffold.make_case(
         f"The {name} plugin skill loads with --plugin-dir and its instructions reach the model",
         {"project": "../..", "run": {"permission_mode": "bypass", "flags": {"plugin_dirs": [plugin_dir]}}},
@@ -140,3 +152,79 @@ def ignore_results(root: Path, results: Path) -> Planned | None:
     added = (text if not text or text.endswith("\n") else text + "\n") + f"{rel}/\n"
     what = f"{rel}/ added: run results stay out of the repository and its copies"
     return Planned(path=ignore, text=added, what=what, update=True)
+
+
+#: What init takes from a user's ``~/.claude``: definitions only, never credentials, history or caches.
+HOME_PARTS = ("skills", "agents")
+
+
+def home_cases(claude_home: Path, *, root: Path, cases: Path, version: str, report: Report) -> list[Planned]:
+    """A shared HOME layout (``<cases>/home/.claude``) with the user's skills and agents copied, and a case per
+    skill and agent that uses it (``home: ../home``); a ``no case:`` line for every other entry of the folder."""
+    import tempfile
+
+    from harness import scaffold
+    from harness.refengine.config import load_project
+    from harness.refengine.profiles import profile_for
+    from harness.scaffold import Planned
+
+    claude_home = claude_home.expanduser().resolve()
+    if not claude_home.is_dir():
+        report.warnings.append(f"--home {claude_home}: not a folder (name your ~/.claude)")
+        return []
+    shared = cases / "home" / ".claude"
+    out: list[Planned] = []
+    for entry in sorted(claude_home.iterdir()):
+        if entry.name not in HOME_PARTS:
+            report.skipped.append(
+                f"~/.claude/{entry.name}: not copied (init takes {' and '.join(HOME_PARTS)} from a HOME; never"
+                " credentials, settings, history or caches)"
+            )
+            continue
+        for path in sorted(entry.rglob("*")):
+            if path.is_file() and path.suffix == ".md":
+                rel = path.relative_to(claude_home)
+                out.append(
+                    Planned(
+                        path=shared / rel,
+                        text=path.read_text(encoding="utf-8", errors="replace"),
+                        what="user-level definition (a copy, shared by the home cases)",
+                    )
+                )
+    with tempfile.TemporaryDirectory(prefix="cch-init-home-") as scratch:
+        home, empty = Path(scratch) / "home", Path(scratch) / "work"
+        (home / ".claude").mkdir(parents=True)
+        empty.mkdir()
+        for part in HOME_PARTS:
+            if (claude_home / part).is_dir():
+                (home / ".claude" / part).symlink_to(claude_home / part)
+        config = load_project(workdir=empty, home=home, trusted=True)
+    profile = profile_for(version)
+    user = (
+        "User-level: from your ~/.claude, copied into the shared layout home/ of the folder of cases (home: ../home)."
+    )
+    for skill in config.skills.values():
+        case = scaffold.skill_case(skill, root=root, profile=profile, report=report)
+        if case is not None:
+            case["notes"] += "\n" + user
+            out.append(
+                scaffold.case_file(
+                    cases / scaffold.slug(f"user-skill-{skill.name}"),
+                    {**case, "home": "../home"},
+                    root=root,
+                    what=f"user skill {skill.name}",
+                )
+            )
+    for agent in config.agents.values():
+        if agent.user_level:
+            case = scaffold.agent_case(agent, profile=profile)
+            case["notes"] += "\n" + user
+            out.append(
+                scaffold.case_file(
+                    cases / scaffold.slug(f"user-agent-{agent.name}"),
+                    {**case, "home": "../home"},
+                    root=root,
+                    what=f"user agent {agent.name}",
+                )
+            )
+    return out

@@ -46,17 +46,20 @@ LOCAL = (
 
 
 def _repo(root: Path, *, suite: str = SUITE) -> Path:
-    write_files(root, {
-        "pyproject.toml": suite,
-        ".claude/settings.json": SETTINGS,
-        ".claude/settings.local.json": LOCAL,
-        ".claude/hooks/start.sh": "mkdir -p .claude/logs && echo started >> .claude/logs/session.log\n",
-        ".claude/hooks/stop.sh": "mkdir -p .claude/logs && echo stopped >> .claude/logs/stop.log\n",
-        "plugins/fleet-ops/.claude-plugin/plugin.json": '{"name": "fleet-ops"}\n',
-        "plugins/fleet-ops/skills/incident-note/SKILL.md": SKILL.format(name="incident-note"),
-        ".gitignore": ".claude/settings.local.json\n.env\n",
-        ".env": "TOKEN=do-not-copy\n",
-    })
+    write_files(
+        root,
+        {
+            "pyproject.toml": suite,
+            ".claude/settings.json": SETTINGS,
+            ".claude/settings.local.json": LOCAL,
+            ".claude/hooks/start.sh": "mkdir -p .claude/logs && echo started >> .claude/logs/session.log\n",
+            ".claude/hooks/stop.sh": "mkdir -p .claude/logs && echo stopped >> .claude/logs/stop.log\n",
+            "plugins/fleet-ops/.claude-plugin/plugin.json": '{"name": "fleet-ops"}\n',
+            "plugins/fleet-ops/skills/incident-note/SKILL.md": SKILL.format(name="incident-note"),
+            ".gitignore": ".claude/settings.local.json\n.env\n",
+            ".env": "TOKEN=do-not-copy\n",
+        },
+    )
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     return root
 
@@ -83,10 +86,13 @@ def test_a_hook_case_checks_only_what_its_own_hook_writes(tmp_path: Path) -> Non
 def test_plugins_local_settings_and_left_out_parts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo = _repo(tmp_path / "repo")
     outside = tmp_path / "elsewhere" / "standup-kit"
-    write_files(outside, {
-        ".claude-plugin/plugin.json": '{"name": "standup-kit"}\n',
-        "skills/standup/SKILL.md": SKILL.format(name="standup"),
-    })
+    write_files(
+        outside,
+        {
+            ".claude-plugin/plugin.json": '{"name": "standup-kit"}\n',
+            "skills/standup/SKILL.md": SKILL.format(name="standup"),
+        },
+    )
     assert main(["init", str(repo), "--no-snapshots", "--plugin-dir", str(outside)]) == 0
     out = capsys.readouterr().out
     cases = repo / "claude-cases"
@@ -137,3 +143,34 @@ def test_init_records_the_snapshots_pytest_needs(tmp_path: Path, capsys: pytest.
     argv = ["run", "--suite", str(repo / "pyproject.toml"), "--results", str(tmp_path / "r.jsonl")]
     assert main(argv) == 0
     assert "no snapshot yet" not in capsys.readouterr().out
+
+
+def test_home_copies_only_skills_and_agents_into_a_shared_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "repo"
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/settings.json": "{}\n"})
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    user = tmp_path / "me" / ".claude"
+    write_files(
+        user,
+        {
+            "skills/standup/SKILL.md": SKILL.format(name="standup"),
+            "agents/scribe.md": "---\nname: scribe\ndescription: Takes notes.\ntools: Read\n---\n\nYou take notes.\n",
+            ".credentials.json": '{"token": "do-not-copy"}',
+            "projects/x/session.jsonl": "{}\n",
+            "settings.json": "{}\n",
+        },
+    )
+    assert main(["init", str(repo), "--no-snapshots", "--home", str(user)]) == 0
+    out = capsys.readouterr().out
+    cases = repo / "claude-cases"
+    assert sorted(p.relative_to(cases / "home").as_posix() for p in (cases / "home").rglob("*") if p.is_file()) == [
+        ".claude/agents/scribe.md",
+        ".claude/skills/standup/SKILL.md",
+    ]
+    for name in (".credentials.json", "projects", "settings.json"):
+        assert f"no case: ~/.claude/{name}: not copied" in out
+    for case in ("user-skill-standup", "user-agent-scribe"):
+        assert yaml.safe_load((cases / case / "case.yaml").read_text())["home"] == "../home"
+        assert _reference(cases / case) is Status.PASS, case
