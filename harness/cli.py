@@ -216,8 +216,11 @@ def _second_interrupt_stops() -> Iterator[None]:
 def _run_and_save(
     args: argparse.Namespace, suite: Suite, engines: list[EngineName], cases: list[Found], *, command: str
 ) -> Saved:
-    """Run the cases on the engines, writing each record to --results (default <results>/COMMAND-ENGINES.jsonl)."""
-    path = args.results or suite.results / f"{command}-{'+'.join(e.dir for e in engines)}.jsonl"
+    """Run the cases on the engines, writing each record to --results (default <results>/COMMAND-ENGINES.jsonl,
+    COMMAND-ENGINES.partial.jsonl for a selection of cases, claims or cells, ...shard-I-of-N.jsonl for a shard)."""
+    # A run of some cases gets a file of its own: it must never replace the whole suite's results.
+    name = f"{command}-{'+'.join(e.dir for e in engines)}{_selection(args).file_suffix}.jsonl"
+    path = args.results or suite.results / name
     options: dict[str, object] = {
         "command": command,
         "suite": suite.describe(),
@@ -849,7 +852,13 @@ def build_parser() -> argparse.ArgumentParser:
         " Exit status: 0 all pass, known or not-modelled; 1 a failure, error or differing snapshot; 2 usage.",
     )
     p.add_argument("--engine", default=None, help="comma list: reference, reference@V, claude@V, pinned")
-    p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/run-<engines>.jsonl)")
+    p.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="results file (default: <results>/run-<engines>.jsonl; a run with --case, --claim or --combination"
+        " writes run-<engines>.partial.jsonl, a shard run-<engines>.shard-I-of-N.jsonl, never the whole run's)",
+    )
     p.add_argument(
         "--reuse",
         type=Path,
@@ -873,7 +882,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--against", default=None, help="baseline claude version (default: newest pinned with snapshots)")
     p.add_argument("--baseline-results", type=Path, default=None, help="baseline records from this results file")
     p.add_argument("--from-results", type=Path, default=None, help="the new version's records from this file (no run)")
-    p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/check-claude-V.jsonl)")
+    p.add_argument(
+        "--results", type=Path, default=None, help="results file (default: <results>/check-claude-V[.partial].jsonl)"
+    )
     p.add_argument("--accept", action="store_true", help=ACCEPT_HELP)
     _add_selection(p)
     p.set_defaults(func=cmd_check)
@@ -889,7 +900,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results-a", type=Path, default=None, help="saved results for A instead of a fresh run")
     p.add_argument("--results-b", type=Path, default=None, help="saved results for B instead of a fresh run")
     p.add_argument(
-        "--results", type=Path, default=None, help="fresh runs' results file (default: <results>/diff-A+B.jsonl)"
+        "--results",
+        type=Path,
+        default=None,
+        help="fresh runs' results file (default: <results>/diff-A+B[.partial].jsonl)",
     )
     _add_selection(p)
     p.set_defaults(func=cmd_diff)

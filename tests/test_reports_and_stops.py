@@ -222,3 +222,16 @@ def test_a_second_writer_of_a_results_file_is_refused_naming_the_first(
     err = capsys.readouterr().err
     assert f"error: {path}: another run (pid {os.getpid()}) is writing this results file" in err
     assert results.read(path).records == []  # the first writer's file, whole
+
+
+def test_a_run_of_some_cases_never_replaces_the_whole_runs_default_file(tmp_path: Path) -> None:
+    suite = _suite(tmp_path / "suite", ["one", "two"])
+    folder = tmp_path / "suite" / "results"
+    assert main(["run", "--suite", str(suite)]) == 0
+    whole = folder / "run-reference.jsonl"
+    before = whole.read_bytes()
+    assert main(["run", "--suite", str(suite), "--case", "one"]) == 0
+    assert main(["run", "--suite", str(suite), "--shard", "1/1"]) == 0
+    assert whole.read_bytes() == before
+    assert [r.case for r in results.read(folder / "run-reference.partial.jsonl").records] == ["one"]
+    assert (folder / "run-reference.shard-1-of-1.jsonl").is_file()
