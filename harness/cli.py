@@ -32,18 +32,19 @@ from harness.engines.install import ensure_installed
 from harness.errors import HarnessError, UsageError
 from harness.expectations import Expectations
 from harness.outcome import WORST_FIRST, Status
-from harness.report import baseline, compare, github, html, junit, markdown, terminal
+from harness.report import baseline, compare, escape, github, html, junit, markdown, terminal
+from harness.report.escape import SafeConsole
 from harness.runner import bug, run_case
 from harness.selection import Selection
 from harness.suite import Suite
 from harness.versions import is_version, newest
 
-console = Console(stderr=True, highlight=False, soft_wrap=True)
+console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _stdout() -> Console:
     """Standard output as rich writes it, never wrapped: results lines stay whole and greppable."""
-    return Console(highlight=False, soft_wrap=True)
+    return SafeConsole(highlight=False, soft_wrap=True)
 
 
 Found = Case | BrokenCase
@@ -334,7 +335,7 @@ def _accept(records: list[results.Record], suite: Suite) -> int:
     change = accept.plan(records, snapshot_root=suite.snapshots, expectations_root=suite.expectations)
     out = _stdout()
     out.print("\naccept:", style="bold", markup=False)
-    print(change.diff(suite.root), end="")  # plain: a diff must not be re-wrapped or styled
+    print(escape.terminal(change.diff(suite.root)), end="")  # plain: a diff must not be re-wrapped or styled
     change.write()
     for engine, case, at in change.todo:
         out.print(f"reason: TODO  {engine} {case} {at}", markup=False)
@@ -499,7 +500,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         diff = difflib.unified_diff(
             committed.splitlines(keepends=True), text.splitlines(keepends=True), str(target), "from results"
         )
-        print("".join(list(diff)[:200]), end="")  # plain: a diff must not be re-wrapped
+        print(escape.terminal("".join(list(diff)[:200])), end="")  # plain: a diff must not be re-wrapped
         console.print(f"{target} is stale: regenerate it with cc-harness report --results ...", markup=False)
         return 1
     if target == suite.report and not args.allow_partial:
@@ -537,7 +538,7 @@ def _github_output(records: list[results.Record], suite: Suite, cases_dir: Path)
     with open(summary_file, "a", encoding="utf-8") as fh:
         fh.write(github.summary(records, title=f"cc-harness: {suite.describe()}"))
     for line in github.annotation_lines(records, case_file=case_file):
-        print(line)
+        print(escape.terminal(line))
 
 
 def cmd_trace(args: argparse.Namespace) -> int:
