@@ -28,16 +28,18 @@ from harness import accept, bisect, formats, grid, processes, results, snapshots
 from harness.case import BrokenCase, Case, discover_cases, scan_cases
 from harness.engine_name import EngineName
 from harness.engines import cache, check, expand, make_engine, registry
-from harness.engines.install import ensure_installed
+from harness.engines.install import binary_path, ensure_installed
 from harness.errors import HarnessError, UsageError
 from harness.expectations import Expectations
 from harness.outcome import WORST_FIRST, Status
-from harness.report import baseline, compare, escape, github, html, junit, markdown, terminal
+from harness.report import baseline, compare, compat, escape, github, html, junit, markdown, terminal
 from harness.report.escape import SafeConsole
 from harness.runner import bug, run_case
 from harness.selection import Selection
 from harness.suite import Suite
-from harness.versions import is_version, newest
+from harness.surface.contract import Contract
+from harness.surface.model import change_lines as surface_change_lines
+from harness.versions import is_version, newest, version_key
 
 console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
@@ -417,11 +419,30 @@ def cmd_check(args: argparse.Namespace) -> int:
     out.print(f"new records: {source}; both judged against {base.engine}'s known differences", markup=False)
     terminal.print_by_claim(out, changes, old_label=base.engine, new_label=engine.text(), catalogue=suite.catalogue)
     out.print("\n" + terminal.summary_line(changes), highlight=False)
+    for line in _surface_changes(suite, args.version, cases):
+        out.print(line, markup=False)
     errors = [r for r in new_records if r.status.is_error]
     for r in errors:
         out.print(f"{r.status.value}: {r.case}: {r.fault.message if r.fault else ''}", markup=False)
     status = _accept(new_records, suite) if args.accept else 1 if errors or any(c.changed for c in changes) else 0
     return _unsaved(saved, status) if saved else status
+
+
+def _surface_changes(suite: Suite, version: str, cases: list[Case]) -> list[str]:
+    """What the release adds to or drops from the newest pinned surface (an installed release only:
+    reading it needs the binary). Informative: the exit status stays the cases' verdict."""
+    from harness.surface import coverage, read_surface
+    from harness.surface.model import committed
+
+    if suite.surface is None or not binary_path(version).is_file():
+        return []
+    pins = committed(suite.surface, sorted(suite.pinned, key=version_key))
+    if not pins or pins[-1].version == version:
+        return []
+    new = read_surface(version)
+    by = coverage.by_element(cases, [pins[-1], new])
+    lines = surface_change_lines(pins[-1], new, by)
+    return lines or [f"surface: claude@{version} knows what claude@{pins[-1].version} knows"]
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -481,6 +502,24 @@ def _partial(saved: results.Results, suite: Suite, cases_dir: Path) -> str | Non
     return None
 
 
+#: The contract reference, beside the surfaces: ``docs/surface/../contract.md``.
+CONTRACT = Path("..") / "contract.md"
+
+
+def _contract(suite: Suite, cases_dir: Path) -> Contract | None:
+    """The contract model of the suite's pinned surfaces, or None without a surface folder or surfaces."""
+    from harness.surface import contract, coverage
+    from harness.surface.model import committed
+
+    if suite.surface is None:
+        return None
+    surfaces = committed(suite.surface, list(suite.pinned))
+    if not surfaces:
+        return None
+    cases = list(discover_cases(cases_dir, catalogue=suite.catalogue))
+    return contract.build(surfaces, cases, coverage.read_lists(suite.surface), snapshots=suite.snapshots)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     suite = _suite(args)
     saved = results.merge(list(args.results))
@@ -491,7 +530,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     link = os.path.relpath(suite.claims, target.parent) if suite.claims else None
     scan_file = args.timeline or suite.timeline
     scan = timeline.load(scan_file, note=timeline.read_note(scan_file))
-    text = markdown.render(records, catalogue=suite.catalogue, catalogue_link=link, timeline=scan)
+    contract = _contract(suite, _cases_dir(args, suite))
+    compat_md: list[str] = []
+    if contract is not None:
+        cases_rel = os.path.relpath(_cases_dir(args, suite), target.parent)
+        reference = os.path.relpath(suite.surface / CONTRACT, target.parent) if suite.surface else None
+        compat_md = compat.markdown_lines(contract, link=lambda c: f"{cases_rel}/{c}/case.yaml", reference=reference)
+    text = markdown.render(
+        records, catalogue=suite.catalogue, catalogue_link=link, timeline=scan, compatibility=compat_md
+    )
     if args.check:
         committed = target.read_text(encoding="utf-8") if target.is_file() else ""
         if committed == text:
@@ -513,7 +560,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     html_path = args.html or suite.results / "report.html"
     junit_path = args.junit or suite.results / "junit.xml"
     _write(target, text)
-    page = html.render(records, cases_dir=_cases_dir(args, suite).name, catalogue=suite.catalogue, timeline=scan)
+    compat_html = compat.html_section(contract, link=lambda c: f"#case-{c}") if contract is not None else ""
+    page = html.render(
+        records,
+        cases_dir=_cases_dir(args, suite).name,
+        catalogue=suite.catalogue,
+        timeline=scan,
+        compatibility=compat_html,
+    )
     _write(html_path, page)
     _write(junit_path, junit.render(records))
     out = _stdout()
@@ -554,6 +608,70 @@ def cmd_trace(args: argparse.Namespace) -> int:
     if missing:
         console.print(f"uncovered claims: {', '.join(missing)}", style="red", markup=False)
     return 1 if missing else 0
+
+
+def _surface_root(suite: Suite) -> Path:
+    if suite.surface is None:
+        raise UsageError(f'{suite.describe()}: the suite names no surface folder (surface = "docs/surface")')
+    return suite.surface
+
+
+def cmd_surface(args: argparse.Namespace) -> int:
+    """What a claude release knows, read from the release; --write commits it under the suite's folder."""
+    from harness.surface import read_surface
+    from harness.surface.model import surface_path
+
+    version = registry.resolve(args.version)
+    if not is_version(version):
+        raise UsageError(f"not a version number: {args.version!r} (expected e.g. 2.1.332, or latest)")
+    found = read_surface(version)
+    if args.write:
+        path = surface_path(_surface_root(_suite(args)), version)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(found.to_json())
+        console.print(f"wrote {path}", markup=False)
+    else:
+        _stdout().print(found.to_json(), markup=False, end="")
+    return 0
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    """Covered / unreachable / backlog per pinned version; exit 1 on an element in none, or a stale list."""
+    from harness.surface import coverage
+    from harness.surface.model import committed
+
+    suite = _suite(args)
+    root = _surface_root(suite)
+    surfaces = committed(root, list(suite.pinned))
+    if not surfaces:
+        raise UsageError(f"{root}: no surface of a pinned version: write them (cc-harness surface V --write)")
+    cases = list(discover_cases(_cases_dir(args, suite), catalogue=suite.catalogue))
+    by = coverage.by_element(cases, surfaces)
+    lists = coverage.read_lists(root)
+    rows = [coverage.coverage(s, by, lists) for s in surfaces]
+    out = _stdout()
+    if args.elements:
+        for row in rows:
+            for e, ids in row.covered.items():
+                out.print(f"{row.version} {e}: {', '.join(ids)}", markup=False)
+    out.print(coverage.render_text(rows), markup=False)
+    problems = [
+        f"{r.version}: {e}: no case, not on {coverage.UNREACHABLE} or {coverage.BACKLOG}"
+        for r in rows
+        for e in r.missing
+    ]
+    problems += coverage.stale(surfaces, by, lists)
+    if args.contract:
+        from harness.surface import contract
+
+        model = contract.build(surfaces, cases, lists, snapshots=suite.snapshots)
+        target = args.contract.resolve()
+        cases_rel = os.path.relpath(_cases_dir(args, suite), target.parent)
+        _write(target, contract.render_markdown(model, link=lambda c: f"{cases_rel}/{c}/case.yaml"))
+        console.print(f"wrote {target}", markup=False)
+    for p in problems:
+        console.print(p, style="red", markup=False)
+    return 1 if problems else 0
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
@@ -984,6 +1102,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results", type=Path, nargs="*", default=[], help="results files for the statuses")
     p.add_argument("--cases-dir", type=Path, default=None)
     p.set_defaults(func=cmd_trace)
+    p = sub.add_parser(
+        "surface",
+        parents=[common],
+        help="what a claude release knows (hook events, outputs, options, frontmatter keys, tools, rules, settings)",
+        description="Read from the release itself: its bundle's schemas and the tool list of a run"
+        " (the release is installed if needed).",
+    )
+    p.add_argument("version", help="claude version, e.g. 2.1.332, or latest")
+    p.add_argument("--write", action="store_true", help="write it to the suite's surface folder (claude-V.json)")
+    p.set_defaults(func=cmd_surface)
+
+    p = sub.add_parser(
+        "coverage",
+        parents=[common],
+        help="each pinned release's surface elements: covered by a case, unreachable offline, or on the backlog",
+        description="Exit status: 1 when an element is in no case and on neither list, or a list entry is stale.",
+    )
+    p.add_argument("--cases-dir", type=Path, default=None)
+    p.add_argument("--elements", action="store_true", help="also list each covered element and its cases")
+    p.add_argument("--contract", type=Path, default=None, help="write the contract reference (docs/contract.md)")
+    p.set_defaults(func=cmd_coverage)
     _add_timeline_parsers(sub, common)
     return parser
 

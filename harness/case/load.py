@@ -247,6 +247,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         documented_for=raw.get("documented_for"),
         flags=tuple(raw.get("flags", ())),
         contrast_of=raw.get("contrast_of"),
+        features=tuple(raw.get("features", ())),
         notes=raw.get("notes", ""),
         run=run,
         steps=tuple(steps),

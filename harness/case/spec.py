@@ -305,6 +305,9 @@ class Case:
     """The ``fixture_from`` case's HOME folder, laid in first."""
     sources: Sources | None = None
     """Where the caller and the callee come from; None: the project (every definition in ``.claude/``)."""
+    features: tuple[str, ...] = ()
+    """Surface elements the case exercises that its files do not show (``hook-output:continue`` printed by
+    a script the coverage scan cannot read), as ``docs/surface/`` names them."""
 
     def context(self, name: str) -> Context:
         return next(c for c in self.contexts if c.name == name)

@@ -225,7 +225,8 @@ def _time_out(worker: threading.Thread, *, watch: _Watch, cookie: str, case: Cas
     """Stop a run past its deadline: the engine's next model turn raises, its processes are killed until
     its thread ends (a killed Bash or hook returns at once); the EngineTimeout to raise."""
     watch.expired.set()
-    running = [command_line(pid) for pid in carriers(cookie)]
+    # the engine's stand-in parents (refengine/launch.py) are the engine itself, not what it started
+    running = [line for line in map(command_line, carriers(cookie)) if launch.STAND_IN not in line]
     give_up = time.monotonic() + _GRACE
     while worker.is_alive() and time.monotonic() < give_up:
         kill_run(cookie, patience=0.5)

@@ -219,7 +219,9 @@ def render(
     catalogue: Catalogue | None = None,
     catalogue_link: str | None = None,
     timeline: Timeline | None = None,
+    compatibility: Sequence[str] = (),
 ) -> str:
+    """``compatibility``: the compatibility section's lines (report/compat.py), last."""
     engines = engines_of(records)
     grids = [engine_grid(records, engine=e) for e in engines]
     rows = claim_rows(records, engines=engines, catalogue=catalogue)
@@ -274,4 +276,5 @@ def render(
         lines += ["", "## Observed differences", *observed]
     if timeline is not None:  # last: it does not depend on the records, so the sections above stay as they were
         lines += _timeline(timeline)
+    lines += compatibility
     return "\n".join(lines) + "\n"
