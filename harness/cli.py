@@ -24,7 +24,7 @@ from typing import NamedTuple
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from harness import accept, bisect, formats, grid, processes, results, snapshots, timeline, trace
+from harness import accept, baseline, bisect, compare, formats, grid, processes, results, snapshots, timeline, trace
 from harness.case import BrokenCase, Case, discover_cases, scan_cases
 from harness.engine_name import EngineName
 from harness.engines import cache, check, expand, make_engine, registry
@@ -32,7 +32,7 @@ from harness.engines.install import binary_path, ensure_installed
 from harness.errors import HarnessError, UsageError
 from harness.expectations import Expectations
 from harness.outcome import WORST_FIRST, Status
-from harness.report import baseline, compare, compat, escape, github, html, junit, markdown, terminal
+from harness.report import compat, escape, github, html, junit, markdown, terminal
 from harness.report.escape import SafeConsole
 from harness.runner import bug, run_case
 from harness.selection import Selection

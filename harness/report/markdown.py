@@ -20,6 +20,7 @@ from harness.report.summary import (
     EngineGrid,
     PrecedenceRow,
     SourceGrid,
+    Verdict,
     claim_rows,
     engine_grid,
     engines_of,
@@ -29,12 +30,14 @@ from harness.report.summary import (
     total_columns,
 )
 from harness.results import Record
-from harness.timeline import Timeline
+from harness.timeline_model import Timeline
 
 #: Observed strings are cut in table cells; the list under the table has them whole (up to this).
 CELL_CHARS = 60
 LIST_CHARS = 400
-VERDICT_SYMBOL = {"holds": "✅", "differs": "🟡", "error": "💥", "not-modelled": "◌", "none": "·"}
+VERDICT_SYMBOL = {
+    Verdict.HOLDS: "✅", Verdict.DIFFERS: "🟡", Verdict.ERROR: "💥", Verdict.NOT_MODELLED: "◌", Verdict.NONE: "·"
+}
 
 
 def _code(text: str | None, *, limit: int) -> str:
@@ -136,9 +139,9 @@ def _sources(records: Sequence[Record], engines: Sequence[str]) -> list[str]:
 
 def _claim_cell(cell: ClaimCell) -> str:
     symbol = VERDICT_SYMBOL[cell.verdict]
-    if cell.verdict == "none":
+    if cell.verdict is Verdict.NONE:
         return "·"
-    if cell.verdict != "differs":
+    if cell.verdict is not Verdict.DIFFERS:
         return f"{symbol} {cell.verdict}" + (" (stale expectation)" if cell.stale else "")
     first = cell.observations[0]
     more = f" (+{len(cell.observations) - 1})" if len(cell.observations) > 1 else ""

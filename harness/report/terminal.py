@@ -11,8 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from harness.claims import Catalogue, claim_text
+from harness.compare import CaseChange, Widespread, by_claim, widespread, without
 from harness.outcome import Status
-from harness.report.compare import CaseChange, Widespread, by_claim, widespread, without
 from harness.report.escape import SafeConsole
 
 #: Longer values are cut in the terminal (the results file keeps them whole).
