@@ -132,8 +132,14 @@ class Engine:
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """Where this run knowingly departs from the real engine (configuration warnings, readings)."""
-        return tuple(self._rt.notes)
+        """Where this run knowingly departs from the real engine (configuration warnings, readings), and
+        each MCP server that did not start, with why."""
+        return (*self._rt.notes, *self._rt.mcp.failed.values())
+
+    @property
+    def mcp_failed(self) -> tuple[dict[str, str], ...]:
+        """``{name, status}`` of each MCP server that did not start, as the real engine's init event has it."""
+        return tuple({"name": name, "status": "failed"} for name in self._rt.mcp.failed)
 
     @property
     def races(self) -> tuple[tuple[str, ...], ...]:
