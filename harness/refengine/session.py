@@ -23,7 +23,7 @@ from harness.refengine.errors import EngineFailure, NotModelled
 from harness.refengine.hook_actions import fire
 from harness.refengine.mcp_client import McpPool
 from harness.refengine.messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
-from harness.refengine.permissions import RuleSet
+from harness.refengine.permissions import Rule, RuleSet
 from harness.refengine.plugins import load_plugin
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Model, Request, Runtime, new_session
@@ -134,8 +134,14 @@ class Engine:
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """Where this run knowingly departs from the real engine (configuration warnings, readings)."""
-        return tuple(self._rt.notes)
+        """Where this run knowingly departs from the real engine (configuration warnings, readings), and
+        each MCP server that did not start, with why."""
+        return (*self._rt.notes, *self._rt.mcp.failed.values())
+
+    @property
+    def mcp_failed(self) -> tuple[dict[str, str], ...]:
+        """``{name, status}`` of each MCP server that did not start, as the real engine's init event has it."""
+        return tuple({"name": name, "status": "failed"} for name in self._rt.mcp.failed)
 
     @property
     def races(self) -> tuple[tuple[str, ...], ...]:
@@ -229,6 +235,7 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
         conversation.messages[-1] = {"role": "user", "content": [{"type": "text", "text": expanded.header},
                                                                  {"type": "text", "text": expanded.body}]}
         rt.session.file.command(expanded.header, expanded.body)
+        conversation.granted.extend(Rule.parse(t) for t in expanded.allowed_tools)  # cleared at the next prompt
     if notes:
         conversation.messages.append(system_note("\n\n".join(notes)))
     return _prompt_output(rt, result=run_conversation(rt, conversation))
