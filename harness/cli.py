@@ -636,7 +636,7 @@ def cmd_surface(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
-    """Covered / unreachable / backlog per pinned version; exit 1 on an element in none, or a stale list."""
+    """Covered / unreachable / backlog per pinned version; exit 1 on an element in none, or a wrong list entry."""
     from harness.surface import coverage
     from harness.surface.model import committed
 
@@ -661,6 +661,8 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         for e in r.missing
     ]
     problems += coverage.stale(surfaces, by, lists)
+    for line in coverage.done(by, lists):
+        console.print(line, markup=False)
     if args.contract:
         from harness.surface import contract
 
@@ -1144,7 +1146,8 @@ def build_parser() -> argparse.ArgumentParser:
         "coverage",
         parents=[common],
         help="each pinned release's surface elements: covered by a case, unreachable offline, or on the backlog",
-        description="Exit status: 1 when an element is in no case and on neither list, or a list entry is stale.",
+        description="Exit status: 1 when an element is in no case and on neither list, when an element listed as"
+        " unreachable has a case, or when a list names an element no pinned surface has.",
     )
     p.add_argument("--cases-dir", type=Path, default=None)
     p.add_argument("--elements", action="store_true", help="also list each covered element and its cases")
