@@ -3,6 +3,7 @@ unreachable offline (with its reason) or on the backlog; `cc-harness coverage` p
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from tests.conftest import PINNED, SUITE, CaseWriter
 ROOT = SUITE.surface
 
 
+@functools.cache
 def _gate() -> tuple[list[coverage.Coverage], list[str]]:
     assert ROOT is not None
     surfaces = committed(ROOT, list(PINNED))
@@ -92,22 +94,23 @@ def test_case_elements_are_derived_from_the_fixture(write_case: CaseWriter) -> N
 
 
 def test_the_gate_sorts_each_element_and_finds_stale_entries(tmp_path: Path) -> None:
-    surface = Surface(version="1.0.0", elements={Kind.HOOK_EVENT: frozenset({"A", "B", "C", "D"})})
-    (tmp_path / coverage.UNREACHABLE).write_text("hook-event:B: needs an account\n")
+    (tmp_path / coverage.UNREACHABLE).write_text("hook-event:B: needs an account\nhook-event:E: offline\n")
     (tmp_path / coverage.BACKLOG).write_text("- hook-event:C\n- hook-event:A\n- hook-event:Z\n")
     lists = coverage.read_lists(tmp_path)
-    by: dict[str, tuple[str, ...]] = {"hook-event:A": ("case-a",)}
+    by: dict[str, tuple[str, ...]] = {"hook-event:A": ("case-a",), "hook-event:E": ("case-e",)}
+    surface = Surface(version="1.0.0", elements={Kind.HOOK_EVENT: frozenset({"A", "B", "C", "D", "E"})})
     row = coverage.coverage(surface, by, lists)
     assert (list(row.covered), row.unreachable, row.backlog, row.missing) == (
-        ["hook-event:A"],
+        ["hook-event:A", "hook-event:E"],
         ("hook-event:B",),
         ("hook-event:C",),
         ("hook-event:D",),
     )
     assert coverage.stale([surface], by, lists) == [
-        "hook-event:A: covered by case-a; remove it from the list",
+        "hook-event:E: listed as unreachable, but case-e reach(es) it",
         "hook-event:Z: no pinned version's surface has it; remove it from the list",
     ]
+    assert coverage.done(by, lists) == ["hook-event:A: covered by case-a; take it off the backlog"]
 
 
 def test_a_list_with_a_bad_entry_is_a_clear_error(tmp_path: Path) -> None:
@@ -140,3 +143,24 @@ def test_contract_model_renders_the_reference_and_the_report_section() -> None:
     assert "| `Fresh` | — | ✓ | backlog |" in text and "| `X` | — | ✓ | unreachable: needs an account |" in text
     assert "| Hook events | 1.0.1 | 2 | 0 | 0 | 2 |" in compat.markdown_lines(model, link=str)
     assert "<code>Fresh</code></td><td>—</td><td>✓</td><td>backlog</td>" in compat.html_section(model, link=str)
+
+
+def test_coverage_command_fails_on_an_element_in_nothing(
+    tmp_path: Path, write_case: CaseWriter, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_case(
+        "stop-hook",
+        "id: stop-hook\ntitle: t\nsteps:\n  - prompt: go\n    turns:\n      - say: done\n",
+        {".claude/settings.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}'},
+    )
+    (tmp_path / "surface").mkdir()
+    surface = Surface(version="1.0.0", elements={Kind.HOOK_EVENT: frozenset({"Stop", "Fresh"})})
+    (tmp_path / "surface" / "claude-1.0.0.json").write_text(surface.to_json())
+    config = tmp_path / "cc-harness.toml"
+    config.write_text('cases = "cases"\npinned = ["1.0.0"]\nsurface = "surface"\n')
+    assert main(["coverage", "--suite", str(config)]) == 1
+    captured = capsys.readouterr()
+    assert "1.0.0: hook-event:Fresh: no case, not on unreachable.yaml or backlog.yaml" in captured.err
+    (tmp_path / "surface" / coverage.BACKLOG).write_text("- hook-event:Fresh\n")
+    assert main(["coverage", "--suite", str(config)]) == 0
+    assert "1.0.0" in capsys.readouterr().out

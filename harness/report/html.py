@@ -15,20 +15,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import Any
 
 from harness import grid
 from harness.case.spec import PARTS
 from harness.claims import Catalogue
+from harness.compare import keyed_exchanges
 from harness.outcome import WORST_FIRST, Judgement, Status
-from harness.report.compare import keyed_exchanges
+from harness.report.escape import html as escape
 from harness.report.summary import (
     ClaimCell,
     ClaimRow,
     EngineGrid,
     PrecedenceRow,
     SourceGrid,
+    Verdict,
     claim_rows,
     engine_grid,
     engines_of,
@@ -38,7 +39,7 @@ from harness.report.summary import (
     total_columns,
 )
 from harness.results import Record
-from harness.timeline import Timeline
+from harness.timeline_model import Timeline
 
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
@@ -115,10 +116,10 @@ def _grid(g: EngineGrid) -> str:
 def _verdict_cell(cell: ClaimCell, *, evidence: str = "") -> str:
     """A claim's (or a clash case's) verdict on one engine, with every observed difference; ``evidence``:
     what a clash case's run shows (``ran: user, plugin``, ``refused 2 calls``)."""
-    if cell.verdict == "none":
+    if cell.verdict is Verdict.NONE:
         return '<td class="none">·</td>'
-    css = "unexpected" if cell.unexpected else ("known" if cell.verdict == "differs" else cell.verdict)
-    body = "differs (unexpected)" if cell.unexpected else ("known difference" if css == "known" else cell.verdict)
+    css = "unexpected" if cell.unexpected else ("known" if cell.verdict is Verdict.DIFFERS else cell.verdict.value)
+    body = "differs (unexpected)" if cell.unexpected else ("known difference" if css == "known" else cell.verdict.value)
     if evidence:
         body = f"<div><b>{escape(evidence)}</b></div>{body}"
     for o in cell.observations:

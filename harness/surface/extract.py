@@ -10,6 +10,8 @@ it anchors on is given in its comment, and it is one every pinned release has.
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -24,6 +26,12 @@ _SETTINGS_TOPIC = re.compile(r"hook|permission|skill|agent|plugin|marketplace|mc
 def bundle_text(executable: Path) -> str:
     """The release's printable runs of 6 bytes or more (what ``strings -n 6`` prints), one a line: the
     bundled JavaScript as written, without the machine code around it."""
+    if shutil.which("strings"):  # binutils: ten times faster than the same scan in Python
+        done = subprocess.run(
+            ["strings", "-a", "-n", "6", str(executable)], capture_output=True, check=False, timeout=600
+        )
+        if done.returncode == 0:
+            return done.stdout.decode("latin-1")
     runs = re.findall(rb"[\x20-\x7e\t]{6,}", executable.read_bytes())
     return b"\n".join(runs).decode("ascii")
 

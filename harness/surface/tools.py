@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 from harness.case import load_case
+from harness.engine_name import EngineName
 from harness.engines import make_engine
 from harness.errors import HarnessError
 from harness.expectations import Expectations
@@ -19,7 +20,7 @@ def init_tools(version: str) -> set[str]:
     """The tools claude@``version`` lists in its init event with no configuration; raises when the run
     did not give one (the record's fault named)."""
     with tempfile.TemporaryDirectory(prefix="cch-surface-") as empty:
-        engine = make_engine(f"claude@{version}")
+        engine = make_engine(EngineName.claude(version))
         record = run_case(load_case(PROBE), engine, expectations=Expectations(root=Path(empty)))
     prompts = (record.transcript or {}).get("prompts") or []
     tools = prompts[0].get("init_tools") if prompts else None
