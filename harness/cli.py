@@ -32,7 +32,8 @@ from harness.engines.install import binary_path, ensure_installed
 from harness.errors import HarnessError, UsageError
 from harness.expectations import Expectations
 from harness.outcome import WORST_FIRST, Status
-from harness.report import compat, github, html, junit, markdown, terminal
+from harness.report import compat, escape, github, html, junit, markdown, terminal
+from harness.report.escape import SafeConsole
 from harness.runner import bug, run_case
 from harness.selection import Selection
 from harness.suite import Suite, results_folder
@@ -40,12 +41,12 @@ from harness.surface.contract import Contract
 from harness.surface.model import change_lines as surface_change_lines
 from harness.versions import is_version, newest, version_key
 
-console = Console(stderr=True, highlight=False, soft_wrap=True)
+console = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _stdout() -> Console:
     """Standard output as rich writes it, never wrapped: results lines stay whole and greppable."""
-    return Console(highlight=False, soft_wrap=True)
+    return SafeConsole(highlight=False, soft_wrap=True)
 
 
 Found = Case | BrokenCase
@@ -223,8 +224,11 @@ def _second_interrupt_stops() -> Iterator[None]:
 def _run_and_save(
     args: argparse.Namespace, suite: Suite, engines: list[EngineName], cases: list[Found], *, command: str
 ) -> Saved:
-    """Run the cases on the engines, writing each record to --results (default <results>/COMMAND-ENGINES.jsonl)."""
-    path = args.results or suite.results / f"{command}-{'+'.join(e.dir for e in engines)}.jsonl"
+    """Run the cases on the engines, writing each record to --results (default <results>/COMMAND-ENGINES.jsonl,
+    COMMAND-ENGINES.partial.jsonl for a selection of cases, claims or cells, ...shard-I-of-N.jsonl for a shard)."""
+    # A run of some cases gets a file of its own: it must never replace the whole suite's results.
+    name = f"{command}-{'+'.join(e.dir for e in engines)}{_selection(args).file_suffix}.jsonl"
+    path = args.results or suite.results / name
     options: dict[str, object] = {
         "command": command,
         "suite": suite.describe(),
@@ -338,7 +342,7 @@ def _accept(records: list[results.Record], suite: Suite) -> int:
     change = accept.plan(records, snapshot_root=suite.snapshots, expectations_root=suite.expectations)
     out = _stdout()
     out.print("\naccept:", style="bold", markup=False)
-    print(change.diff(suite.root), end="")  # plain: a diff must not be re-wrapped or styled
+    print(escape.terminal(change.diff(suite.root)), end="")  # plain: a diff must not be re-wrapped or styled
     change.write()
     for engine, case, at in change.todo:
         out.print(f"reason: TODO  {engine} {case} {at}", markup=False)
@@ -548,7 +552,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         diff = difflib.unified_diff(
             committed.splitlines(keepends=True), text.splitlines(keepends=True), str(target), "from results"
         )
-        print("".join(list(diff)[:200]), end="")  # plain: a diff must not be re-wrapped
+        print(escape.terminal("".join(list(diff)[:200])), end="")  # plain: a diff must not be re-wrapped
         console.print(f"{target} is stale: regenerate it with cc-harness report --results ...", markup=False)
         return 1
     if target == suite.report and not args.allow_partial:
@@ -593,7 +597,7 @@ def _github_output(records: list[results.Record], suite: Suite, cases_dir: Path)
     with open(summary_file, "a", encoding="utf-8") as fh:
         fh.write(github.summary(records, title=f"cc-harness: {suite.describe()}"))
     for line in github.annotation_lines(records, case_file=case_file):
-        print(line)
+        print(escape.terminal(line))
 
 
 def cmd_trace(args: argparse.Namespace) -> int:
@@ -637,7 +641,7 @@ def cmd_surface(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
-    """Covered / unreachable / backlog per pinned version; exit 1 on an element in none, or a stale list."""
+    """Covered / unreachable / backlog per pinned version; exit 1 on an element in none, or a wrong list entry."""
     from harness.surface import coverage
     from harness.surface.model import committed
 
@@ -662,6 +666,8 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         for e in r.missing
     ]
     problems += coverage.stale(surfaces, by, lists)
+    for line in coverage.done(by, lists):
+        console.print(line, markup=False)
     if args.contract:
         from harness.surface import contract
 
@@ -712,11 +718,13 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    """A starter suite for the repository's existing .claude/: a configuration and one case per definition."""
+    """A starter suite for the repository's setup: a configuration, a case per part, and their snapshots."""
     from harness import scaffold
 
-    done = scaffold.init(args.dir, pinned=registry.resolve(args.pinned) if args.pinned else None)
+    pinned = registry.resolve(args.pinned) if args.pinned else None
+    done = scaffold.init(args.dir, pinned=pinned, plugin_dirs=tuple(args.plugin_dir), home=args.home)
     out = _stdout()
+    out.print(f"pinned claude {done.pinned}: {done.pinned_from} (--pinned VERSION names another)", markup=False)
     for item in done.written:
         out.print(f"wrote  {_shown(item.path, args.dir)}  ({item.what})", markup=False)
     for path in done.kept:
@@ -727,11 +735,15 @@ def cmd_init(args: argparse.Namespace) -> int:
         out.print(f"warning: {warning}", markup=False)
     if not done.written:
         out.print("nothing to write: every definition already has its case", markup=False)
-    out.print(
-        f"next: cc-harness run (every case on the suite's engines); cc-harness run --accept or"
-        f" pytest --snapshot-update -n 2 records the snapshots; see {done.suite_file}",
-        markup=False,
-    )
+        return 0
+    if args.no_snapshots:
+        out.print("next: cc-harness run --accept or pytest --snapshot-update -n 2 records the snapshots", markup=False)
+        return 0
+    out.print("recording the new cases' snapshots (each case on the suite's engines) ...", markup=False)
+    problems = scaffold.record_snapshots(done, jobs=args.jobs)
+    for line in problems:
+        out.print(f"snapshot: {line}", markup=False)
+    out.print(f"next: pytest -n 2 (or cc-harness run) checks them; see {done.suite_file}", markup=False)
     return 0
 
 
@@ -973,7 +985,13 @@ def build_parser() -> argparse.ArgumentParser:
         " Exit status: 0 all pass, known or not-modelled; 1 a failure, error or differing snapshot; 2 usage.",
     )
     p.add_argument("--engine", default=None, help="comma list: reference, reference@V, claude@V, pinned")
-    p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/run-<engines>.jsonl)")
+    p.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="results file (default: <results>/run-<engines>.jsonl; a run with --case, --claim or --combination"
+        " writes run-<engines>.partial.jsonl, a shard run-<engines>.shard-I-of-N.jsonl, never the whole run's)",
+    )
     p.add_argument(
         "--reuse",
         type=Path,
@@ -997,7 +1015,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--against", default=None, help="baseline claude version (default: newest pinned with snapshots)")
     p.add_argument("--baseline-results", type=Path, default=None, help="baseline records from this results file")
     p.add_argument("--from-results", type=Path, default=None, help="the new version's records from this file (no run)")
-    p.add_argument("--results", type=Path, default=None, help="results file (default: <results>/check-claude-V.jsonl)")
+    p.add_argument(
+        "--results", type=Path, default=None, help="results file (default: <results>/check-claude-V[.partial].jsonl)"
+    )
     p.add_argument("--accept", action="store_true", help=ACCEPT_HELP)
     _add_selection(p)
     p.set_defaults(func=cmd_check)
@@ -1013,7 +1033,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results-a", type=Path, default=None, help="saved results for A instead of a fresh run")
     p.add_argument("--results-b", type=Path, default=None, help="saved results for B instead of a fresh run")
     p.add_argument(
-        "--results", type=Path, default=None, help="fresh runs' results file (default: <results>/diff-A+B.jsonl)"
+        "--results",
+        type=Path,
+        default=None,
+        help="fresh runs' results file (default: <results>/diff-A+B[.partial].jsonl)",
     )
     _add_selection(p)
     p.set_defaults(func=cmd_diff)
@@ -1066,7 +1089,28 @@ def build_parser() -> argparse.ArgumentParser:
         description="Never overwrites: a configuration or case folder that exists is kept, so init can run again.",
     )
     p.add_argument("dir", nargs="?", type=Path, default=Path("."), help="the repository (default: here)")
-    p.add_argument("--pinned", default=None, help="the claude version you run, e.g. 2.1.332 (or latest)")
+    p.add_argument(
+        "--pinned",
+        default=None,
+        help="the claude version you run, e.g. 2.1.332 (or latest); default: the suite's, else the version of"
+        " claude on PATH, else the newest cached, else the newest published (init says which)",
+    )
+    p.add_argument(
+        "--plugin-dir",
+        type=Path,
+        action="append",
+        default=[],
+        help="a plugin folder the team loads with --plugin-dir (repeatable; plugins in the repository are found)",
+    )
+    p.add_argument(
+        "--home",
+        type=Path,
+        default=None,
+        help="a user's ~/.claude: its skills and agents are copied into a shared HOME layout, each with a case"
+        " (never credentials, settings or history)",
+    )
+    p.add_argument("--no-snapshots", action="store_true", help="write the cases only; do not run them")
+    p.add_argument("--jobs", type=int, default=2, help="cases run at once while recording snapshots (default 2)")
     p.set_defaults(func=cmd_init)
 
     p = sub.add_parser(
@@ -1110,7 +1154,8 @@ def build_parser() -> argparse.ArgumentParser:
         "coverage",
         parents=[common],
         help="each pinned release's surface elements: covered by a case, unreachable offline, or on the backlog",
-        description="Exit status: 1 when an element is in no case and on neither list, or a list entry is stale.",
+        description="Exit status: 1 when an element is in no case and on neither list, when an element listed as"
+        " unreachable has a case, or when a list names an element no pinned surface has.",
     )
     p.add_argument("--cases-dir", type=Path, default=None)
     p.add_argument("--elements", action="store_true", help="also list each covered element and its cases")

@@ -18,11 +18,13 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
 from harness import results
 from harness.cli import main
+from harness.outcome import Fault, Status
 from tests.conftest import REPO, default_signals, write_files
 
 SUITE_TOML = 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n'
@@ -222,3 +224,67 @@ def test_a_second_writer_of_a_results_file_is_refused_naming_the_first(
     err = capsys.readouterr().err
     assert f"error: {path}: another run (pid {os.getpid()}) is writing this results file" in err
     assert results.read(path).records == []  # the first writer's file, whole
+
+
+def test_a_run_of_some_cases_never_replaces_the_whole_runs_default_file(tmp_path: Path) -> None:
+    suite = _suite(tmp_path / "suite", ["one", "two"])
+    folder = tmp_path / "suite" / "results"
+    assert main(["run", "--suite", str(suite)]) == 0
+    whole = folder / "run-reference.jsonl"
+    before = whole.read_bytes()
+    assert main(["run", "--suite", str(suite), "--case", "one"]) == 0
+    assert main(["run", "--suite", str(suite), "--shard", "1/1"]) == 0
+    assert whole.read_bytes() == before
+    assert [r.case for r in results.read(folder / "run-reference.partial.jsonl").records] == ["one"]
+    assert (folder / "run-reference.shard-1-of-1.jsonl").is_file()
+
+
+#: A Bash call whose output sets the window title, clears the screen, holds markup and characters XML forbids.
+HOSTILE_OUTPUT = """\
+id: hostile
+title: prints escape sequences
+run: {permission_mode: bypass}
+steps:
+  - prompt: Run it with the Bash tool.
+    turns:
+      - call:
+          name: Bash
+          input: {command: "printf '\\\\033]0;pwned\\\\007\\\\033[2J<script>alert(1)</script>\\\\001\\\\302\\\\233'"}
+          expect: {result: GOODBYE}
+      - say: done
+"""
+
+
+def test_what_a_case_prints_is_escaped_for_each_medium(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_files(tmp_path / "suite", {"cc-harness.toml": SUITE_TOML})
+    write_files(tmp_path / "suite" / "cases" / "hostile", {"case.yaml": HOSTILE_OUTPUT, ".claude/settings.json": "{}"})
+    suite, saved = tmp_path / "suite" / "cc-harness.toml", tmp_path / "run.jsonl"
+    assert main(["run", "--suite", str(suite), "--results", str(saved)]) == 1
+    [record] = results.read(saved).records
+    assert record.transcript is not None
+    assert "\x1b]0;pwned" in record.transcript["exchanges"][0]["result"]  # the record keeps what was printed
+    shown = capsys.readouterr()
+    for stream in (shown.out, shown.err):
+        assert "\x1b]" not in stream and "\x1b[2J" not in stream and "\x01" not in stream and "\x9b" not in stream
+    assert "\\x1b]0;pwned\\x07\\x1b[2J" in shown.out  # shown, not acted on
+    # A fault message with markup, in a results file as anyone may write one.
+    crash = dataclasses.replace(
+        record,
+        case="crashed",
+        status=Status.CRASH,
+        findings=(),
+        fault=Fault(status=Status.CRASH, message="<script>alert(2)</script> \x01", detail="", phase="run"),
+    )
+    results.write(saved, head=results.read(saved).head, records=[record, crash])
+    out = tmp_path / "out"
+    assert main([
+        "report", "--suite", str(suite), "--results", str(saved), "--allow-partial",
+        "--markdown", str(out / "r.md"), "--html", str(out / "r.html"), "--junit", str(out / "j.xml"),
+    ]) == 0  # fmt: skip
+    junit = (out / "j.xml").read_text(encoding="utf-8")
+    ElementTree.fromstring(junit)  # well-formed: no character XML 1.0 forbids
+    assert "\\x01" in junit and "\\x1b]0;pwned" in junit
+    page = (out / "r.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)" in page and "\x1b" not in page
+    md = (out / "r.md").read_text(encoding="utf-8")
+    assert "<script>alert(2)" not in md and "&lt;script&gt;alert(2)" in md and "\x1b" not in md

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import Any
 
 from harness import grid
@@ -23,6 +22,7 @@ from harness.case.spec import PARTS
 from harness.claims import Catalogue
 from harness.compare import keyed_exchanges
 from harness.outcome import WORST_FIRST, Judgement, Status
+from harness.report.escape import html as escape
 from harness.report.summary import (
     ClaimCell,
     ClaimRow,
