@@ -640,7 +640,7 @@ def cmd_surface(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
-    """Covered / unreachable / backlog per pinned version; exit 1 on an element in none, or a stale list."""
+    """Covered / unreachable / backlog per pinned version; exit 1 on an element in none, or a wrong list entry."""
     from harness.surface import coverage
     from harness.surface.model import committed
 
@@ -665,6 +665,8 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         for e in r.missing
     ]
     problems += coverage.stale(surfaces, by, lists)
+    for line in coverage.done(by, lists):
+        console.print(line, markup=False)
     if args.contract:
         from harness.surface import contract
 
@@ -715,11 +717,13 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    """A starter suite for the repository's existing .claude/: a configuration and one case per definition."""
+    """A starter suite for the repository's setup: a configuration, a case per part, and their snapshots."""
     from harness import scaffold
 
-    done = scaffold.init(args.dir, pinned=registry.resolve(args.pinned) if args.pinned else None)
+    pinned = registry.resolve(args.pinned) if args.pinned else None
+    done = scaffold.init(args.dir, pinned=pinned, plugin_dirs=tuple(args.plugin_dir), home=args.home)
     out = _stdout()
+    out.print(f"pinned claude {done.pinned}: {done.pinned_from} (--pinned VERSION names another)", markup=False)
     for item in done.written:
         out.print(f"wrote  {_shown(item.path, args.dir)}  ({item.what})", markup=False)
     for path in done.kept:
@@ -730,11 +734,15 @@ def cmd_init(args: argparse.Namespace) -> int:
         out.print(f"warning: {warning}", markup=False)
     if not done.written:
         out.print("nothing to write: every definition already has its case", markup=False)
-    out.print(
-        f"next: cc-harness run (every case on the suite's engines); cc-harness run --accept or"
-        f" pytest --snapshot-update -n 2 records the snapshots; see {done.suite_file}",
-        markup=False,
-    )
+        return 0
+    if args.no_snapshots:
+        out.print("next: cc-harness run --accept or pytest --snapshot-update -n 2 records the snapshots", markup=False)
+        return 0
+    out.print("recording the new cases' snapshots (each case on the suite's engines) ...", markup=False)
+    problems = scaffold.record_snapshots(done, jobs=args.jobs)
+    for line in problems:
+        out.print(f"snapshot: {line}", markup=False)
+    out.print(f"next: pytest -n 2 (or cc-harness run) checks them; see {done.suite_file}", markup=False)
     return 0
 
 
@@ -1077,7 +1085,28 @@ def build_parser() -> argparse.ArgumentParser:
         description="Never overwrites: a configuration or case folder that exists is kept, so init can run again.",
     )
     p.add_argument("dir", nargs="?", type=Path, default=Path("."), help="the repository (default: here)")
-    p.add_argument("--pinned", default=None, help="the claude version you run, e.g. 2.1.332 (or latest)")
+    p.add_argument(
+        "--pinned",
+        default=None,
+        help="the claude version you run, e.g. 2.1.332 (or latest); default: the suite's, else the version of"
+        " claude on PATH, else the newest cached, else the newest published (init says which)",
+    )
+    p.add_argument(
+        "--plugin-dir",
+        type=Path,
+        action="append",
+        default=[],
+        help="a plugin folder the team loads with --plugin-dir (repeatable; plugins in the repository are found)",
+    )
+    p.add_argument(
+        "--home",
+        type=Path,
+        default=None,
+        help="a user's ~/.claude: its skills and agents are copied into a shared HOME layout, each with a case"
+        " (never credentials, settings or history)",
+    )
+    p.add_argument("--no-snapshots", action="store_true", help="write the cases only; do not run them")
+    p.add_argument("--jobs", type=int, default=2, help="cases run at once while recording snapshots (default 2)")
     p.set_defaults(func=cmd_init)
 
     p = sub.add_parser(
@@ -1121,7 +1150,8 @@ def build_parser() -> argparse.ArgumentParser:
         "coverage",
         parents=[common],
         help="each pinned release's surface elements: covered by a case, unreachable offline, or on the backlog",
-        description="Exit status: 1 when an element is in no case and on neither list, or a list entry is stale.",
+        description="Exit status: 1 when an element is in no case and on neither list, when an element listed as"
+        " unreachable has a case, or when a list names an element no pinned surface has.",
     )
     p.add_argument("--cases-dir", type=Path, default=None)
     p.add_argument("--elements", action="store_true", help="also list each covered element and its cases")

@@ -185,6 +185,8 @@ def build(
             "permission_denials": norm.value(list(s.permission_denials)),
             "init_tools": list(s.init_tools),
         }
+        if s.mcp_failed:  # only then: a snapshot of servers that connect does not change
+            prompt["mcp_servers_failed"] = [dict(server) for server in s.mcp_failed]
         checks = case.steps[s.step].events if s.step < len(case.steps) else None
         if checks is not None:
             patterns = (*checks.include, *checks.exclude)

@@ -268,6 +268,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         fixture_from=base,
         project=_folder(directory, raw, "project", fail),
         home=_folder(directory, raw, "home", fail),
+        include=_included(directory, raw, fail),
         base_home=base_home,
         sources=Sources.parse(raw["sources"]) if "sources" in raw else None,
     )
@@ -304,16 +305,44 @@ def _fixture_base(
 
 
 def _folder(directory: Path, raw: dict[str, Any], key: str, fail: Callable[[str, str], CaseFormatError]) -> Path | None:
-    """A folder the case names relative to its own; it must exist (``home`` must be inside the case)."""
+    """A folder the case names relative to its own; it must exist. ``home`` must lie inside the case or
+    inside its repository (its project, else the folder holding the folder of cases): a HOME layout
+    several cases share, named directly (``../../home``) or through a link, but never the user's own."""
     value = raw.get(key)
     if value is None:
         return None
     folder = (directory / str(value)).resolve()
     if not folder.is_dir():
         raise fail(key, f"{value!r} is not a folder (resolved to {folder})")
-    if key == "home" and directory.resolve() not in folder.parents:
-        raise fail(key, f"{value!r} must be a folder inside the case's own folder")
+    if key == "home":
+        project = raw.get("project")
+        repository = (directory / project if isinstance(project, str) else directory.parent.parent).resolve()
+        allowed = (directory.resolve(), repository)
+        if not any(folder == a or a in folder.parents for a in allowed) or folder == repository:
+            raise fail(
+                key,
+                f"{value!r} resolves to {folder}, outside the case ({directory.resolve()}) and its repository"
+                f" ({repository}): name a folder of either (a shared layout such as ../../home works)",
+            )
     return folder
+
+
+def _included(directory: Path, raw: dict[str, Any], fail: Callable[[str, str], CaseFormatError]) -> tuple[str, ...]:
+    """``include``: paths of the project, each existing and inside it."""
+    names = tuple(str(n) for n in raw.get("include", ()))
+    if not names:
+        return ()
+    project = raw.get("project")
+    if not isinstance(project, str):
+        raise fail("include", "include names files of the project: it needs project: (e.g. ../..)")
+    root = (directory / project).resolve()
+    for i, name in enumerate(names):
+        path = (root / name).resolve()
+        if root not in path.parents:
+            raise fail(f"include[{i}]", f"{name!r} is not inside the project {root}")
+        if not path.exists():
+            raise fail(f"include[{i}]", f"{name!r} does not exist in the project {root}")
+    return names
 
 
 def _check_home_state(path: Path) -> None:

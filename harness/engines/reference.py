@@ -142,6 +142,7 @@ class ReferenceEngine:
                             is_error=out.is_error,
                             permission_denials=out.permission_denials,
                             init_tools=out.init_tools,
+                            mcp_failed=engine.mcp_failed,
                         )
                     )
             finally:
