@@ -2,8 +2,9 @@
 
 Every command works on a suite: the one configured nearest the current folder (``[tool.cc-harness]``
 in ``pyproject.toml``, or ``cc-harness.toml``), or the one ``--suite`` names. Exit status: 0 all well,
-1 a failure or an error in the results, 2 a usage error (named in one line, no traceback), 130
-interrupted (the results file still holds every finished case).
+1 a failure or an error in the results, 2 a usage error (named in one line, no traceback), 128 + the
+signal when Ctrl-C, SIGTERM or SIGHUP interrupted a run (130, 143, 129: the results file still holds every
+finished case, and ``--reuse`` takes it, as it takes the file of a run that was killed).
 """
 
 from __future__ import annotations
@@ -234,6 +235,9 @@ def _run_and_save(
     }
     revision = results.suite_revision(suite.root)
     head = results.header(engines=[e.text() for e in engines], options=options, revision=revision)
+    known = Expectations(root=suite.expectations)
+    for engine in engines:  # a broken expectations file: one error naming it, before a file is touched
+        known.for_engine(engine.text())
     with results.Writer(path, head=head) as writer:
         # Read only once the file is ours, and before a byte of it is replaced: --reuse F --results F.
         writer.begin(_reused(getattr(args, "reuse", None), engines, cases))
@@ -992,8 +996,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         default=None,
         metavar="FILE",
-        help="take the records these results files already hold (an interrupted run, pytest --cc-results)"
-        " and run only the rest",
+        help="take the records these results files already hold (an interrupted or killed run, pytest"
+        " --cc-results; the --results file itself too) and run only the rest",
     )
     p.add_argument("--accept", action="store_true", help=ACCEPT_HELP)
     _add_selection(p)

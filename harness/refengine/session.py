@@ -27,6 +27,7 @@ from harness.refengine.permissions import Rule, RuleSet
 from harness.refengine.plugins import load_plugin
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Model, Request, Runtime, new_session
+from harness.refengine.scope import raise_unmodelled
 
 MAX_TURNS = 100
 STOP_BLOCK_CAP = 8  # consecutive Stop-hook blocks before the turn ends anyway (notes §1.7)
@@ -85,6 +86,7 @@ class Engine:
     def __init__(self, invocation: Invocation, *, profile: Profile, model: Model) -> None:
         config = load_project(workdir=invocation.workdir, home=invocation.home, trusted=invocation.trusted,
                               launch=invocation.launch())
+        raise_unmodelled(config.unmodelled)
         env = process_env(workdir=invocation.workdir, home=invocation.home, base=invocation.env)
         main_agent = config.agents.get(invocation.agent) if invocation.agent else None
         if invocation.agent and main_agent is None:
@@ -173,6 +175,7 @@ def _start_process(rt: Runtime, *, source: str) -> None:
         # The Read tool's unchanged-file state is the process's (measured on 2.1.252, explore seed 1 x1-0077:
         # a resumed process reads a file the session read before in full again).
         rt.session.main.read_views.clear()
+        rt.session.main.seen_files.clear()
     outcome = fire(rt, _main(rt), "SessionStart", subject=source, fields={"source": source})
     rt.session.pending_context.extend(outcome.contexts)
 
