@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.case import Case
+from harness.compare import keyed_exchanges, show
 from harness.engine_name import EngineName
 from harness.engines import make_engine
 from harness.engines.install import binary_path
 from harness.errors import UsageError
 from harness.expectations import Expectations, KnownDifference
 from harness.outcome import Judgement, Status
-from harness.report.compare import keyed_exchanges, show
 from harness.results import Record
 from harness.runner import bug, run_case
 

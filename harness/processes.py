@@ -41,6 +41,8 @@ _JOIN = 'echo 0 > "$0" || exit 126; exec "$@"'
 #: The run's cgroup of each live cookie (runs in threads of one process each have their own).
 _GROUPS: dict[str, Path] = {}
 _GROUPS_LOCK = threading.Lock()
+#: The cookies of the runs of this process still going (``contained``), for ``kill_every_run``.
+_LIVE: set[str] = set()
 
 
 def new_cookie() -> str:
@@ -112,8 +114,9 @@ def contained() -> Iterator[str]:
     every descendant of theirs in the run's cgroup, whatever it did to its environment."""
     cookie = new_cookie()
     group = _new_group(cookie)
-    if group is not None:
-        with _GROUPS_LOCK:
+    with _GROUPS_LOCK:
+        _LIVE.add(cookie)
+        if group is not None:
             _GROUPS[cookie] = group
     try:
         yield cookie
@@ -121,6 +124,8 @@ def contained() -> Iterator[str]:
         try:
             kill_carriers(cookie)
         finally:
+            with _GROUPS_LOCK:
+                _LIVE.discard(cookie)
             if group is not None:
                 with _GROUPS_LOCK:
                     del _GROUPS[cookie]
@@ -136,6 +141,15 @@ def kill_run(cookie: str, *, patience: float = 5.0) -> list[int]:
     if group is not None:
         _kill_members(group, patience=patience)
     return kill_carriers(cookie, patience=patience)
+
+
+def kill_every_run() -> None:
+    """Kill what every run of this process still going has started (a second Ctrl-C: stop now). Each run
+    then ends at once (its engine killed), removes its private folder, and its record is not kept."""
+    with _GROUPS_LOCK:
+        cookies = list(_LIVE)
+    for cookie in cookies:
+        kill_run(cookie, patience=1.0)
 
 
 def contain(argv: list[str], env: Mapping[str, str]) -> list[str]:

@@ -61,6 +61,9 @@ class ModelRequest:
         blocks = (
             [content] if isinstance(content, str) else [b.get("text", "") for b in content if b.get("type") == "text"]
         )
+        command = slash_command_header(prompt)
+        if command is not None:
+            return any(all(tag in b for tag in command) for b in blocks)
         return any(b.strip() == prompt.strip() for b in blocks)
 
     def all_text(self) -> str:
@@ -84,6 +87,16 @@ class ModelRequest:
             for b in m["content"]
             if b.get("type") == "tool_result"
         }
+
+
+def slash_command_header(prompt: str) -> tuple[str, str] | None:
+    """For a prompt that is a slash command (``/name args``), the tags its expansion opens the main thread
+    with: ``<command-name>/name</command-name>`` and ``<command-args>args</command-args>`` (measured on
+    2.1.252 to 2.1.332: the expanded body follows in a block of its own); None for any other prompt."""
+    match = re.fullmatch(r"/([A-Za-z0-9_.:-]+)(?:\s+(.*))?", prompt.strip(), re.DOTALL)
+    if match is None:
+        return None
+    return f"<command-name>/{match[1]}</command-name>", f"<command-args>{match[2] or ''}</command-args>"
 
 
 _REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>\s*", re.DOTALL)

@@ -15,6 +15,7 @@ and pass it down; nothing below them derives a path from where cc-harness is ins
     report = "docs/CONFORMANCE.md"      # the Markdown report cc-harness report writes and --check compares
     results = "results"                 # where run, check and diff write results files
     timeline = "docs/timeline/scan.jsonl"   # optional: a scan of every release; the reports gain its timeline
+    surface = "docs/surface"            # optional: the pinned releases' surfaces and the coverage lists
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from harness.errors import UsageError
 
 PYPROJECT = "pyproject.toml"
 OWN_FILE = "cc-harness.toml"
-_PATH_KEYS = ("cases", "expectations", "snapshots", "claims", "report", "results", "timeline")
+_PATH_KEYS = ("cases", "expectations", "snapshots", "claims", "report", "results", "timeline", "surface")
 _LIST_KEYS = ("engines", "pinned")
 _KEYS = (*_PATH_KEYS, *_LIST_KEYS)
 _DEFAULTS = {
@@ -42,6 +43,11 @@ _DEFAULTS = {
     "report": "cc-harness-report.md",
     "results": "results",
 }
+
+
+def results_folder(suite: Suite | None, *, beside: Path) -> Path:
+    """The suite's results folder; without a suite, the default one in ``beside``."""
+    return suite.results if suite is not None else (beside / _DEFAULTS["results"]).resolve()
 
 
 class NoSuite(UsageError):
@@ -63,6 +69,8 @@ class Suite:
     results: Path
     timeline: Path | None = None
     """A scan's results file (cc-harness timeline scan): the reports' timeline section is built from it."""
+    surface: Path | None = None
+    """The folder of the pinned releases' surfaces (``claude-V.json``) and the coverage gate's lists."""
 
     @classmethod
     def discover(cls, start: Path) -> Suite:
@@ -136,6 +144,7 @@ class Suite:
             report=report,
             results=results,
             timeline=paths["timeline"],
+            surface=paths["surface"],
         )
 
     @cached_property

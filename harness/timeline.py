@@ -36,6 +36,7 @@ from harness.errors import CaseFormatError
 from harness.expectations import Expectations
 from harness.results import Record
 from harness.runner import bug, run_case
+from harness.timeline_model import Row, Timeline
 from harness.versions import version_key
 from harness.yamlfile import read_yaml
 
@@ -266,21 +267,6 @@ def render_text(found: Sequence[Change], *, limit: int = 120, label: Labeller = 
     return lines
 
 
-@dataclass(frozen=True, kw_only=True)
-class Row:
-    """One line of the reports' timeline: a behaviour, where it starts (and ends), what it looks like."""
-
-    behaviour: str
-    first: str
-    last_same: str
-    window_end: str | None
-    reverted_in: str | None
-    fields: tuple[tuple[str, str], ...]
-    """(case, case-file field) pairs that show it, the first being the example."""
-    old: str
-    new: str
-
-
 Labeller = Callable[[Change], str | None]
 
 
@@ -305,16 +291,6 @@ def rows(found: Sequence[Change], *, label: Labeller = lambda _: None) -> list[R
         for (name, first, end), members in groups.items()
     ]
     return sorted(out, key=lambda r: (version_key(r.first), r.behaviour))
-
-
-@dataclass(frozen=True, kw_only=True)
-class Timeline:
-    """What the reports show of a scan."""
-
-    source: str
-    versions: tuple[str, ...]
-    cases: int
-    rows: tuple[Row, ...]
 
 
 def load(path: Path | None, *, note: Sequence[Behaviour] = ()) -> Timeline | None:

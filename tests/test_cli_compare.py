@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import results
+from harness import baseline, compare, results
 from harness.cli import main
 from harness.engine_name import EngineName
-from harness.report import baseline, compare
 from tests.conftest import SUITE, write_files
 
 #: one worker builds ``saved`` (two real engines) for the whole module under ``pytest -n``

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -14,7 +15,8 @@ from typing import Any
 import jsonschema
 import yaml
 
-from harness import formats
+from harness import formats, tree
+from harness.case.fixture import special_file_message
 from harness.case.placeholders import port_placeholders
 from harness.case.spec import (
     Call,
@@ -114,18 +116,29 @@ def load_case(directory: Path, *, catalogue: Catalogue | None = None) -> Case:
     return _build(raw, directory=directory, shown=shown, catalogue=catalogue)
 
 
+# A key the case file leaves out is left out of the dataclass call too: the defaults live in spec.py
+# alone, and tests/test_case_schema.py checks the schema's against them.
+
+
 def _flags(raw: dict[str, Any]) -> Flags:
-    sources = raw.get("setting_sources")
-    return Flags(
-        allowed_tools=tuple(raw.get("allowed_tools", ())),
-        disallowed_tools=tuple(raw.get("disallowed_tools", ())),
-        agents=raw.get("agents"),
-        setting_sources=tuple(sources) if sources is not None else None,
-        settings=raw.get("settings"),
-        plugin_dirs=tuple(raw.get("plugin_dirs", ())),
-        add_dirs=tuple(raw.get("add_dirs", ())),
-        include_hook_events=bool(raw.get("include_hook_events", False)),
-    )
+    """``run.flags`` as given (the schema admits only Flags' fields); lists become tuples."""
+    given: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
+    return Flags(**given)
+
+
+def _run(raw: dict[str, Any]) -> RunOptions:
+    given: dict[str, Any] = {k: raw[k] for k in ("permission_mode", "agent") if k in raw}
+    if "timeout" in raw:
+        given["timeout"] = float(raw["timeout"])
+    if "env" in raw:
+        given["env"] = dict(raw["env"])
+    if "trusted" in raw:  # true, false or "parent" (trusted, for the working copy's parent folder)
+        given.update(trusted=raw["trusted"] is not False, trust_parent=raw["trusted"] == "parent")
+    return RunOptions(**given, flags=_flags(raw.get("flags") or {}))
+
+
+def _then(raw: dict[str, Any]) -> dict[str, Any]:
+    return {"then": raw["then"]} if "then" in raw else {}
 
 
 def _text_match(raw: Any) -> TextMatch | None:
@@ -202,14 +215,14 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         init_tools = _name_checks(s.get("init_tools"))
         events = _events(s.get("events"))
         steps.append(Step(prompt=s["prompt"], session=session, turns=turns, init_tools=init_tools, events=events,
-                          then=s.get("then", "ends")))
+                          **_then(s)))
     contexts = tuple(
         Context(
             name=name,
             opens_with=c.get("opens_with"),
             system_contains=c.get("system_contains"),
             turns=tuple(_turn(t) for t in c["turns"]),
-            then=c.get("then", "ends"),
+            **_then(c),
         )
         for name, c in (raw.get("contexts") or {}).items()
     )
@@ -220,16 +233,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         if thread.then == "asks-again" and (last is None or last.say is None or last.call is not None):
             raise fail(f"{where}.then", "asks-again repeats the last turn for every further request: it must be a "
                                          "say without a call")
-    r = raw.get("run") or {}
-    run = RunOptions(
-        permission_mode=r.get("permission_mode", "default"),
-        trusted=r.get("trusted", True) is not False,
-        trust_parent=r.get("trusted") == "parent",
-        env=dict(r.get("env", {})),
-        agent=r.get("agent"),
-        timeout=float(r.get("timeout", 60)),
-        flags=_flags(r.get("flags") or {}),
-    )
+    run = _run(raw.get("run") or {})
     effects = tuple(
         Effect(path=e["path"], exists=e.get("exists"), content=_text_match(e.get("content")))
         for e in raw.get("effects", ())
@@ -247,6 +251,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         documented_for=raw.get("documented_for"),
         flags=tuple(raw.get("flags", ())),
         contrast_of=raw.get("contrast_of"),
+        features=tuple(raw.get("features", ())),
         notes=raw.get("notes", ""),
         run=run,
         steps=tuple(steps),
@@ -265,6 +270,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         fixture_from=base,
         project=_folder(directory, raw, "project", fail),
         home=_folder(directory, raw, "home", fail),
+        include=_included(directory, raw, fail),
         base_home=base_home,
         sources=Sources.parse(raw["sources"]) if "sources" in raw else None,
     )
@@ -301,16 +307,48 @@ def _fixture_base(
 
 
 def _folder(directory: Path, raw: dict[str, Any], key: str, fail: Callable[[str, str], CaseFormatError]) -> Path | None:
-    """A folder the case names relative to its own; it must exist (``home`` must be inside the case)."""
+    """A folder the case names relative to its own; it must exist. ``home`` must lie inside the case or
+    inside its repository (its project, else the folder holding the folder of cases): a HOME layout
+    several cases share, named directly (``../../home``) or through a link, but never the user's own."""
     value = raw.get(key)
     if value is None:
         return None
+    if key == "project" and Path(str(value)).is_absolute():
+        raise fail(key, f"{value!r} is absolute: name the repository relative to the case's folder (e.g. ../..)")
     folder = (directory / str(value)).resolve()
     if not folder.is_dir():
         raise fail(key, f"{value!r} is not a folder (resolved to {folder})")
-    if key == "home" and directory.resolve() not in folder.parents:
-        raise fail(key, f"{value!r} must be a folder inside the case's own folder")
+    if key == "project" and (repository := _repository(directory)) not in (folder, *folder.parents):
+        raise fail(key, f"{value!r} leaves the repository that holds the case ({repository}; resolved to {folder})")
+    if key == "home":
+        project = raw.get("project")
+        repository = (directory / project if isinstance(project, str) else directory.parent.parent).resolve()
+        allowed = (directory.resolve(), repository)
+        if not any(folder == a or a in folder.parents for a in allowed) or folder == repository:
+            raise fail(
+                key,
+                f"{value!r} resolves to {folder}, outside the case ({directory.resolve()}) and its repository"
+                f" ({repository}): name a folder of either (a shared layout such as ../../home works)",
+            )
     return folder
+
+
+def _included(directory: Path, raw: dict[str, Any], fail: Callable[[str, str], CaseFormatError]) -> tuple[str, ...]:
+    """``include``: paths of the project, each existing and inside it."""
+    names = tuple(str(n) for n in raw.get("include", ()))
+    if not names:
+        return ()
+    project = raw.get("project")
+    if not isinstance(project, str):
+        raise fail("include", "include names files of the project: it needs project: (e.g. ../..)")
+    root = (directory / project).resolve()
+    for i, name in enumerate(names):
+        path = (root / name).resolve()
+        if root not in path.parents:
+            raise fail(f"include[{i}]", f"{name!r} is not inside the project {root}")
+        if not path.exists():
+            raise fail(f"include[{i}]", f"{name!r} does not exist in the project {root}")
+    return names
 
 
 def _check_home_state(path: Path) -> None:
@@ -326,9 +364,13 @@ def _check_home_state(path: Path) -> None:
 
 
 def _check_placeholders(root: Path, servers: set[str], *, case_file: Path) -> None:
-    """Every ``{{port:NAME}}`` in a fixture file names a server of the case file."""
-    for path in sorted(root.rglob("*")):
-        if path.name == CASE_FILE or not path.is_file() or path.is_symlink():
+    """Every ``{{port:NAME}}`` in a fixture file names a server of the case file; no fixture file is
+    special (a FIFO, socket or device)."""
+    for path in tree.entries(root):
+        mode = path.lstat().st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            raise CaseFormatError(path=str(path), field="(fixture)", message=special_file_message(mode))
+        if path.name == CASE_FILE or not stat.S_ISREG(mode):
             continue
         for name in port_placeholders(path.read_bytes()):
             if name not in servers:
@@ -349,6 +391,20 @@ class BrokenCase:
     @property
     def case_file(self) -> Path:
         return self.directory / CASE_FILE
+
+
+def _repository(directory: Path) -> Path:
+    """The repository that holds a case: the git work tree around its folder, else the nearest folder above
+    it with a suite configuration (cc-harness.toml, pyproject.toml), else the folder that holds its folder
+    of cases. A case's ``project`` must lie inside it (``../../../..`` would copy ``/``)."""
+    here = directory.resolve()
+    for folder in here.parents:
+        if (folder / ".git").exists():
+            return folder
+    for folder in here.parents:
+        if (folder / "cc-harness.toml").is_file() or (folder / "pyproject.toml").is_file():
+            return folder
+    return here.parent.parent
 
 
 def case_folders(root: Path) -> list[Path]:

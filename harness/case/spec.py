@@ -301,10 +301,15 @@ class Case:
     """A folder whose files are the working copy (the repository holding a team's ``.claude/``)."""
     home: Path | None = None
     """This case's folder laid into the run's HOME (not part of the working copy)."""
+    include: tuple[str, ...] = ()
+    """Files of the project (relative to it) copied although git ignores them."""
     base_home: Path | None = None
     """The ``fixture_from`` case's HOME folder, laid in first."""
     sources: Sources | None = None
     """Where the caller and the callee come from; None: the project (every definition in ``.claude/``)."""
+    features: tuple[str, ...] = ()
+    """Surface elements the case exercises that its files do not show (``hook-output:continue`` printed by
+    a script the coverage scan cannot read), as ``docs/surface/`` names them."""
 
     def context(self, name: str) -> Context:
         return next(c for c in self.contexts if c.name == name)
@@ -326,6 +331,12 @@ class Case:
     def home_dirs(self) -> tuple[Path, ...]:
         """Where the run's HOME files come from, each laid over the one before."""
         return tuple(d for d in (self.base_home, self.home) if d is not None)
+
+    @property
+    def repository(self) -> Path:
+        """The folder a case's files may point into: its project, else the folder that holds its folder of
+        cases (the suite's repository). A link into it is followed; a shared HOME layout may lie in it."""
+        return (self.project or self.directory.parent.parent).resolve()
 
     def own_files_excluded(self, root: Path) -> tuple[Path, ...]:
         """What copying ``root`` into the working copy leaves out: the case file, HOME folders, and the

@@ -16,6 +16,7 @@ killing the engine's process group is not enough.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -28,6 +29,7 @@ from typing import IO, Protocol
 
 from harness.case import Case, Flags, Step
 from harness.engine_name import EngineName
+from harness.engines import mcpstatus
 from harness.engines.apifaults import ApiFaultPlan, summarise
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
@@ -134,7 +136,7 @@ class ClaudeEngine:
                 )
                 return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out), end=end)
 
-            return run_sessions(
+            done = run_sessions(
                 case,
                 engine=self.name,
                 workdir=workdir,
@@ -143,6 +145,10 @@ class ClaudeEngine:
                 one_process=one_process,
                 faults=self.api_faults,
             )
+            # a server that failed to start says why: its stderr, from the engine's MCP log in the run's HOME
+            failed = {s["name"]: s for step in done.steps for s in step.mcp_failed}
+            notes = tuple(mcpstatus.note(s, mcpstatus.claude_stderr(home, name)) for name, s in failed.items())
+            return dataclasses.replace(done, notes=(*done.notes, *notes)) if notes else done
 
     def _argv(
         self,

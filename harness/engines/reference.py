@@ -142,6 +142,7 @@ class ReferenceEngine:
                             is_error=out.is_error,
                             permission_denials=out.permission_denials,
                             init_tools=out.init_tools,
+                            mcp_failed=engine.mcp_failed,
                         )
                     )
             finally:
@@ -225,7 +226,8 @@ def _time_out(worker: threading.Thread, *, watch: _Watch, cookie: str, case: Cas
     """Stop a run past its deadline: the engine's next model turn raises, its processes are killed until
     its thread ends (a killed Bash or hook returns at once); the EngineTimeout to raise."""
     watch.expired.set()
-    running = [command_line(pid) for pid in carriers(cookie)]
+    # the engine's stand-in parents (refengine/launch.py) are the engine itself, not what it started
+    running = [line for line in map(command_line, carriers(cookie)) if launch.STAND_IN not in line]
     give_up = time.monotonic() + _GRACE
     while worker.is_alive() and time.monotonic() < give_up:
         kill_run(cookie, patience=0.5)

@@ -145,6 +145,8 @@ class McpPool:
         self._timeout = timeout
         self._connected: dict[str, McpConnection] = {}
         self.failures: list[str] = []
+        self.failed: dict[str, str] = {}
+        """Each server that did not start, by name: why, its stderr's end included."""
 
     def start(self) -> None:
         """Connect every server; a server that fails is reported and left out, as in the real
@@ -161,6 +163,7 @@ class McpPool:
                 conn.wait()
             except McpUnavailable as exc:
                 self.failures.append(str(exc))
+                self.failed[conn.server.name] = str(exc)
                 conn.close()
             else:
                 self._connected[conn.server.name] = conn

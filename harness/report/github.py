@@ -8,11 +8,11 @@ records; case text is escaped so that it cannot end the annotation or start a wo
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Sequence
 
 from harness.outcome import WORST_FIRST, Status
+from harness.report import escape
 from harness.report.markdown import grid_table
 from harness.report.summary import engine_grid, engines_of, total_columns
 from harness.results import Record
@@ -23,12 +23,11 @@ REASON_CHARS = 300
 MAX_ANNOTATIONS = 50
 #: Case ids that may be turned into a file path: anything else is named in the message only.
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def markdown_text(text: str) -> str:
     """Case text inside the summary: no raw HTML (the summary renders it), no table or code breaks."""
-    return html.escape(text, quote=False).replace("|", "\\|").replace("`", "'").replace("\n", " ")
+    return escape.markdown(text)
 
 
 def reason(record: Record) -> str:
@@ -44,7 +43,7 @@ def reason(record: Record) -> str:
             text = at
         else:
             text = record.status.label
-    text = _CONTROL.sub(" ", text).replace("\n", " ")
+    text = escape.text(text).replace("\n", " ")
     return text if len(text) <= REASON_CHARS else text[:REASON_CHARS] + "…"
 
 

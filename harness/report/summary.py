@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from harness import grid
 from harness.case.spec import PARTS, SOURCES, Sources
@@ -98,9 +99,19 @@ class Observation:
     reason: str | None
 
 
+class Verdict(StrEnum):
+    """A claim's verdict on one engine, over the cases that show it."""
+
+    HOLDS = "holds"  # no case observed a difference
+    DIFFERS = "differs"  # a case observed one (known or not)
+    ERROR = "error"  # a case ran without a verdict
+    NOT_MODELLED = "not-modelled"  # the reference engine abstained on every case
+    NONE = "none"  # no case of the claim ran on the engine
+
+
 @dataclass(frozen=True, kw_only=True)
 class ClaimCell:
-    verdict: str  # holds | differs | error | not-modelled | none
+    verdict: Verdict
     observations: tuple[Observation, ...] = ()
     stale: tuple[str, ...] = ()  # cases whose expectations list a difference no longer observed
 
@@ -119,11 +130,11 @@ class ClaimRow:
 
 def _claim_cell(records: Sequence[Record]) -> ClaimCell:
     if not records:
-        return ClaimCell(verdict="none")
+        return ClaimCell(verdict=Verdict.NONE)
     if any(r.status.is_error for r in records):
-        return ClaimCell(verdict="error")
+        return ClaimCell(verdict=Verdict.ERROR)
     if all(r.status is Status.NOT_MODELLED for r in records):
-        return ClaimCell(verdict="not-modelled")
+        return ClaimCell(verdict=Verdict.NOT_MODELLED)
     seen: list[Observation] = []
     stale: list[str] = []
     for r in records:
@@ -135,7 +146,7 @@ def _claim_cell(records: Sequence[Record]) -> ClaimCell:
                 seen.append(Observation(case=r.case, at=f.at, observed=f.observed, known=known, reason=f.reason))
     ordered = tuple(sorted(seen, key=lambda o: (o.case, o.at, o.observed or "")))
     # A claim holds when no case observed a difference; a stale expectation is bookkeeping, not behaviour.
-    verdict = "differs" if ordered else "holds"
+    verdict = Verdict.DIFFERS if ordered else Verdict.HOLDS
     return ClaimCell(verdict=verdict, observations=ordered, stale=tuple(sorted(set(stale))))
 
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from harness import checks, expectations, snapshots
 from harness.case import Case
+from harness.compare import CaseChange, compare_case
 from harness.engine_name import EngineName
 from harness.expectations import KnownDifference
 from harness.outcome import Status, status_of
-from harness.report.compare import CaseChange, compare_case
 from harness.results import Record
 from harness.versions import newest
 
