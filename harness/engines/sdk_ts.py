@@ -34,20 +34,9 @@ from harness.case import Case
 from harness.engine_name import EngineName
 from harness.engines.apifaults import ApiFaultPlan
 from harness.engines.base import EngineRun
-from harness.engines.claude import (
-    ClaudeEngine,
-    ProcessResult,
-    StepGroup,
-    _run_process,
-    engine_env,
-    prepare,
-    run_sessions,
-)
-from harness.engines.fakeapi import FakeMessagesAPI
+from harness.engines.claude import ClaudeEngine, StepGroup, prepare, run_command_line
 from harness.engines.paths import cache_root
-from harness.engines.streamjson import step_outputs
 from harness.errors import InstallError
-from harness.processes import contained
 from harness.scripted import ScriptedModel
 from harness.versions import is_version
 
@@ -82,31 +71,15 @@ class SdkTsEngine:
             raise InstallError("node is not on PATH: the sdk-ts engine runs the TypeScript Agent SDK under Node.js")
         sdk = install / "node_modules" / PACKAGE / "sdk.mjs"
         cli = ClaudeEngine(engine_version=claude_version)
-        with contained() as cookie:
 
-            def one_process(
-                group: StepGroup, *, resume: str | None, debug_log: Path, api: FakeMessagesAPI
-            ) -> ProcessResult:
-                # The CLI adapter's own command line after its binary: the driver maps each flag to the SDK.
-                claude_args = cli._argv(
-                    Path("claude"), case, group, resume=resume, debug_log=debug_log, workdir=workdir
-                )
-                argv = [node, str(driver()), str(sdk), *claude_args[1:]]
-                env = engine_env(case, home=home, tmp=tmp, api=api, cookie=cookie)
-                out, end = _run_process(
-                    argv, env=env, cwd=workdir, steps=group, model=model, timeout=case.run.timeout, cookie=cookie
-                )
-                return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out), end=end)
+        def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
+            # The CLI adapter's own command line after its binary: the driver maps each flag to the SDK.
+            claude_args = cli._argv(Path("claude"), case, group, resume=resume, debug_log=debug_log, workdir=workdir)
+            return [node, str(driver()), str(sdk), *claude_args[1:]]
 
-            return run_sessions(
-                case,
-                engine=self.name,
-                workdir=workdir,
-                home=home,
-                model=model,
-                one_process=one_process,
-                faults=self.api_faults,
-            )
+        return run_command_line(
+            case, engine=self.name, argv=argv, workdir=workdir, home=home, tmp=tmp, model=model, faults=self.api_faults
+        )
 
 
 def driver() -> Path:
