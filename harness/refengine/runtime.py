@@ -124,11 +124,6 @@ class Runtime:
             else self.profile.hook_effort_level,
         )
 
-    def note_once(self, text: str) -> None:
-        """A divergence from the real engine worth telling the reader of a run."""
-        if text not in self.notes:
-            self.notes.append(text)
-
 
 def project_key(workdir: Path) -> str:
     """How the real engine names a project's folder under ``~/.claude/projects`` (measured)."""
