@@ -94,9 +94,17 @@ async function* stdinMessages() {
   }
 }
 
+// A prompt too long for an argument comes on stdin as plain text, as `claude -p` reads it (claude.py).
+async function stdinText() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 const { options, prompt, streamed } = parse(args);
 try {
-  for await (const message of query({ prompt: streamed ? stdinMessages() : prompt, options })) {
+  const input = streamed ? stdinMessages() : (prompt ?? (await stdinText()));
+  for await (const message of query({ prompt: input, options })) {
     process.stdout.write(JSON.stringify(message) + "\n");
   }
 } catch (error) {
