@@ -94,22 +94,23 @@ def test_case_elements_are_derived_from_the_fixture(write_case: CaseWriter) -> N
 
 
 def test_the_gate_sorts_each_element_and_finds_stale_entries(tmp_path: Path) -> None:
-    surface = Surface(version="1.0.0", elements={Kind.HOOK_EVENT: frozenset({"A", "B", "C", "D"})})
-    (tmp_path / coverage.UNREACHABLE).write_text("hook-event:B: needs an account\n")
+    (tmp_path / coverage.UNREACHABLE).write_text("hook-event:B: needs an account\nhook-event:E: offline\n")
     (tmp_path / coverage.BACKLOG).write_text("- hook-event:C\n- hook-event:A\n- hook-event:Z\n")
     lists = coverage.read_lists(tmp_path)
-    by: dict[str, tuple[str, ...]] = {"hook-event:A": ("case-a",)}
+    by: dict[str, tuple[str, ...]] = {"hook-event:A": ("case-a",), "hook-event:E": ("case-e",)}
+    surface = Surface(version="1.0.0", elements={Kind.HOOK_EVENT: frozenset({"A", "B", "C", "D", "E"})})
     row = coverage.coverage(surface, by, lists)
     assert (list(row.covered), row.unreachable, row.backlog, row.missing) == (
-        ["hook-event:A"],
+        ["hook-event:A", "hook-event:E"],
         ("hook-event:B",),
         ("hook-event:C",),
         ("hook-event:D",),
     )
     assert coverage.stale([surface], by, lists) == [
-        "hook-event:A: covered by case-a; remove it from the list",
+        "hook-event:E: listed as unreachable, but case-e reach(es) it",
         "hook-event:Z: no pinned version's surface has it; remove it from the list",
     ]
+    assert coverage.done(by, lists) == ["hook-event:A: covered by case-a; take it off the backlog"]
 
 
 def test_a_list_with_a_bad_entry_is_a_clear_error(tmp_path: Path) -> None:

@@ -162,7 +162,8 @@ class ClaudeEngine:
     ) -> list[str]:
         argv = [*self.wrapper, str(binary), "-p"]
         if len(group) == 1:
-            argv.append(group[0][1].prompt)
+            if not prompt_on_stdin(group):
+                argv.append(group[0][1].prompt)
         else:
             argv += ["--input-format", "stream-json"]
         argv += ["--output-format", "stream-json", "--verbose"]
@@ -178,6 +179,17 @@ class ClaudeEngine:
         if resume is not None:
             argv += ["--resume", resume]
         return argv
+
+
+#: The longest prompt (in bytes) passed as an argument: Linux refuses an argument longer than 128 KiB
+#: (MAX_ARG_STRLEN: "Argument list too long"), so a longer one goes to the engine's stdin, which ``-p``
+#: reads as the prompt when no argument gives one.
+ARGUMENT_PROMPT_BYTES = 100_000
+
+
+def prompt_on_stdin(group: list[tuple[int, Step]]) -> bool:
+    """Whether the one prompt of a single-step process is written to stdin rather than given as an argument."""
+    return len(group) == 1 and len(group[0][1].prompt.encode()) > ARGUMENT_PROMPT_BYTES
 
 
 def flag_args(flags: Flags, *, workdir: Path) -> list[str]:
@@ -424,7 +436,7 @@ def _run_process(
         contain(argv, env),
         cwd=cwd,
         env=env,
-        stdin=subprocess.PIPE if multi else subprocess.DEVNULL,
+        stdin=subprocess.PIPE if multi or prompt_on_stdin(steps) else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -448,6 +460,8 @@ def _run_process(
     try:
         if multi:
             _send(proc.stdin, steps[0][1].prompt)
+        elif proc.stdin is not None:  # a long prompt: the text itself, then end of input
+            _send_text(proc.stdin, steps[0][1].prompt)
         pending = steps[1:]
         for line in proc.stdout:
             try:
@@ -504,3 +518,17 @@ def _send(stdin: IO[str] | None, prompt: str) -> None:
         stdin.flush()
     except BrokenPipeError:  # the engine is gone: how it ended is judged from its exit status
         return
+
+
+def _send_text(stdin: IO[str], prompt: str) -> None:
+    """Write a whole prompt and close stdin; from a thread of its own, as the engine may not read it all
+    before it prints (a full pipe would block the adapter, which must read stdout)."""
+
+    def write() -> None:
+        try:
+            stdin.write(prompt)
+            stdin.close()
+        except (BrokenPipeError, ValueError):  # the engine is gone: how it ended is judged from its exit status
+            return
+
+    threading.Thread(target=write, daemon=True).start()

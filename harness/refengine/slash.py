@@ -13,8 +13,8 @@ slash-user-command, slash-plugin-command; the same on all four):
 
 Everything else is not-modelled: a command of the same name at two levels, sub-folders, a skill or built-in
 command typed as one, ``$0``, quoted arguments, a body without ``$ARGUMENTS`` given arguments, ``${...}``
-variables, a failing ``!`` command, ``allowed-tools``, ``model`` and ``argument-hint`` frontmatter, an untrusted
-folder.
+variables, a failing ``!`` command, ``model`` and ``argument-hint`` frontmatter, an untrusted folder.
+``allowed-tools`` pre-approves its rules for the prompt's turn (slash-command-allowed-tools, -absent).
 """
 
 from __future__ import annotations
@@ -24,20 +24,23 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.refengine.config import split_frontmatter
+from harness.refengine.config import split_frontmatter, tool_list
 from harness.refengine.errors import NotModelled
 from harness.refengine.runtime import Runtime
 
 _PROMPT = re.compile(r"/([A-Za-z0-9_.:-]+)(?:\s+(.*))?", re.DOTALL)
 _POSITIONAL = re.compile(r"\$(\d+)")
 _SHELL = re.compile(r"!`([^`]*)`")
-_MEASURED_KEYS = frozenset({"description"})
+_MEASURED_KEYS = frozenset({"description", "allowed-tools"})
 
 
 @dataclass(frozen=True, kw_only=True)
 class Expansion:
     header: str
     body: str
+    allowed_tools: tuple[str, ...] = ()
+    """``allowed-tools``: pre-approved for the prompt's turn, in print mode too (measured on 2.1.252 to 2.1.332:
+    slash-command-allowed-tools runs ``touch`` under ``Bash(touch:*)``; without it, refused)."""
 
 
 def parse(prompt: str) -> tuple[str, str] | None:
@@ -64,7 +67,7 @@ def expand(rt: Runtime, name: str, args: str) -> Expansion:
     body = _SHELL.sub(lambda m: _shell(rt, m[1]), body)
     header = (f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>\n"
               f"<command-args>{args}</command-args>")
-    return Expansion(header=header, body=body)
+    return Expansion(header=header, body=body, allowed_tools=tool_list(meta.get("allowed-tools")))
 
 
 def _command_file(rt: Runtime, name: str) -> Path:

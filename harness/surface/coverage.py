@@ -9,7 +9,8 @@ Derived from a case's files (its folder, the case it takes its fixture from, its
 
 An element of a pinned version's surface with no case is either listed with a reason it cannot be
 reached offline (``docs/surface/unreachable.yaml``) or is on the backlog (``docs/surface/backlog.yaml``):
-the gate fails on an element in none of the three, and on a list entry that no longer belongs there.
+the gate fails on an element in none of the three, on an "unreachable" element a case reaches, and on an
+entry no pinned surface has; a backlog entry a case now covers counts as covered (``coverage`` says so).
 """
 
 from __future__ import annotations
@@ -223,15 +224,26 @@ def coverage(surface: Surface, cases_by: dict[str, tuple[str, ...]], lists: List
 
 
 def stale(surfaces: list[Surface], cases_by: dict[str, tuple[str, ...]], lists: Lists) -> list[str]:
-    """List entries that do not belong: an element a case covers now, or one no pinned surface has."""
+    """List entries that are wrong: an element said to be unreachable that a case reaches, or one no pinned
+    surface has (a typo, or a release no longer pinned)."""
     known = set().union(*(s.ids() for s in surfaces)) if surfaces else set()
     out = []
     for name in sorted([*lists.unreachable, *lists.backlog]):
-        if name in cases_by:
-            out.append(f"{name}: covered by {', '.join(cases_by[name][:3])}; remove it from the list")
+        if name in lists.unreachable and name in cases_by:
+            out.append(f"{name}: listed as unreachable, but {', '.join(cases_by[name][:3])} reach(es) it")
         elif name not in known:
             out.append(f"{name}: no pinned version's surface has it; remove it from the list")
     return out
+
+
+def done(cases_by: dict[str, tuple[str, ...]], lists: Lists) -> list[str]:
+    """Backlog entries a case covers now: counted as covered; the entry can go (no failure, so a new case
+    never breaks the gate)."""
+    return [
+        f"{n}: covered by {', '.join(cases_by[n][:3])}; take it off the backlog"
+        for n in sorted(lists.backlog)
+        if n in cases_by
+    ]
 
 
 def render_text(rows: list[Coverage]) -> str:

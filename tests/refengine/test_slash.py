@@ -44,7 +44,7 @@ def test_arguments_positional_from_zero_and_shell_lines_as_measured(tmp_path: Pa
     assert out.body == "Hi World Moon. 1=Moon 2=$2\nOUT\n"
 
 
-@pytest.mark.parametrize("body", ["---\nallowed-tools: Bash\n---\nX $ARGUMENTS", "X $0", "X without arguments",
+@pytest.mark.parametrize("body", ["---\nmodel: haiku\n---\nX $ARGUMENTS", "X $0", "X without arguments",
                                   "X $ARGUMENTS !`exit 3`"])
 def test_what_was_not_measured_is_not_modelled(tmp_path: Path, body: str) -> None:
     engine = _engine(tmp_path, body)
@@ -56,3 +56,8 @@ def test_an_unknown_command_is_not_modelled(tmp_path: Path) -> None:
     engine = _engine(tmp_path, "X")
     with pytest.raises(NotModelled):
         expand(engine._rt, "review", "")
+
+
+def test_allowed_tools_are_read_for_the_turn(tmp_path: Path) -> None:
+    engine = _engine(tmp_path, "---\ndescription: d\nallowed-tools: Bash(touch:*), Read\n---\nX $ARGUMENTS")
+    assert expand(engine._rt, "greet", "a").allowed_tools == ("Bash(touch:*)", "Read")
