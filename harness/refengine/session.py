@@ -278,7 +278,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
     for _ in range(limit):
         reply = rt.model.respond(_request(rt, conversation))
         conversation.messages.append({"role": "assistant", "content": reply})
-        kept = rt.session.file if conversation.kind == "main" else None  # subagents' transcripts: not written
+        kept = rt.session.transcript_of(conversation)
         if kept:
             kept.reply(reply)
         uses = [b for b in reply if b.get("type") == "tool_use"]
@@ -320,7 +320,7 @@ def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *, active: b
             "stop_hook_active": active, "last_assistant_message": text, "background_tasks": [],
             "session_crons": []})
     else:
-        transcript = rt.session.transcript_path.with_suffix("") / "subagents" / f"agent-{conversation.agent_id}.jsonl"
+        transcript = rt.session.agent_transcript(conversation.agent_id or "")
         outcome = fire(rt, conversation, "SubagentStop", subject=conversation.agent_type, fields={
             "stop_hook_active": active, "agent_transcript_path": str(transcript), "last_assistant_message": text,
             "background_tasks": [], "session_crons": []})
