@@ -42,6 +42,7 @@ from typing import Any
 
 from harness import cli, results, servers
 from harness.case import Case, copy_fixture, discover_cases
+from harness.engine_name import EngineName
 from harness.engines import make_engine
 from harness.engines.claude import seed_home
 from harness.engines.fakeapi import FakeMessagesAPI
@@ -112,9 +113,9 @@ def paired_run(case: Case, version: str, expectations: Expectations, *, bare_fir
     """One bare run and one run through the harness, back to back, in the order given."""
     if bare_first:
         bare = bare_run(case, version)
-        record = through_harness(case, f"claude@{version}", expectations)
+        record = through_harness(case, EngineName.claude(version), expectations)
     else:
-        record = through_harness(case, f"claude@{version}", expectations)
+        record = through_harness(case, EngineName.claude(version), expectations)
         bare = bare_run(case, version)
     return Pair(bare=bare, harness=record.duration, own=record.duration - (record.engine_seconds or 0.0))
 
@@ -124,7 +125,7 @@ def engine_time(records: list[Record]) -> float:
     return sum(r.engine_seconds or 0.0 for r in records)
 
 
-def through_harness(case: Case, engine: str, expectations: Expectations) -> Record:
+def through_harness(case: Case, engine: EngineName, expectations: Expectations) -> Record:
     record = run_case(case, make_engine(engine), expectations=expectations)
     if record.status.is_error:
         raise SystemExit(record.explain())
@@ -231,7 +232,7 @@ def main() -> None:
         for version in versions:
             walls, engines = [], []
             for case in picked:
-                runs = [through_harness(case, f"claude@{version}", expectations) for _ in range(args.repeat)]
+                runs = [through_harness(case, EngineName.claude(version), expectations) for _ in range(args.repeat)]
                 walls.append(statistics.median(r.duration for r in runs))
                 engines.append(statistics.median(r.engine_seconds or 0.0 for r in runs))
             floor_per_case[version] = sum(engines) / len(engines)
@@ -252,7 +253,7 @@ def main() -> None:
         for version in versions:
             floor = floor_per_case[version] * len(cases) / args.jobs
             begun = time.perf_counter()
-            engine = f"claude@{version}"
+            engine = EngineName.claude(version)
             with ThreadPoolExecutor(max_workers=args.jobs) as pool:
                 records = list(pool.map(lambda c, e=engine: through_harness(c, e, expectations), cases))
             wall = time.perf_counter() - begun

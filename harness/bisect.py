@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.case import Case
+from harness.compare import keyed_exchanges, show
+from harness.engine_name import EngineName
 from harness.engines import make_engine
 from harness.engines.install import binary_path
 from harness.errors import UsageError
 from harness.expectations import Expectations, KnownDifference
 from harness.outcome import Judgement, Status
-from harness.report.compare import keyed_exchanges, show
 from harness.results import Record
 from harness.runner import bug, run_case
 
@@ -408,11 +409,11 @@ def live_runner(case: Case, expectations: Expectations) -> Runner:
     def run(version: str) -> tuple[Record, bool]:
         fresh = not binary_path(version).is_file()
         started = time.monotonic()
-        engine = f"claude@{version}"
+        engine = EngineName.claude(version)
         try:
             record = run_case(case, make_engine(engine), expectations=expectations)
         except Exception as exc:  # a harness bug is a run without a verdict, not the end of the search
-            record = Record.faulted(case, engine=engine, fault=bug(exc), duration=time.monotonic() - started)
+            record = Record.faulted(case, engine=engine.text(), fault=bug(exc), duration=time.monotonic() - started)
         return record, fresh
 
     return run

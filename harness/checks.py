@@ -24,18 +24,27 @@ class Difference:
     detail: str = ""
 
 
-def _turn_field(ex: dict[str, Any]) -> str:
+def _scripted(case: Case, ex: dict[str, Any]) -> tuple[str, tuple[Turn, ...]]:
     if ex["context"] == "main":
-        return f"steps[{ex['step'] - 1}].turns[{ex['turn'] - 1}]"
-    return f"contexts.{ex['context']}.turns[{ex['turn'] - 1}]"
+        return f"steps[{ex['step'] - 1}]", case.steps[ex["step"] - 1].turns
+    return f"contexts.{ex['context']}", case.context(str(ex["context"])).turns
+
+
+def _turn_index(case: Case, ex: dict[str, Any]) -> tuple[str, int, tuple[Turn, ...]]:
+    """Where the exchange's turn is scripted: a request past the script of a thread that says ``then:
+    asks-again`` was answered with its last turn, so it is checked there."""
+    where, turns = _scripted(case, ex)
+    return where, min(ex["turn"] - 1, len(turns) - 1), turns
+
+
+def _turn_field(case: Case, ex: dict[str, Any]) -> str:
+    where, index, _ = _turn_index(case, ex)
+    return f"{where}.turns[{index}]"
 
 
 def _turn_of(case: Case, ex: dict[str, Any]) -> Turn:
-    turn: int = ex["turn"] - 1
-    if ex["context"] == "main":
-        step: int = ex["step"] - 1
-        return case.steps[step].turns[turn]
-    return case.context(str(ex["context"])).turns[turn]
+    _, index, turns = _turn_index(case, ex)
+    return turns[index]
 
 
 def _match(expected: TextMatch, got: str | None) -> bool:
@@ -56,7 +65,7 @@ def check(
             )
         )
     for ex in transcript["exchanges"]:
-        where = _turn_field(ex)
+        where = _turn_field(case, ex)
         for problem in ex.get("offer_problems", ()):
             failures.append(Difference(at=f"{where}.offered", expected="as the case states", observed=problem))
         turn = _turn_of(case, ex)

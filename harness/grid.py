@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from harness.case.spec import PARTS
+from harness.case.spec import ALONE, PARTS
 from harness.outcome import WORST_FIRST, Status
 from harness.results import Record
 
@@ -21,6 +21,20 @@ SYMBOL = {
     Status.CASE_ERROR: "📝",
     Status.HARNESS_ERROR: "🐞",
 }
+
+
+#: The grid's columns: the callee parts, then the cases about the caller alone (``combination: hook``).
+COLUMNS = (*PARTS, ALONE)
+
+
+def cell_name(caller: str, callee: str) -> str:
+    """The record's ``combination`` a cell holds: ``hook -> tool``, or ``hook`` for the ALONE column."""
+    return caller if callee == ALONE else f"{caller} -> {callee}"
+
+
+def cell_label(caller: str, callee: str) -> str:
+    """How reports title a cell: ``hook → tool``, or ``hook`` alone."""
+    return cell_name(caller, callee).replace(" -> ", " → ")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -49,8 +63,8 @@ def cells(records: Iterable[Record], *, engine: str) -> list[Cell]:
     mine = [r for r in records if r.engine == engine]
     out = []
     for caller in PARTS:
-        for callee in PARTS:
-            rs = [r for r in mine if r.combination == f"{caller} -> {callee}"]
+        for callee in COLUMNS:
+            rs = [r for r in mine if r.combination == cell_name(caller, callee)]
             out.append(Cell(caller=caller, callee=callee, cases=tuple(r.case for r in rs), counts=counts(rs)))
     return out
 
@@ -59,10 +73,10 @@ def render_text(records: Iterable[Record], *, engine: str) -> str:
     """A compact grid for terminals: rows are callers, columns callees, each cell its counts per status."""
     grid = {(c.caller, c.callee): c for c in cells(records, engine=engine)}
     width = max([22, *(len(c.describe(symbols=False)) + 2 for c in grid.values())])
-    lines = ["caller ↓ callee →".ljust(18) + "".join(p.ljust(width) for p in PARTS)]
+    lines = ["caller ↓ callee →".ljust(18) + "".join(p.ljust(width) for p in COLUMNS)]
     for caller in PARTS:
         row = caller.ljust(18)
-        for callee in PARTS:
+        for callee in COLUMNS:
             c = grid[(caller, callee)]
             row += (c.describe(symbols=False) if c.cases else "·").ljust(width)
         lines.append(row.rstrip())

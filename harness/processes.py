@@ -9,21 +9,40 @@ that cookie. Jenkins' ProcessTreeKiller does the same with ``BUILD_ID``.
 
 The cookie never enters the harness's own ``os.environ``, so the harness never matches itself, and
 runs in parallel (threads, xdist workers, other users) never match each other.
+
+A process can drop the cookie, though (``env -u CC_HARNESS_RUN``, ``exec -c``, ``env -i``). Where the
+machine lets the harness make a cgroup (cgroup v2, as root or with a delegated subtree), each run also
+gets a cgroup of its own: what the run starts joins it before its program runs (``contain``, a
+``/bin/sh`` prefix that writes itself into ``cgroup.procs`` and execs the program), the kernel keeps
+every descendant in it whatever its environment, session, process group or parent, and the run's end
+kills the whole cgroup (``cgroup.kill``). Elsewhere the cookie is the only containment (``isolation()``
+says which).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 #: The environment variable that carries a run's cookie.
 COOKIE = "CC_HARNESS_RUN"
 _PROC = Path("/proc")
+#: The prefix a contained process starts under: ``$0`` is the run cgroup's ``cgroup.procs``. It writes its
+#: own pid there (``0`` means the writer) and becomes the program; should the cgroup be gone it does not
+#: start the program at all.
+_JOIN = 'echo 0 > "$0" || exit 126; exec "$@"'
+#: The run's cgroup of each live cookie (runs in threads of one process each have their own).
+_GROUPS: dict[str, Path] = {}
+_GROUPS_LOCK = threading.Lock()
+#: The cookies of the runs of this process still going (``contained``), for ``kill_every_run``.
+_LIVE: set[str] = set()
 
 
 def new_cookie() -> str:
@@ -90,13 +109,138 @@ def _exited(pid: int) -> bool:
 
 @contextmanager
 def contained() -> Iterator[str]:
-    """``with contained() as cookie:`` start processes with the cookie in their environment; on exit
-    (normal or not) every one of them still running is killed."""
+    """``with contained() as cookie:`` start processes with the cookie in their environment and their
+    argv through ``contain``; on exit (normal or not) every one of them still running is killed, and
+    every descendant of theirs in the run's cgroup, whatever it did to its environment."""
     cookie = new_cookie()
+    group = _new_group(cookie)
+    with _GROUPS_LOCK:
+        _LIVE.add(cookie)
+        if group is not None:
+            _GROUPS[cookie] = group
     try:
         yield cookie
     finally:
-        kill_carriers(cookie)
+        try:
+            kill_carriers(cookie)
+        finally:
+            with _GROUPS_LOCK:
+                _LIVE.discard(cookie)
+            if group is not None:
+                with _GROUPS_LOCK:
+                    del _GROUPS[cookie]
+                kill_group_of_run(group)
+
+
+def kill_run(cookie: str, *, patience: float = 5.0) -> list[int]:
+    """Kill everything the run ``cookie`` has started so far (its carriers, and its cgroup's members,
+    whatever their environment), the run going on (its cgroup stays for what it starts next): what a
+    timeout does. The carriers killed, as ``kill_carriers``."""
+    with _GROUPS_LOCK:
+        group = _GROUPS.get(cookie)
+    if group is not None:
+        _kill_members(group, patience=patience)
+    return kill_carriers(cookie, patience=patience)
+
+
+def kill_every_run() -> None:
+    """Kill what every run of this process still going has started (a second Ctrl-C: stop now). Each run
+    then ends at once (its engine killed), removes its private folder, and its record is not kept."""
+    with _GROUPS_LOCK:
+        cookies = list(_LIVE)
+    for cookie in cookies:
+        kill_run(cookie, patience=1.0)
+
+
+def contain(argv: list[str], env: Mapping[str, str]) -> list[str]:
+    """``argv`` to start so that the process joins the cgroup of the run whose cookie ``env`` carries,
+    before its program runs (so before it can fork); ``argv`` itself where the run has no cgroup, or
+    where its program cannot be found (it will not start, so there is nothing to contain, and the
+    caller's own error for a missing program stays what it was)."""
+    with _GROUPS_LOCK:
+        group = _GROUPS.get(env.get(COOKIE, ""))
+    if group is None or not argv or shutil.which(argv[0], path=env.get("PATH", os.defpath)) is None:
+        return argv
+    return ["/bin/sh", "-c", _JOIN, str(group / "cgroup.procs"), *argv]
+
+
+def isolation() -> str:
+    """How runs are contained on this machine: ``cgroup`` (every descendant, whatever it does) or
+    ``cookie`` (the processes that keep the run's cookie in their environment)."""
+    return "cookie" if _parent_group() is None else "cgroup"
+
+
+_PARENT: list[Path | None] = []
+
+
+def _parent_group() -> Path | None:
+    """The folder under which this process may make run cgroups: its own cgroup v2 folder, if it can
+    write there; None where it cannot (no cgroup v2, not root, no delegation). Probed once per process."""
+    with _GROUPS_LOCK:
+        if not _PARENT:
+            _PARENT.append(_probe_parent())
+        return _PARENT[0]
+
+
+def _probe_parent() -> Path | None:
+    try:
+        own = next(
+            line[3:] for line in (_PROC / "self" / "cgroup").read_text().splitlines() if line.startswith("0::")
+        )
+        mount = next(
+            Path(fields[4])
+            for fields in (line.split() for line in (_PROC / "self" / "mountinfo").read_text().splitlines())
+            if fields[fields.index("-") + 1] == "cgroup2"
+        )
+    except (OSError, StopIteration, ValueError):
+        return None
+    parent = mount / own.lstrip("/")
+    probe = parent / f"cc-harness-probe-{new_cookie()}"
+    try:
+        probe.mkdir()
+    except OSError:
+        return None
+    try:
+        usable = os.access(probe / "cgroup.procs", os.W_OK) and (probe / "cgroup.kill").exists()
+    finally:
+        probe.rmdir()
+    return parent if usable else None
+
+
+def _new_group(cookie: str) -> Path | None:
+    parent = _parent_group()
+    if parent is None:
+        return None
+    group = parent / f"cc-harness-{cookie}"
+    try:
+        group.mkdir()
+    except OSError:  # the parent went away or filled up (cgroup.max.descendants): the cookie still holds
+        return None
+    return group
+
+
+def kill_group_of_run(group: Path, *, patience: float = 5.0) -> None:
+    """Kill every process in the run's cgroup and remove it, once the kernel has emptied it."""
+    if _kill_members(group, patience=patience):
+        try:
+            group.rmdir()
+        except OSError:  # a process in uninterruptible sleep is still there: the folder stays, empty later
+            return
+
+
+def _kill_members(group: Path, *, patience: float) -> bool:
+    """SIGKILL every process in ``group`` (``cgroup.kill``: the kernel also takes those forked meanwhile);
+    whether it emptied within ``patience`` seconds."""
+    deadline = time.monotonic() + patience
+    try:
+        (group / "cgroup.kill").write_text("1")
+        while "populated 1" in (group / "cgroup.events").read_text():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.005)
+    except OSError:  # already gone
+        return False
+    return True
 
 
 def kill_group(pid: int, sig: int = signal.SIGKILL) -> None:

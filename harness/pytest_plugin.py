@@ -27,6 +27,7 @@ from syrupy.terminal import disable_color
 from harness import results, snapshots
 from harness.accept import is_todo
 from harness.case import CASE_FILE, BrokenCase, Case, load_or_broken
+from harness.engine_name import EngineName
 from harness.engines import expand, make_engine
 from harness.expectations import Expectations
 from harness.outcome import Judgement, Status
@@ -34,10 +35,11 @@ from harness.results import Record
 from harness.runner import run_case
 from harness.selection import Selection
 from harness.suite import Suite
+from harness.versions import newest
 
 SUITE = pytest.StashKey[Suite | None]()
 _EXPECTATIONS = pytest.StashKey[Expectations]()
-_ENGINES = pytest.StashKey[list[str]]()
+_ENGINES = pytest.StashKey[list[EngineName]]()
 _WRITER = pytest.StashKey[results.Writer]()
 
 
@@ -80,12 +82,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", "ignore:(?s).*Can not relate snapshot name:UserWarning")
     config.stash[snapshots.SNAPSHOT_ROOT] = suite.snapshots
     config.stash[_EXPECTATIONS] = Expectations(root=suite.expectations)
-    config.stash[_ENGINES] = expand(config.getoption("--engine") or list(suite.engines), pinned=suite.pinned)
+    config.stash[_ENGINES] = expand(config.getoption("--engine") or suite.engines, pinned=suite.pinned)
     xdist_controller = getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput")
     if (folder := config.getoption("--cc-results")) and not xdist_controller:  # workers run the tests
         worker = getattr(config, "workerinput", {}).get("workerid", "main")
         head = results.header(
-            engines=config.stash[_ENGINES],
+            engines=[e.text() for e in config.stash[_ENGINES]],
             options={"command": "pytest", "suite": suite.describe(), "worker": worker},
             revision=results.suite_revision(suite.root),
         )
@@ -94,8 +96,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def case_engines(config: pytest.Config) -> list[str]:
     """The engines this session runs each case on (``--engine``, else the suite's); empty without a suite."""
-    engines: list[str] = config.stash.get(_ENGINES, [])
-    return list(engines)
+    engines: list[EngineName] = config.stash.get(_ENGINES, [])
+    return [e.text() for e in engines]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -108,8 +110,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     suite = config.stash.get(SUITE, None)
     if suite is None:
         return []
-    engines: list[str] = config.stash[_ENGINES]
-    return [f"cc-harness suite: {suite.describe()}; engines: {', '.join(engines)}"]
+    engines = config.stash[_ENGINES]
+    return [f"cc-harness suite: {suite.describe()}; engines: {', '.join(e.text() for e in engines)}"]
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> CaseFile | None:
@@ -126,7 +128,10 @@ class CaseFile(pytest.File):
         suite = self.config.stash[SUITE]
         assert suite is not None
         found = load_or_broken(self.path.parent, catalogue=suite.catalogue)
-        return [CaseTest.from_parent(self, name=engine, found=found) for engine in self.config.stash[_ENGINES]]
+        return [
+            CaseTest.from_parent(self, name=engine.text(), engine=engine, found=found)
+            for engine in self.config.stash[_ENGINES]
+        ]
 
 
 def _case_test() -> None:
@@ -136,11 +141,12 @@ def _case_test() -> None:
 class CaseTest(pytest.Function):
     """One case on one engine. A ``Function`` so that syrupy and xdist treat it as any other test."""
 
-    def __init__(self, *, found: Case | BrokenCase, **kwargs: Any) -> None:
+    def __init__(self, *, found: Case | BrokenCase, engine: EngineName, **kwargs: Any) -> None:
         super().__init__(callobj=_case_test, **kwargs)
         self.found = found
         self.case_id = found.id
-        self.engine_name = self.name
+        self.engine = engine
+        self.engine_name = engine.text()
         self.record: Record | None = None
         self.add_marker(pytest.mark.engine(self.name))
         if isinstance(found, Case):
@@ -156,7 +162,7 @@ class CaseTest(pytest.Function):
         keep = self.config.getoption("--keep-workdirs")
         suite = self.config.stash[SUITE]
         assert suite is not None
-        engine = make_engine(self.engine_name, default_version=suite.pinned[-1] if suite.pinned else None)
+        engine = make_engine(self.engine, default_version=newest(suite.pinned))
         self.record = run_case(
             self.found, engine, expectations=self.config.stash[_EXPECTATIONS], keep=Path(keep) if keep else None
         )
@@ -172,8 +178,7 @@ class CaseTest(pytest.Function):
         """Judge the run: the snapshot first (so --snapshot-update records it), then the case's verdict."""
         record = self.record
         assert record is not None and record.transcript is not None
-        either_way = isinstance(self.found, Case) and self.found.answers_either_way
-        intermittent = either_way or any(f.intermittent for f in record.findings)
+        intermittent = not snapshots.compared(self.found, record)
         # an intermittent case's transcript changes from run to run (as a case with one_of says of itself):
         # its snapshot records one of its outcomes, and is not compared; it is still recorded, as the baseline
         # that ``cc-harness check`` judges through the case's checks (without it, check reports the case as

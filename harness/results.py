@@ -8,9 +8,14 @@ reads as they are.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import platform
+import stat
 import subprocess
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -18,9 +23,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import Any
 
+from harness import formats
 from harness.case import BrokenCase, Case
+from harness.engine_name import EngineName
 from harness.errors import UsageError
 from harness.outcome import WORST_FIRST, Fault, Finding, Judgement, Status
 
@@ -120,6 +127,18 @@ class Record:
             lines += ["notes:", *(f"  - {n}" for n in self.notes)]
         return f"{self.case} on {self.engine} ({self.status.label}):\n" + "\n".join(lines) if lines else ""
 
+    def reason(self) -> str:
+        """Why this record is not a plain pass, in one line (empty for a pass): the fault's message, the
+        first unexpected or stale finding, or the expectations file's reasons for a known difference."""
+        if self.fault is not None:
+            return self.fault.message.splitlines()[0] if self.fault.message else self.fault.status.value
+        bad = [f for f in self.findings if f.judgement in (Judgement.UNEXPECTED, Judgement.STALE)]
+        if bad:
+            first = bad[0].render().splitlines()
+            more = f" (+{len(bad) - 1} more)" if len(bad) > 1 else ""
+            return f"{first[0]}: {' '.join(line.strip() for line in first[1:3])}{more}"
+        return "; ".join(sorted({f.reason or f.at for f in self.findings if f.differs}))
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "case": self.case,
@@ -153,6 +172,10 @@ class Record:
             raise ResultsError(
                 f"{where}: status {item['status']!r} is not one of {', '.join(s.value for s in Status)}"
             ) from None
+        try:  # a name written by any version of the harness parses; a forged one (a path) does not
+            engine = EngineName.parse(str(item["engine"])).text()
+        except UsageError as exc:
+            raise ResultsError(f"{where}: {exc}") from None
         for key in ("claims", "flags", "findings", "notes"):
             if not isinstance(item.get(key, []), list):
                 raise ResultsError(f"{where}: {key} must be a list, got {type(item[key]).__name__}")
@@ -165,7 +188,7 @@ class Record:
             raise ResultsError(f"{where}: malformed finding or fault: {exc!r}") from None
         return cls(
             case=str(item["case"]),
-            engine=str(item["engine"]),
+            engine=engine,
             status=status,
             combination=str(item["combination"]),
             claims=tuple(item["claims"]),
@@ -197,6 +220,7 @@ def suite_revision(root: Path) -> str:
 
 def header(*, engines: list[str], options: dict[str, Any], revision: str) -> dict[str, Any]:
     return {
+        "format": formats.RESULTS.current,
         "engines": engines,
         "suite_revision": revision,
         "platform": f"{platform.system()} {platform.machine()} python {platform.python_version()}",
@@ -218,42 +242,173 @@ def describe_totals(records: Iterable[Record]) -> str:
 
 
 class Writer:
-    """Appends records to a results file as they finish; ``close`` writes the footer.
+    """Writes a results file as the run goes: header, each record the moment it finishes, footer on ``close``.
+
+    One writer at a time: the file is locked (``flock``) for the writer's life, and a second writer is
+    refused with a message naming the run that holds it. The file is replaced atomically: the header
+    and any records ``begin`` carries over (from the file itself, for ``--reuse F --results F``) go to a
+    new file beside it, which is then renamed over the old one, so at every moment the path holds either
+    the old file whole or the new one with every finished record. Each record is one ``write`` of a
+    whole line, so a run killed even by SIGKILL leaves its finished records readable (``read(...,
+    partial=True)``). A write that fails (a full disk) cuts the file back to its last whole line, keeps
+    the records in memory, and is reported by ``failure``; the run goes on.
 
     Used as a context manager, an exception (Ctrl-C included) still closes the file with a footer
     that marks the run interrupted, so every finished record stays readable."""
 
     def __init__(self, path: Path, *, head: dict[str, Any]) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.records: list[Record] = []
+        self._failure: str | None = None
+        self._unsaved = 0
+        self._head = head
         self._lock = threading.Lock()
-        # backslashreplace: a stray undecodable file name must not cost the run its results
-        self._file: IO[str] = path.open("w", encoding="utf-8", errors="backslashreplace")
-        self._line({"type": "header", **head})
+        self._created = not path.exists()
+        self._held = _claim(path)
+        self._fd: int | None = None
+        self._begun = self._closed = False
+        self._good = 0  # the file's length up to its last whole line
+
+    @property
+    def failure(self) -> str | None:
+        """Why the file stopped taking records (``path: cannot write: No space left on device (2 finished
+        record(s) not saved)``), if it did."""
+        if self._failure is None:
+            return None
+        return f"{self._failure} ({self._unsaved} finished record(s) not saved)"
+
+    def begin(self, carried: Iterable[Record] = ()) -> None:
+        """Put the header and ``carried`` records (taken from another run) in place of the file."""
+        with self._lock:
+            if self._begun:
+                return
+            self._begun = True
+            fd, temporary = _sibling(self.path)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a fresh file: nobody else can hold it
+                self._fd = fd
+                self._line({"type": "header", **self._head})
+                for record in carried:
+                    self.records.append(record)
+                    self._line({"type": "case", **record.to_json()})
+                if self._failure is None:
+                    os.replace(temporary, self.path)
+            finally:
+                if self._failure is not None or self._fd is None:  # the old file stays as it was
+                    os.close(fd)
+                    self._fd = None
+                    Path(temporary).unlink(missing_ok=True)
+            os.close(self._held)  # the new file's lock now guards the path
+            self._held = -1
 
     def add(self, record: Record) -> None:
+        """Save a finished record (after ``close``, as when the run was stopped, it is dropped)."""
+        self.begin()
         with self._lock:
+            if self._closed:
+                return
             self.records.append(record)
             self._line({"type": "case", **record.to_json()})
 
     def close(self, *, interrupted: bool = False) -> None:
+        self.begin()
         with self._lock:
-            if self._file.closed:
+            if self._closed:
                 return
+            self._closed = True
             counts = {s.value: n for s, n in totals(self.records).items()}
             self._line({"type": "footer", "totals": counts, "complete": not interrupted})
-            self._file.close()
+            if self._fd is not None:
+                os.close(self._fd)  # releases the lock
+                self._fd = None
 
     def __enter__(self) -> Writer:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if not self._begun and kind is not None:  # an error before the run began: the old file stays as it was
+            if self._created:
+                self.path.unlink(missing_ok=True)
+            os.close(self._held)
+            self._held = -1
+            self._closed = True
+            return
         self.close(interrupted=kind is not None)
 
     def _line(self, item: dict[str, Any]) -> None:
-        self._file.write(json.dumps(item, ensure_ascii=False) + "\n")
-        self._file.flush()
+        """One whole line in one write; on a failure, the file is cut back to its last whole line."""
+        if self._failure is not None or self._fd is None:
+            self._unsaved += item.get("type") == "case"
+            return
+        # backslashreplace: a stray undecodable file name must not cost the run its results
+        data = (json.dumps(item, ensure_ascii=False) + "\n").encode("utf-8", errors="backslashreplace")
+        try:
+            done = 0
+            while done < len(data):
+                done += os.write(self._fd, data[done:])
+        except OSError as exc:
+            self._failure = f"{self.path}: cannot write: {exc.strerror or exc}"
+            self._unsaved += item.get("type") == "case"
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, self._good)
+            return
+        self._good += len(data)
+
+
+def _claim(path: Path) -> int:
+    """Lock ``path`` for writing (created empty if absent); a path that is no regular file, or that another
+    run holds, is a one-line error."""
+    while True:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except IsADirectoryError:
+            raise ResultsError(f"{path}: is a folder, not a results file") from None
+        except OSError as exc:
+            raise ResultsError(f"{path}: cannot write the results file: {exc.strerror or exc}") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise ResultsError(f"{path}: not a regular file: a results file must be a file of its own")
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(fd)
+            os.close(fd)
+            raise ResultsError(
+                f"{path}: another run{f' (pid {holder})' if holder else ''} is writing this results file;"
+                " wait for it, or pass another --results"
+            ) from None
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            return fd
+        os.close(fd)  # the file was replaced while we waited for its lock: lock the new one
+
+
+def _holder(fd: int) -> int | None:
+    """The pid that holds an flock on the file open at ``fd`` (from ``/proc/locks``), if it can be told."""
+    st = os.fstat(fd)
+    device = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    try:
+        lines = Path("/proc/locks").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        parts = line.split()
+        if len(parts) > 5 and parts[1] == "FLOCK" and parts[5] == device and parts[4].isdigit():
+            return int(parts[4])
+    return None
+
+
+def _sibling(path: Path) -> tuple[int, str]:
+    """A new file beside ``path`` (same folder, so it can be renamed over it)."""
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise ResultsError(f"{path}: cannot write beside the results file: {exc.strerror or exc}") from None
+    return fd, name
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -264,15 +419,20 @@ class Results:
     records: list[Record]
     complete: bool
     """Every file's run finished (none was interrupted)."""
+    notes: tuple[str, ...] = ()
+    """What ``partial=True`` let through: a file whose run was killed before its footer."""
 
 
-def read(path: Path) -> Results:
+def read(path: Path, *, partial: bool = False) -> Results:
     """The header and records of a results file (several files: see ``merge``).
 
     Strict on purpose: a report built from a truncated or hand-edited file would be silently wrong,
-    so every problem raises ``ResultsError`` naming the file and line."""
+    so every problem raises ``ResultsError`` naming the file and line. ``partial``: a file whose run was
+    killed (no footer; a last line cut short) is read for its finished records, with a note saying so
+    (what ``--reuse`` takes)."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
     except OSError as exc:
         raise ResultsError(f"{path}: cannot read results file: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
@@ -287,6 +447,8 @@ def read(path: Path) -> Results:
         try:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
+            if partial and n == len(lines) and not text.endswith("\n"):  # the write a kill cut short
+                break
             raise ResultsError(f"{where}: not JSON: {exc}") from None
         if not isinstance(item, dict):
             raise ResultsError(f"{where}: expected a JSON object, got {type(item).__name__}")
@@ -296,6 +458,10 @@ def read(path: Path) -> Results:
         if kind == "header":
             if head is not None or records:
                 raise ResultsError(f"{where}: the header must be the first line, and only one")
+            try:  # no results migration exists yet: a known format is read as it is
+                formats.RESULTS.version_of(item.get("format"), where=where)
+            except formats.FormatError as exc:
+                raise ResultsError(str(exc)) from None
             head = item
         elif kind == "case":
             if head is None:
@@ -307,24 +473,31 @@ def read(path: Path) -> Results:
             raise ResultsError(f"{where}: unknown line type {kind!r} (expected header, case or footer)")
     if head is None:
         raise ResultsError(f"{path}: no header line: not a cc-harness results file")
+    ordered = sorted(records, key=lambda r: (r.engine, r.case))
     if foot is None:
+        if partial:
+            note = f"{path} has no footer (the run that wrote it was killed): its {len(records)} finished records count"
+            return Results(head=head, records=ordered, complete=False, notes=(note,))
         raise ResultsError(f"{path}: no footer line: the run that wrote it was killed (truncated file)")
     counted = {s.value: n for s, n in totals(records).items()}
     if foot.get("totals") != counted:
         raise ResultsError(f"{path}: footer totals {foot.get('totals')} do not match the records {counted}")
-    ordered = sorted(records, key=lambda r: (r.engine, r.case))
     return Results(head=head, records=ordered, complete=bool(foot.get("complete", True)))
 
 
-def merge(paths: list[Path]) -> Results:
-    """Shards' results as one run: records keyed by (engine, case); a duplicate is an error."""
+def merge(paths: list[Path], *, partial: bool = False) -> Results:
+    """Shards' results as one run: records keyed by (engine, case); a duplicate is an error.
+
+    ``partial``: files of killed runs count too (see ``read``)."""
     if not paths:
         raise ResultsError("no results file given")
     heads: list[dict[str, Any]] = []
     seen: dict[tuple[str, str], tuple[Record, Path]] = {}
     complete = True
+    notes: list[str] = []
     for p in paths:
-        part = read(p)
+        part = read(p, partial=partial)
+        notes += part.notes
         heads.append(part.head)
         complete = complete and part.complete
         for r in part.records:
@@ -336,11 +509,10 @@ def merge(paths: list[Path]) -> Results:
     merged["engines"] = sorted({e for h in heads for e in h.get("engines", ())})
     merged["shards"] = [h.get("options", {}).get("shard") for h in heads]
     records = sorted((r for r, _ in seen.values()), key=lambda r: (r.engine, r.case))
-    return Results(head=merged, records=records, complete=complete)
+    return Results(head=merged, records=records, complete=complete, notes=tuple(notes))
 
 
 def write(path: Path, *, head: dict[str, Any], records: Iterable[Record]) -> None:
     """A complete results file holding ``records`` (for records rebuilt or merged rather than run)."""
     with Writer(path, head=head) as writer:
-        for record in records:
-            writer.add(record)
+        writer.begin(records)

@@ -77,8 +77,7 @@ def bug(exc: Exception) -> Fault:
 
 
 def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectations, started: float) -> Record:
-    copy_fixture(case, folders.work)
-    notes = fixture_notes(folders.work)
+    notes = (*copy_fixture(case, folders.work), *fixture_notes(folders.work))
     for folder in (folders.home, folders.tmp):
         folder.mkdir()
     copy_home(case, folders.home)

@@ -30,6 +30,8 @@ import fnmatch
 import json
 import os
 import re
+import shutil
+import subprocess
 import tempfile
 import textwrap
 from collections.abc import Iterator
@@ -41,12 +43,16 @@ import yaml
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from harness.errors import UsageError
+from harness import setup_parts
+from harness.engine_name import EngineName
+from harness.engines import cache, registry
+from harness.errors import HarnessError, UsageError
 from harness.refengine.config import AgentDef, McpServerDef, ProjectConfig, SkillDef, load_project
 from harness.refengine.hooks import EVENTS_WITHOUT_MATCHER, HookRule, matcher_hits
 from harness.refengine.profiles import Profile, profile_for
 from harness.refengine.tools import ALIASES
 from harness.suite import OWN_FILE, Suite
+from harness.versions import newest
 
 CASES = "claude-cases"
 #: Where the witness hook writes, inside the working copy.
@@ -75,6 +81,10 @@ class Planned:
     what: str
     hook_case: bool = False
     """A hook's case file: after it is written, a reference run looks for marks the hook itself leaves."""
+    commands: tuple[str, ...] = ()
+    """A hook case's own commands: only a file they name is one of its marks."""
+    update: bool = False
+    """A file of the repository init adds to (``.gitignore``): written whether or not it exists."""
 
 
 @dataclass(kw_only=True)
@@ -87,28 +97,46 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     suite_file: Path | None = None
     cases: Path | None = None
+    pinned: str = ""
+    pinned_from: str = ""
+    """Where the pinned version came from (``--pinned``, the suite, claude on PATH, the cache, the registry)."""
 
 
-def init(root: Path, *, pinned: str | None) -> Report:
-    """Write the starter suite for the repository at ``root``; what was written, kept and skipped."""
+def init(root: Path, *, pinned: str | None, plugin_dirs: tuple[Path, ...] = (), home: Path | None = None) -> Report:
+    """Write the starter suite for the repository at ``root``; what was written, kept and skipped.
+
+    ``plugin_dirs``: plugin folders the team loads with ``--plugin-dir`` (plugins inside the repository are
+    found without it)."""
     root = root.resolve()
     if not (root / ".claude").is_dir():
         raise UsageError(f"{root}: no .claude/ folder here: init scaffolds cases for an existing Claude Code setup")
     report = Report()
     suite = _own_suite(root)
-    version = pinned or (suite.pinned[-1] if suite and suite.pinned else None)
-    if version is None:
-        raise UsageError("init: name the claude version you run (--pinned 2.1.332): the suite is pinned to it")
+    suite_pin = newest(suite.pinned) if suite else None
+    if pinned:
+        version, report.pinned_from = pinned, "--pinned"
+    elif suite_pin:
+        version, report.pinned_from = suite_pin, f"the newest pinned version of {suite.describe() if suite else ''}"
+    else:
+        version, report.pinned_from = default_pinned()
+    report.pinned = version
     cases = suite.cases if suite else root / CASES
     planned: list[Planned] = []
     if suite is None:
         planned.append(Planned(path=root / OWN_FILE, text=_config(version), what="suite configuration"))
     config = _read(root, report)
     planned += _cases(config, root=root, cases=cases, profile=profile_for(version), report=report)
+    planned += setup_parts.plan(root, cases=cases, config=config, plugin_dirs=plugin_dirs, report=report)
+    if home is not None:
+        planned += setup_parts.home_cases(home, root=root, cases=cases, version=version, report=report)
+    else:
+        report.skipped.append("your HOME (~/.claude): not read; --home ~/.claude makes cases of its skills and agents")
+    if (ignore := setup_parts.ignore_results(root, suite.results if suite else root / "results")) is not None:
+        planned.append(ignore)
     for item in planned:
         # a case folder that exists is the user's: none of its files is written, not even a missing one
         owner = _case_folder(item.path, cases) or item.path
-        if not owner.exists():
+        if item.update or not owner.exists():
             report.written.append(item)
         elif owner not in report.kept:
             report.kept.append(owner)
@@ -117,10 +145,31 @@ def init(root: Path, *, pinned: str | None) -> Report:
         item.path.write_text(item.text, encoding="utf-8")
     for item in report.written:
         if item.hook_case:
-            _add_own_marks(item.path, version=version)
+            _add_own_marks(item.path, version=version, commands=item.commands, root=root)
     report.suite_file = suite.config_file if suite else root / OWN_FILE
     report.cases = cases
     return report
+
+
+def default_pinned() -> tuple[str, str]:
+    """The claude version a team most likely runs, and where it came from: ``claude --version`` on PATH, else
+    the newest version in cc-harness's cache, else the newest published release."""
+    claude = shutil.which("claude")
+    if claude is not None:
+        try:
+            out = subprocess.run([claude, "--version"], capture_output=True, text=True, timeout=30, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            out = None
+        found = re.search(r"\b(\d+\.\d+\.\d+)\b", out.stdout) if out is not None else None
+        if found:
+            return found.group(1), f"the version of {claude}"
+    cached = newest(i.version for i in cache.installs())
+    if cached:
+        return cached, "the newest version in the engine cache (no claude on PATH)"
+    try:
+        return registry.resolve("latest"), "the newest published release (no claude on PATH, none cached)"
+    except HarnessError as exc:
+        raise UsageError(f"init: name the claude version you run (--pinned 2.1.332): {exc}") from None
 
 
 def _case_folder(path: Path, cases: Path) -> Path | None:
@@ -142,7 +191,7 @@ def _config(version: str) -> str:
         "# The cc-harness suite for this repository's Claude Code setup (.claude/, .mcp.json).\n"
         "# Written by cc-harness init; it is yours to edit (init never rewrites it). Keys: docs/your-setup.md.\n"
         f'cases = "{CASES}"\n'
-        f'engines = ["reference", "claude@{version}"]\n'
+        f'engines = ["reference", "{EngineName.claude(version)}"]\n'
         f'pinned = ["{version}"]\n'
     )
 
@@ -160,24 +209,32 @@ def _cases(config: ProjectConfig, *, root: Path, cases: Path, profile: Profile, 
     taken: set[str] = set()
 
     def folder(kind: str, name: str) -> Path:
-        case_id = _unique(_slug(f"{kind}-{name}"), taken)
+        case_id = _unique(slug(f"{kind}-{name}"), taken)
         return cases / case_id
 
     for skill in config.skills.values():
-        case = _skill_case(skill, root=root, profile=profile, report=report)
+        case = skill_case(skill, root=root, profile=profile, report=report)
         if case is not None:
-            yield _case_file(folder("skill", skill.name), case, root=root, what=f"skill {skill.name}")
+            yield case_file(folder("skill", skill.name), case, root=root, what=f"skill {skill.name}")
     for agent in config.agents.values():
         if not agent.builtin and not agent.user_level:
-            case = _agent_case(agent, profile=profile)
-            yield _case_file(folder("agent", agent.name), case, root=root, what=f"agent {agent.name}")
+            case = agent_case(agent, profile=profile)
+            yield case_file(folder("agent", agent.name), case, root=root, what=f"agent {agent.name}")
     settings = root / ".claude" / "settings.json"
+    local = root / ".claude" / "settings.local.json"
     for rule in config.hooks:
-        if Path(rule.origin) != settings:
-            report.skipped.append(f"{rule.event} hook of {rule.origin}: only .claude/settings.json is shared")
+        if Path(rule.origin) not in (settings, local):
+            report.skipped.append(f"{rule.event} hook of {rule.origin}: only the repository's settings are read")
             continue
-        hook_folder = folder("hook", f"{rule.event}-{rule.matcher or 'all'}")
-        yield from _hook_files(rule, folder=hook_folder, root=root, report=report, profile=profile)
+        mine = Path(rule.origin) == local
+        hook_folder = folder("hook", f"{'local-' if mine else ''}{rule.event}-{rule.matcher or 'all'}")
+        yield from _hook_files(rule, folder=hook_folder, root=root, report=report, profile=profile,
+                               local=local if mine else None)
+    if local.is_file() and not any(Path(r.origin) == local for r in config.hooks):
+        report.skipped.append(
+            ".claude/settings.local.json: it sets no hook (init scaffolds its hooks, each case carrying a copy of"
+            " the file as a case-local layer); its permissions are listed below"
+        )
     for name in _unapproved_servers(root, config):
         # measured on 2.1.252 to 2.1.332 (trusted folder, bypass): the engine starts such a server anyway,
         # the reference engine does not; a case would fail on one of them whatever it says
@@ -188,25 +245,25 @@ def _cases(config: ProjectConfig, *, root: Path, cases: Path, profile: Profile, 
     for server in config.mcp_servers.values():
         case = _mcp_case(server, root=root, report=report)
         if case is not None:
-            yield _case_file(folder("mcp", server.name), case, root=root, what=f"MCP server {server.name}")
+            yield case_file(folder("mcp", server.name), case, root=root, what=f"MCP server {server.name}")
 
 
 # -- skills ------------------------------------------------------------------------------------
 
 
-def _skill_case(skill: SkillDef, *, root: Path, profile: Profile, report: Report) -> dict[str, Any] | None:
+def skill_case(skill: SkillDef, *, root: Path, profile: Profile, report: Report) -> dict[str, Any] | None:
     name = skill.name
-    line = _quotable_line(skill.body)
+    line = quotable_line(skill.body)
     base: dict[str, Any] = {"project": "../..", "run": {"permission_mode": "bypass"}}
     launch: dict[str, Any] = {"name": "Skill", "input": {"skill": name}}
     turns: list[dict[str, Any]]
     if skill.disable_model_invocation:
         call = {**launch, "expect": {"result": {"lacks": "Launching skill"}, "is_error": True}}
         turns = [{"call": call}, {"say": f"The {name} skill cannot be invoked by the model."}]
-        return _case(
+        return make_case(
             f"The {name} skill cannot be invoked by the model (disable-model-invocation)", base,
             f"Use the {name} skill.", turns,
-            notes=_notes(
+            notes=notes(
                 f"(.claude/skills/{name}/SKILL.md) it has disable-model-invocation: true, so a Skill call the model"
                 " makes is refused with an error and the skill is not loaded.",
                 "If the skill should be usable by the model, remove that key and re-run cc-harness init in a fresh"
@@ -235,10 +292,10 @@ def _skill_case(skill: SkillDef, *, root: Path, profile: Profile, report: Report
         }
         turns = [*first, {"call": call}, back]
         contexts = {"fork": {"opens_with": line, "turns": [{"say": done}]}}
-        return _case(
+        return make_case(
             f"The {name} skill runs forked: its body opens a context of its own, and only its result comes back",
             base, f"Use the {name} skill.", turns, contexts=contexts,
-            notes=_notes(
+            notes=notes(
                 f"(.claude/skills/{name}/SKILL.md, context: fork) the Skill call opens a new model context whose"
                 " opening message holds the skill's body (matched by its first line), the call's result is that"
                 " context's final answer, and the body never reaches the main thread.",
@@ -251,10 +308,10 @@ def _skill_case(skill: SkillDef, *, root: Path, profile: Profile, report: Report
         loaded = {"offered": {"context": {"include": [line]}}, **loaded}
     call = {**launch, "expect": {"result": f"Launching skill: {name}", "is_error": False}}
     extra = " It is conditional: reading a file its paths: match makes it available first." if skill.paths else ""
-    return _case(
+    return make_case(
         f"The {name} skill loads and its instructions reach the model", base, f"Use the {name} skill.",
         [*first, {"call": call}, loaded],
-        notes=_notes(
+        notes=notes(
             f"(.claude/skills/{name}/SKILL.md) the model calls the Skill tool with {name}, the engine answers"
             f" Launching skill: {name}, and the model's next request holds the first line of the skill's body.{extra}",
             "Add the calls the skill's instructions lead to as turns after the Skill call, each with an expect: of"
@@ -263,7 +320,7 @@ def _skill_case(skill: SkillDef, *, root: Path, profile: Profile, report: Report
     )
 
 
-def _quotable_line(body: str) -> str | None:
+def quotable_line(body: str) -> str | None:
     """A line of a body that reaches the model verbatim: no argument or shell substitution in it."""
     for raw in body.splitlines():
         line = raw.strip()
@@ -284,7 +341,7 @@ def _matching_file(root: Path, globs: tuple[str, ...]) -> str | None:
 # -- agents ------------------------------------------------------------------------------------
 
 
-def _agent_case(agent: AgentDef, *, profile: Profile) -> dict[str, Any]:
+def agent_case(agent: AgentDef, *, profile: Profile) -> dict[str, Any]:
     name = agent.name
     ready = f"CC-HARNESS: the {name} agent is ready."
     task = f"CC-HARNESS PROBE for the {name} agent: reply in one line that you are ready."
@@ -298,7 +355,7 @@ def _agent_case(agent: AgentDef, *, profile: Profile) -> dict[str, Any]:
     tools = _tool_names(agent.tools) if agent.tools is not None else None
     if tools is not None:
         offered["tools"] = {"exactly": tools}
-    line = _quotable_line(agent.body)
+    line = quotable_line(agent.body)
     if line:
         offered["context"] = {"include": [line]}
     first: dict[str, Any] = {"offered": offered, "say": ready} if offered else {"say": ready}
@@ -307,13 +364,13 @@ def _agent_case(agent: AgentDef, *, profile: Profile) -> dict[str, Any]:
         if tools is not None
         else "inherits the main thread's tools (it has no tools: line)"
     )
-    return _case(
+    return make_case(
         f"The {name} agent starts, {what.split(' (')[0]}, and reads its own instructions",
         {"project": "../..", "run": {"permission_mode": "bypass"}},
         f"Ask the {name} agent whether it is ready.",
         [{"call": call}, {"say": f"The {name} agent answered."}],
         contexts={name: {"opens_with": task.split(":")[0], "turns": [first]}},
-        notes=_notes(
+        notes=notes(
             f"(.claude/agents, name: {name}) the main thread starts the agent with run_in_background: false (so its"
             f" answer comes back in the same turn); the agent {what}, and its instructions are in its context.",
             f"Script the agent's work under contexts.{name}.turns: calls of its tools with expect: of their"
@@ -331,7 +388,11 @@ def _tool_names(tools: tuple[str, ...]) -> list[str]:
 # -- hooks -------------------------------------------------------------------------------------
 
 
-def _hook_files(rule: HookRule, *, folder: Path, root: Path, report: Report, profile: Profile) -> Iterator[Planned]:
+def _hook_files(
+    rule: HookRule, *, folder: Path, root: Path, report: Report, profile: Profile, local: Path | None
+) -> Iterator[Planned]:
+    """A hook's case and its witness; ``local``: the hook is in that settings.local.json, which git ignores, so
+    the case carries a copy of it (laid over the working copy as the case's own file)."""
     label = f"{rule.event} hook" + (f" on {rule.matcher!r}" if rule.matcher else "")
     commands = [a.command for a in rule.actions if a.type == "command"]
     shown = "; ".join(commands) or ", ".join(a.type for a in rule.actions)
@@ -347,7 +408,17 @@ def _hook_files(rule: HookRule, *, folder: Path, root: Path, report: Report, pro
             f"{label}: no harmless probe call ({', '.join(p for p, _ in _PROBES)}) matches it; write its case by hand"
         )
         return
-    yield _case_file(folder, case, root=root, what=label, hook_case=True)
+    if local is not None:
+        case["notes"] += "\n" + textwrap.fill(
+            "Case-local layer: the hook is in .claude/settings.local.json, which git ignores and a project copy"
+            " leaves out, so this case carries its own copy of that file (.claude/settings.local.json in this"
+            " folder, laid over the working copy). Copy yours here again when it changes.",
+            width=100, break_long_words=False, break_on_hyphens=False,
+        )
+        yield Planned(path=folder / ".claude" / "settings.local.json", text=local.read_text(encoding="utf-8"),
+                      what=f"case-local copy of .claude/settings.local.json for the {label}")
+    planned = case_file(folder, case, root=root, what=label, hook_case=True)
+    yield Planned(path=planned.path, text=planned.text, what=planned.what, hook_case=True, commands=tuple(commands))
     witness = {"hooks": {rule.event: [{**({"matcher": rule.matcher} if rule.matcher is not None else {}),
                                        "hooks": [{"type": "command", "command": _witness_command()}]}]}}
     yield Planned(
@@ -386,14 +457,14 @@ def _tool_hook_case(rule: HookRule, *, shown: str, profile: Profile) -> dict[str
         checks += f" and not on the {miss} call"
     event_check = {"path": EVIDENCE, "content": {"contains": f'"hook_event_name": "{rule.event}"'}}
     matcher = f" matcher {rule.matcher!r}" if rule.matcher else " (no matcher: every tool)"
-    return _case(
+    return make_case(
         f"The {rule.event} hook{' on ' + repr(rule.matcher) if rule.matcher else ''} fires on {hit}"
         + (f" and not on {miss}" if miss else ""),
         {"project": "../..", "home": "home", "run": {"permission_mode": "bypass"}},
         "Run the probe calls.",
         turns,
         effects=[event_check, *effects],
-        notes=_notes(
+        notes=notes(
             f"(.claude/settings.json) {rule.event}{matcher} runs {shown}. The hook itself is not changed: the"
             " case's HOME folder (home/.claude/settings.json) adds a witness hook on the same event and matcher that"
             f" appends each payload it gets to {EVIDENCE}, the payload your hook gets too. The hook {checks}.",
@@ -407,13 +478,13 @@ def _prompt_hook_case(rule: HookRule, *, shown: str, profile: Profile) -> dict[s
     subject = _PROMPT_EVENTS[rule.event]
     if rule.event not in EVENTS_WITHOUT_MATCHER and subject is not None and not _hits(rule, subject, profile):
         return None
-    return _case(
+    return make_case(
         f"The {rule.event} hook fires",
         {"project": "../..", "home": "home", "run": {"permission_mode": "bypass"}},
         "Say hello.",
         [{"say": "Hello."}],
         effects=[{"path": EVIDENCE, "content": {"contains": f'"hook_event_name": "{rule.event}"'}}],
-        notes=_notes(
+        notes=notes(
             f"(.claude/settings.json) {rule.event} runs {shown}. The hook itself is not changed: the case's"
             " HOME folder adds a witness hook on the same event that appends each payload it gets to"
             f" {EVIDENCE}, the payload your hook gets too. One prompt makes the event happen.",
@@ -423,25 +494,28 @@ def _prompt_hook_case(rule: HookRule, *, shown: str, profile: Profile) -> dict[s
     )
 
 
-def _add_own_marks(case_file: Path, *, version: str) -> None:
-    """Add to a hook's case the files the hooks' own commands write, as a reference run of the case shows them.
+def _add_own_marks(case_file: Path, *, version: str, commands: tuple[str, ...], root: Path) -> None:
+    """Add to a hook's case the files its own commands write, as a reference run of the case shows them.
 
     The witness proves the engine matched the hook's event and matcher; a file the user's command writes
     proves a command of theirs ran, and keeps failing the case if their entry is later changed or broken.
-    A name that looks made of a date or an id is left out: it would differ on the next run."""
+    Every hook of the repository fires in the run, so a file counts only when this hook's command, or a
+    script of the repository it runs, names it (a SessionStart case must not check what the Stop hook
+    writes). A name that looks made of a date or an id is left out: it would differ on the next run."""
     from harness.case import load_case
     from harness.engines import make_engine
     from harness.expectations import Expectations
     from harness.runner import run_case
 
     with tempfile.TemporaryDirectory(prefix="cch-init-") as nowhere:
-        record = run_case(load_case(case_file.parent), make_engine(f"reference@{version}"),
+        record = run_case(load_case(case_file.parent), make_engine(EngineName("reference", version)),
                           expectations=Expectations(root=Path(nowhere)))
     if record.status.value != "pass" or record.transcript is None:
         return
     own = [
         name for name, value in record.transcript["files"].items()
         if not name.startswith(".cc-harness/") and value != {"removed": True} and not _VOLATILE_NAME.search(name)
+        and Path(name).name in _command_text(commands, root)
     ]
     if not own:
         return
@@ -454,6 +528,17 @@ def _add_own_marks(case_file: Path, *, version: str) -> None:
     )
     notes = data.pop("notes")
     case_file.write_text(_dump({**data, "notes": notes}), encoding="utf-8")
+
+
+def _command_text(commands: tuple[str, ...], root: Path) -> str:
+    """A hook's commands and the text of every repository file they name (the scripts they run)."""
+    parts = list(commands)
+    for word in " ".join(commands).split():
+        name = word.strip("\"'").replace("$CLAUDE_PROJECT_DIR/", "").replace("${CLAUDE_PROJECT_DIR}/", "")
+        path = (root / name).resolve()
+        if root in path.parents and path.is_file() and path.stat().st_size < 1_000_000:
+            parts.append(path.read_text(encoding="utf-8", errors="replace"))
+    return "\n".join(parts)
 
 
 #: A file name with a date, a long number or a hex id in it: not the same on the next run.
@@ -484,12 +569,12 @@ def _mcp_case(server: McpServerDef, *, root: Path, report: Report) -> dict[str, 
     tool, schema = tools[0]
     name = f"mcp__{server.name}__{tool}"
     call = {"name": name, "input": _sample_input(schema), "expect": {"result": {"lacks": _NO_SUCH_TOOL}}}
-    return _case(
+    return make_case(
         f"The {server.name} MCP server starts and the model can call {name}",
         {"project": "../..", "run": {"permission_mode": "bypass"}},
         f"Call the {server.name} server's {tool} tool.",
         [{"call": call}, {"say": f"The {server.name} server answered."}],
-        notes=_notes(
+        notes=notes(
             f"(.mcp.json, approved in settings) the engine starts {server.command} {' '.join(server.args)} and"
             f" offers its tools as mcp__{server.name}__<tool>: a call of {name} reaches the server instead of"
             f" being answered '{_NO_SUCH_TOOL}'. The input is made up from the tool's schema.",
@@ -531,7 +616,7 @@ def _sample_input(schema: dict[str, Any]) -> dict[str, Any]:
 # -- writing -----------------------------------------------------------------------------------
 
 
-def _case(
+def make_case(
     title: str,
     base: dict[str, Any],
     prompt: str,
@@ -551,12 +636,12 @@ def _case(
     return out
 
 
-def _notes(checks: str, extend: str) -> str:
+def notes(checks: str, extend: str) -> str:
     paragraphs = [f"Written by cc-harness init. What it checks: {checks}", f"How to extend it: {extend}"]
     return "\n".join(textwrap.fill(p, width=100, break_long_words=False, break_on_hyphens=False) for p in paragraphs)
 
 
-def _case_file(folder: Path, case: dict[str, Any], *, root: Path, what: str, hook_case: bool = False) -> Planned:
+def case_file(folder: Path, case: dict[str, Any], *, root: Path, what: str, hook_case: bool = False) -> Planned:
     data = {"id": folder.name, **case}
     # the repository holding .claude/: ../.. from <root>/claude-cases/<id>, further up from deeper cases
     data["project"] = os.path.relpath(root, folder)
@@ -597,7 +682,7 @@ _Dumper.add_representer(list, _list)
 _FLOW_CHARS = 70
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
     return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]+", "-", text.lower())).strip("-")[:60] or "case"
 
 
@@ -608,3 +693,45 @@ def _unique(case_id: str, taken: set[str]) -> str:
         candidate = f"{case_id}-{n}"
     taken.add(candidate)
     return candidate
+
+
+# -- snapshots ---------------------------------------------------------------------------------
+
+
+def record_snapshots(report: Report, *, jobs: int = 2) -> list[str]:
+    """Run each case init wrote on the suite's engines and record its snapshot, so ``pytest`` is green right
+    after init; one line per run that recorded nothing, with its status and reason (a case of a hook that is
+    broken fails here, as it would under pytest: init does not hide it)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from harness import snapshots
+    from harness.case import load_or_broken
+    from harness.engines import expand, make_engine
+    from harness.expectations import Expectations
+    from harness.outcome import Status
+    from harness.runner import run_case
+
+    assert report.suite_file is not None
+    suite = Suite.from_file(report.suite_file)
+    folders = sorted({item.path.parent for item in report.written if item.path.name == "case.yaml"})
+    engines = expand(list(suite.engines), pinned=suite.pinned)
+    expectations = Expectations(root=suite.expectations)
+    default = newest(suite.pinned)
+
+    def one(job: tuple[Path, str]) -> str | None:
+        folder, engine = job
+        found = load_or_broken(folder, catalogue=suite.catalogue)
+        record = run_case(found, make_engine(engine, default_version=default), expectations=expectations)
+        path = snapshots.path_for(suite.snapshots, engine, found.id)
+        if record.status in (Status.PASS, Status.KNOWN) and record.transcript is not None:
+            if not path.exists():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(snapshots.dump(record.transcript), encoding="utf-8")
+            return None
+        if record.status is Status.NOT_MODELLED:
+            return f"{found.id} on {engine}: not-modelled, pytest skips it ({record.reason()})"
+        return f"{found.id} on {engine}: {record.status.value}, no snapshot recorded ({record.reason()})"
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        lines = list(pool.map(one, [(f, e) for f in folders for e in engines]))
+    return [line for line in lines if line]

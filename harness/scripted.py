@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.case import Case, Context, Turn
+from harness.case import Case, Context, Step, Turn
 from harness.errors import ScriptError
 
 ID_PREFIX = "toolu_cch_"
@@ -61,6 +61,9 @@ class ModelRequest:
         blocks = (
             [content] if isinstance(content, str) else [b.get("text", "") for b in content if b.get("type") == "text"]
         )
+        command = slash_command_header(prompt)
+        if command is not None:
+            return any(all(tag in b for tag in command) for b in blocks)
         return any(b.strip() == prompt.strip() for b in blocks)
 
     def all_text(self) -> str:
@@ -84,6 +87,16 @@ class ModelRequest:
             for b in m["content"]
             if b.get("type") == "tool_result"
         }
+
+
+def slash_command_header(prompt: str) -> tuple[str, str] | None:
+    """For a prompt that is a slash command (``/name args``), the tags its expansion opens the main thread
+    with: ``<command-name>/name</command-name>`` and ``<command-args>args</command-args>`` (measured on
+    2.1.252 to 2.1.332: the expanded body follows in a block of its own); None for any other prompt."""
+    match = re.fullmatch(r"/([A-Za-z0-9_.:-]+)(?:\s+(.*))?", prompt.strip(), re.DOTALL)
+    if match is None:
+        return None
+    return f"<command-name>/{match[1]}</command-name>", f"<command-args>{match[2] or ''}</command-args>"
 
 
 _REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>\s*", re.DOTALL)
@@ -196,6 +209,8 @@ class ScriptedModel:
             used = self._step_turns_used.get(i, 0)
             if used < len(step.turns):
                 unused.append(f"step {i + 1} (main): turns {used + 1}..{len(step.turns)} unused")
+            elif step.then == "asks-again" and used == len(step.turns):
+                unused.append(f"step {i + 1} (main): then: asks-again, but the engine did not ask past turn {used}")
         for ctx in self.case.contexts:
             # one thread per context at most: a second opening is refused in _open_context
             thread = next((t for t in self._threads if t.context == ctx.name), None)
@@ -203,6 +218,8 @@ class ScriptedModel:
             if used < len(ctx.turns):
                 what = "never opened" if thread is None else "unused"
                 unused.append(f"context {ctx.name}: turns {used + 1}..{len(ctx.turns)} {what}")
+            elif ctx.then == "asks-again" and used == len(ctx.turns):
+                unused.append(f"context {ctx.name}: then: asks-again, but the engine did not ask past turn {used}")
         if unused:
             raise ScriptError(
                 f"{self.case.case_file}: the engine did not ask for every scripted turn:\n  "
@@ -332,19 +349,20 @@ class ScriptedModel:
                 return i, False
         return next((i for i in reversed(range(len(self.exchanges))) if self.exchanges[i].context == MAIN), None), False
 
-    def _turns(self, thread: _Thread) -> tuple[tuple[Turn, ...], int, str]:
+    def _turns(self, thread: _Thread) -> tuple[Step | Context, int, str]:
         if thread.context == MAIN:
-            return self.case.steps[self._step].turns, self._step_turns_used.get(self._step, 0), f"steps[{self._step}]"
-        return self.case.context(thread.context).turns, thread.next_turn, f"contexts.{thread.context}"
+            return self.case.steps[self._step], self._step_turns_used.get(self._step, 0), f"steps[{self._step}]"
+        return self.case.context(thread.context), thread.next_turn, f"contexts.{thread.context}"
 
     def _serve(self, thread: _Thread, request: ModelRequest) -> list[dict[str, Any]]:
-        turns, used, where = self._turns(thread)
-        if used >= len(turns):
+        scripted, used, where = self._turns(thread)
+        turns = scripted.turns
+        if used >= len(turns) and scripted.then != "asks-again":
             raise ScriptError(
                 f"{self.case.case_file}: {where}: the engine asked {thread.context!r} for turn {used + 1}, "
                 f"but the script has {len(turns)}\n" + self.conversation()
             )
-        turn = turns[used]
+        turn = turns[min(used, len(turns) - 1)]  # then: asks-again answers every further request with the last
         if thread.context == MAIN:
             self._step_turns_used[self._step] = used + 1
         else:

@@ -58,6 +58,15 @@ class Selection:
         """Whether any filter was given (an empty selection takes every case)."""
         return bool(self.ids or self.claims or self.cells or self.shard)
 
+    @property
+    def file_suffix(self) -> str:
+        """What a run's default results file name adds for this selection, so a run of some cases never
+        replaces the whole suite's file: ``.partial`` (cases, claims or cells named), ``.shard-1-of-4``."""
+        parts = ["partial"] if self.ids or self.claims or self.cells else []
+        if self.shard:
+            parts.append(f"shard-{self.shard.index}-of-{self.shard.count}")
+        return "".join(f".{p}" for p in parts)
+
     def as_json(self) -> dict[str, Any]:
         """For a results header: what the run left out, so a report can tell a partial run."""
         return {
@@ -77,7 +86,7 @@ class Selection:
             return not (self.claims or self.cells) or bool(self.ids)
         if self.claims and not set(self.claims) & ({*found.claims} | {base_id(c) for c in found.claims}):
             return False
-        cell = f"{found.combination.caller}->{found.combination.callee}" if found.combination else ""
+        cell = str(found.combination).replace(" ", "") if found.combination else ""
         return not self.cells or cell in {c.replace(" ", "") for c in self.cells}
 
     def __call__(self, found: Sequence[Case | BrokenCase]) -> list[Case | BrokenCase]:

@@ -26,7 +26,7 @@ from harness.case import Case, Server
 from harness.case.placeholders import fill_ports
 from harness.engines.environment import passed_env
 from harness.errors import ServerError
-from harness.processes import COOKIE, contained
+from harness.processes import COOKIE, contain, contained
 
 START_TIMEOUT = 10.0
 
@@ -70,7 +70,7 @@ def _spawn(case: Case, server: Server, *, workdir: Path, stderr: Path, env: dict
     try:
         with stderr.open("wb") as err:
             return subprocess.Popen(
-                server.command,
+                contain(list(server.command), env),
                 cwd=workdir,
                 env=env,
                 stdin=subprocess.DEVNULL,
@@ -97,10 +97,12 @@ def _read_port(case: Case, server: Server, process: subprocess.Popen[bytes], std
                 break
             line += chunk
     text = line.decode("utf-8", "replace").strip()
-    if not text.isdigit() or not 0 < int(text) < 65536:
+    # ASCII digits only, and few: str.isdigit takes "²" (int() refuses it), int() refuses 5000 digits.
+    if not (text.isascii() and text.isdigit() and len(text) <= 5 and 0 < int(text) < 65536):
         _stop(process)
         process.stdout.close()
-        said = f"printed {text!r}" if text else f"printed no port within {START_TIMEOUT:g} s"
+        shown = f"{text[:40]!r}{'...' if len(text) > 40 else ''}"
+        said = f"printed {shown}" if text else f"printed no port within {START_TIMEOUT:g} s"
         tail = stderr.read_text("utf-8", "replace").strip()[-2000:]
         raise ServerError(
             f"{case.case_file}: servers.{server.name}: {said}; a server prints its port as its first line"

@@ -17,7 +17,9 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
 from syrupy.types import SerializableData, SerializedData, SnapshotIndex
 
+from harness.case import BrokenCase, Case
 from harness.engines import engine_dir
+from harness.results import Record
 
 #: Where the pytest plugin keeps the suite's snapshot folder for the extension to find.
 SNAPSHOT_ROOT = pytest.StashKey[Path]()
@@ -69,3 +71,47 @@ def read(root: Path, engine: str, case_id: str) -> dict[str, Any] | None:
     """A committed snapshot, or None."""
     path = path_for(root, engine, case_id)
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def compared(found: Case | BrokenCase, record: Record) -> bool:
+    """Whether a run's transcript is compared with its snapshot: an intermittent case's transcript changes
+    from run to run (as a case with ``one_of`` says of itself), so its snapshot records one outcome and is
+    not compared; a run with no transcript (a fault) has nothing to compare."""
+    if record.transcript is None:
+        return False
+    either_way = isinstance(found, Case) and found.answers_either_way
+    return not (either_way or any(f.intermittent for f in record.findings))
+
+
+def mismatch(root: Path, found: Case | BrokenCase, record: Record) -> str | None:
+    """What ``pytest`` would say of this run's snapshot, in one line: None when it matches (or is not
+    compared), else ``no snapshot yet`` or the first field where the transcript differs."""
+    if not compared(found, record):
+        return None
+    path = path_for(root, record.engine, record.case)
+    if not path.is_file():
+        return f"no snapshot yet ({path.name} under {path.parent})"
+    saved = path.read_text(encoding="utf-8")
+    if saved == dump(record.transcript):
+        return None
+    return (
+        f"the transcript differs from its snapshot {path} at {_first_difference(json.loads(saved), record.transcript)}"
+    )
+
+
+def _first_difference(a: Any, b: Any, at: str = "") -> str:
+    """The path of the first place two JSON values differ (``steps[0].turns[1].text``)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in [*a, *(k for k in b if k not in a)]:
+            if a.get(key, _MISSING) != b.get(key, _MISSING):
+                return _first_difference(a.get(key), b.get(key), f"{at}.{key}" if at else str(key))
+    elif isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            if x != y:
+                return _first_difference(x, y, f"{at}[{i}]")
+        if len(a) != len(b):
+            return f"{at} ({len(a)} items in the snapshot, {len(b)} in this run)"
+    return at or "the top level"
+
+
+_MISSING = object()

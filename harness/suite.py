@@ -15,6 +15,7 @@ and pass it down; nothing below them derives a path from where cc-harness is ins
     report = "docs/CONFORMANCE.md"      # the Markdown report cc-harness report writes and --check compares
     results = "results"                 # where run, check and diff write results files
     timeline = "docs/timeline/scan.jsonl"   # optional: a scan of every release; the reports gain its timeline
+    surface = "docs/surface"            # optional: the pinned releases' surfaces and the coverage lists
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from harness.claims import Catalogue
+from harness.engine_name import EngineName
 from harness.errors import UsageError
 
 PYPROJECT = "pyproject.toml"
 OWN_FILE = "cc-harness.toml"
-_PATH_KEYS = ("cases", "expectations", "snapshots", "claims", "report", "results", "timeline")
+_PATH_KEYS = ("cases", "expectations", "snapshots", "claims", "report", "results", "timeline", "surface")
 _LIST_KEYS = ("engines", "pinned")
 _KEYS = (*_PATH_KEYS, *_LIST_KEYS)
 _DEFAULTS = {
@@ -62,6 +64,8 @@ class Suite:
     results: Path
     timeline: Path | None = None
     """A scan's results file (cc-harness timeline scan): the reports' timeline section is built from it."""
+    surface: Path | None = None
+    """The folder of the pinned releases' surfaces (``claude-V.json``) and the coverage gate's lists."""
 
     @classmethod
     def discover(cls, start: Path) -> Suite:
@@ -119,6 +123,7 @@ class Suite:
             if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
                 raise UsageError(f"{where}: {key} must be a list of strings")
             lists[key] = tuple(value)
+        _check_names(where, engines=lists["engines"], pinned=lists["pinned"])
         cases, expectations, snapshots = paths["cases"], paths["expectations"], paths["snapshots"]
         report, results = paths["report"], paths["results"]
         assert cases and expectations and snapshots and report and results  # they have defaults
@@ -134,6 +139,7 @@ class Suite:
             report=report,
             results=results,
             timeline=paths["timeline"],
+            surface=paths["surface"],
         )
 
     @cached_property
@@ -161,3 +167,19 @@ def _table(path: Path) -> dict[str, Any] | None:
     if table is not None and not isinstance(table, dict):
         raise UsageError(f"{path}: [tool.cc-harness] must be a table")
     return table
+
+
+
+def _check_names(where: str, *, engines: tuple[str, ...], pinned: tuple[str, ...]) -> None:
+    """The form of each engine name and pinned version (whether a family exists is asked when an engine is
+    made); an error names the file and the key."""
+    key = "engines"
+    try:
+        for engine in engines:
+            if engine != "pinned":
+                EngineName.parse(engine)
+        key = "pinned"
+        for version in pinned:
+            EngineName.claude(version)
+    except UsageError as exc:
+        raise UsageError(f"{where}: {key}: {exc}") from None

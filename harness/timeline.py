@@ -29,13 +29,15 @@ from pathlib import Path
 from harness import results
 from harness.bisect import AS_DOCUMENTED, field_value, outcome_of
 from harness.case import BrokenCase, Case
+from harness.engine_name import EngineName, version_of
 from harness.engines import make_engine
 from harness.engines.cache import human, prune
-from harness.engines.install import version_key
 from harness.errors import CaseFormatError
 from harness.expectations import Expectations
 from harness.results import Record
 from harness.runner import bug, run_case
+from harness.timeline_model import Row, Timeline
+from harness.versions import version_key
 from harness.yamlfile import read_yaml
 
 
@@ -62,15 +64,16 @@ def scan_version(
     version: str, cases: Sequence[Case | BrokenCase], *, folder: Path, expectations: Expectations, jobs: int
 ) -> list[Record]:
     """Run ``cases`` on ``claude@version`` into its results file, each record written as it finishes."""
-    engine = f"claude@{version}"
-    head = results.header(engines=[engine], options={"command": "timeline scan", "cases": len(cases)}, revision="")
+    engine = EngineName.claude(version)
+    options = {"command": "timeline scan", "cases": len(cases)}
+    head = results.header(engines=[engine.text()], options=options, revision="")
 
     def one(case: Case | BrokenCase) -> Record:
         started = time.monotonic()
         try:
             record = run_case(case, make_engine(engine), expectations=expectations)
         except Exception as exc:  # a crash of the harness is a record too: the scan goes on
-            record = Record.faulted(case, engine=engine, fault=bug(exc), duration=time.monotonic() - started)
+            record = Record.faulted(case, engine=engine.text(), fault=bug(exc), duration=time.monotonic() - started)
         return record
 
     with results.Writer(file_for(folder, version), head=head) as writer, ThreadPoolExecutor(max(1, jobs)) as pool:
@@ -160,7 +163,7 @@ class Change:
 
 
 def _version(engine: str) -> str:
-    return engine.partition("@")[2]
+    return version_of(engine)
 
 
 def series(records: Iterable[Record]) -> dict[tuple[str, str], list[tuple[str, str | None]]]:
@@ -264,21 +267,6 @@ def render_text(found: Sequence[Change], *, limit: int = 120, label: Labeller = 
     return lines
 
 
-@dataclass(frozen=True, kw_only=True)
-class Row:
-    """One line of the reports' timeline: a behaviour, where it starts (and ends), what it looks like."""
-
-    behaviour: str
-    first: str
-    last_same: str
-    window_end: str | None
-    reverted_in: str | None
-    fields: tuple[tuple[str, str], ...]
-    """(case, case-file field) pairs that show it, the first being the example."""
-    old: str
-    new: str
-
-
 Labeller = Callable[[Change], str | None]
 
 
@@ -303,16 +291,6 @@ def rows(found: Sequence[Change], *, label: Labeller = lambda _: None) -> list[R
         for (name, first, end), members in groups.items()
     ]
     return sorted(out, key=lambda r: (version_key(r.first), r.behaviour))
-
-
-@dataclass(frozen=True, kw_only=True)
-class Timeline:
-    """What the reports show of a scan."""
-
-    source: str
-    versions: tuple[str, ...]
-    cases: int
-    rows: tuple[Row, ...]
 
 
 def load(path: Path | None, *, note: Sequence[Behaviour] = ()) -> Timeline | None:

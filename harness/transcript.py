@@ -23,7 +23,9 @@ _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 _TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b")
 _HEX_ID = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{16,40}\b")  # agent ids and the like
 _TIMINGS = frozenset({"duration_ms", "duration_api_ms"})
-_DURATION = re.compile(r"\b(duration_ms|duration_api_ms)([:=]\s*)\d+")
+# every form a timing takes: `duration_ms: 12`, `duration_ms: 12.786115` (hooks' fractional milliseconds),
+# `"duration_ms": 12` inside quoted JSON, and `duration_ms=1e3`
+_DURATION = re.compile(r"\b(duration_ms|duration_api_ms)(\\?\"?\s*[:=]\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 MAX_FILE_CHARS = 8000
 #: A tool result longer than this is stored cut, with a note of its length (a 10 MB output is noise).
 MAX_RESULT_CHARS = 64_000
@@ -69,8 +71,13 @@ class Normaliser:
         if isinstance(v, list):
             return [self.value(x) for x in v]
         if isinstance(v, dict):
-            return {k: "<n>" if k in _TIMINGS and isinstance(x, int) else self.value(x) for k, x in v.items()}
+            return {k: "<n>" if _is_timing(k, x) else self.value(x) for k, x in v.items()}
         return v
+
+
+def _is_timing(key: str, value: Any) -> bool:
+    """A timing field's number, integer or fractional (a bool is not a timing)."""
+    return key in _TIMINGS and isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def snapshot_files(root: Path) -> dict[str, bytes]:
@@ -178,6 +185,8 @@ def build(
             "permission_denials": norm.value(list(s.permission_denials)),
             "init_tools": list(s.init_tools),
         }
+        if s.mcp_failed:  # only then: a snapshot of servers that connect does not change
+            prompt["mcp_servers_failed"] = [dict(server) for server in s.mcp_failed]
         checks = case.steps[s.step].events if s.step < len(case.steps) else None
         if checks is not None:
             patterns = (*checks.include, *checks.exclude)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -101,3 +102,13 @@ def claude_version() -> str:
     version = PINNED[0]
     ensure_installed(version)
     return version
+
+
+def default_signals() -> None:
+    """``preexec_fn`` for a child a test signals: SIGINT, SIGTERM and SIGHUP at their defaults.
+
+    A shell starts a background job (``pytest ... &`` in a script, with no job control) with SIGINT
+    ignored, and a child inherits that; Python then installs no KeyboardInterrupt, so a SIGINT the test
+    sends goes unanswered and the run just finishes."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)

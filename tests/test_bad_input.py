@@ -24,7 +24,7 @@ from harness.errors import CaseFormatError, UsageError
 from harness.outcome import Status
 from harness.runner import run_case
 from harness.suite import Suite
-from tests.conftest import EXPECTATIONS, REPO, write_files
+from tests.conftest import EXPECTATIONS, REPO, default_signals, write_files
 
 SUITE_TOML = 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n'
 
@@ -208,7 +208,10 @@ def test_report_will_not_replace_the_suites_report_from_a_partial_run(
 def test_ctrl_c_halfway_leaves_a_valid_results_file_with_every_finished_case(tmp_path: Path) -> None:
     path = tmp_path / "run.jsonl"
     argv = [sys.executable, "-m", "harness", "run", "--engine", "reference", "-j", "1", "--results", str(path)]
-    proc = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # default_signals: started from a background job, the run would inherit an ignored SIGINT (the flake)
+    proc = subprocess.Popen(
+        argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=default_signals
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not path.is_file() or path.read_text().count('"type": "case"') < 5):
         time.sleep(0.1)

@@ -52,6 +52,10 @@ def test_a_good_case_loads(write_case: CaseWriter) -> None:
         (lambda s: s.replace("prompt: Run", "promt: Run"), "steps[0]", "did you mean 'prompt' for 'promt'?"),
         (lambda s: s.replace("title: t", "titel: t"), "(top level)", "did you mean 'title' for 'titel'?"),
         (lambda s: s.replace("source: seed 001\n", ""), "source", "is required: the suite has a claims catalogue"),
+        (lambda s: s.replace("tool -> tool", "model"), "combination", "does not match"),
+        (lambda s: s + "    then: forever\n", "steps[0].then", "is not one of"),
+        (lambda s: s.replace("      - say: done\n", "") + "    then: asks-again\n", "steps[0].then",
+         "must be a say without a call"),
     ],
 )
 def test_a_broken_case_names_file_and_field(write_case: CaseWriter, edit, field: str, words: str) -> None:  # type: ignore[no-untyped-def]

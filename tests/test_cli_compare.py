@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import results
+from harness import baseline, compare, results
 from harness.cli import main
-from harness.report import baseline, compare
+from harness.engine_name import EngineName
 from tests.conftest import SUITE, write_files
 
 #: one worker builds ``saved`` (two real engines) for the whole module under ``pytest -n``
@@ -218,7 +218,8 @@ def test_known_differences_of_the_baseline_are_not_changes(
     expectations = tmp_path / "expectations"
     expectations.mkdir()
     (expectations / f"claude-{NEW}.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    known = baseline.from_records(records, engine=f"claude@{NEW}", expectations_root=expectations, source="test").known
+    named = EngineName.claude(NEW)
+    known = baseline.from_records(records, engine=named, expectations_root=expectations, source="test").known
     assert baseline.rejudge(next(r for r in records if r.case == "t-hook-deny"), known["t-hook-deny"]) == "known"
     argv = _check(saved, "--against", NEW)
     argv[argv.index("--baseline-results") + 1] = str(saved[NEW])

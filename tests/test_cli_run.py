@@ -72,3 +72,60 @@ def test_pytest_records_can_feed_a_report(tmp_path: Path) -> None:
     [path] = folder.glob("pytest-*.jsonl")
     [record] = results.read(path).records
     assert (record.case, record.engine, record.status) == (CASES[0], "reference", "pass")
+
+
+SUITE_TOML = 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n'
+WRITES = """\
+id: {id}
+title: a Write call
+run: {{permission_mode: bypass}}
+steps:
+  - prompt: Write a file.
+    turns:
+      - call: {{name: Write, input: {{file_path: out.txt, content: hi}}}}
+      - say: done
+"""
+READ_DENY = '{"permissions": {"deny": ["Read(./.env)"]}}'
+
+
+def _two_case_suite(root: Path) -> Path:
+    from tests.conftest import write_files
+
+    write_files(root, {"cc-harness.toml": SUITE_TOML})
+    write_files(
+        root / "cases",
+        {
+            "plain/case.yaml": WRITES.format(id="plain"),
+            "denied/case.yaml": WRITES.format(id="denied"),
+            "denied/.claude/settings.json": READ_DENY,
+        },
+    )
+    return root / "cc-harness.toml"
+
+
+def test_the_summary_names_every_case_that_is_not_a_pass_and_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`reference: 1 not-modelled, 1 pass` once named neither the case nor the reason."""
+    suite = _two_case_suite(tmp_path)
+    assert cli.main(["run", "--suite", str(suite), "--results", str(tmp_path / "r.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "reference: 1 not-modelled, 1 pass" in out
+    line = next(x for x in out.splitlines() if x.strip().startswith("not-modelled denied:"))
+    assert "deny rule" in line  # the reference engine's own reason, on the case's line
+    assert "pass plain" not in out  # a pass is not listed
+    assert "2 runs have no snapshot yet" not in out and "1 runs have no snapshot yet" in out
+
+
+def test_run_judges_snapshots_as_pytest_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """pytest failed a snapshot while `run` said pass: now a differing snapshot fails the run too."""
+    suite = _two_case_suite(tmp_path)
+    argv = ["run", "--suite", str(suite), "--case", "plain", "--results", str(tmp_path / "r.jsonl")]
+    assert cli.main([*argv, "--accept"]) == 0
+    snapshot = tmp_path / "snapshots" / "reference" / "plain.json"
+    assert cli.main(argv) == 0
+    capsys.readouterr()
+    snapshot.write_text(snapshot.read_text().replace('"done"', '"finished"'))
+    assert cli.main(argv) == 1
+    out = capsys.readouterr().out
+    assert f"snapshot plain: the transcript differs from its snapshot {snapshot} at exchanges[1].say" in out

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+import time
 import urllib.error
 import urllib.request
 import uuid
@@ -344,6 +345,21 @@ def test_a_timeout_names_the_step_and_the_limit_and_leaves_nothing_running(
             f"killed 1 process(es) it started: python3 -c import sys, time; time.sleep(float(sys.argv[1])) {tag}"
             in message
         )
+    assert _running(tag) == []
+
+
+def test_a_bash_call_whose_child_drops_the_cookie_times_out_on_time(write_case: CaseWriter, tmp_path: Path) -> None:
+    """A child that leaves the run's environment and session still holds Bash's output open: the timeout
+    must come at the limit, not after the adapter's grace, and leave nothing running."""
+    tag = f"30.{uuid.uuid4().int % 10**9}"
+    command = f"env -u CC_HARNESS_RUN setsid sleep {tag}"
+    directory = write_case("slow", SLOW_SECOND_STEP.format(id="slow", timeout=3, command=command))
+    started = time.monotonic()
+    with pytest.raises(EngineTimeout) as err:
+        run_in_copy(directory, ReferenceEngine(), tmp_path / "run")
+    took = time.monotonic() - started
+    assert "did not finish within the 3 s limit (run.timeout)" in str(err.value)
+    assert took < 3 + 3, f"reported after {took:.1f} s"
     assert _running(tag) == []
 
 

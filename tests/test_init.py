@@ -169,7 +169,12 @@ def test_init_writes_a_suite_that_passes_on_reference_and_the_pinned_claude(
     assert witness["hooks"]["PreToolUse"][0]["matcher"] == "Bash"
     assert (fixture_repo / ".claude" / "settings.json").read_text() == SETTINGS  # the user's hooks as they are
 
+    # init recorded each case's snapshot on both engines: a run judges them as pytest does (exit 1 on a difference)
+    snapshots = fixture_repo / "snapshots"
+    assert {p.stem for p in (snapshots / f"claude-{VERSION}").iterdir()} == EXPECTED_CASES
+    assert "no snapshot yet" not in out and "snapshot: " not in out
     records = _run_all(fixture_repo / "cc-harness.toml", tmp_path / "run.jsonl")
+    assert "no snapshot yet" not in capsys.readouterr().out
     assert {r.engine for r in records} == {"reference", f"claude@{VERSION}"}
     assert {(r.case, r.status.value) for r in records} == {(c, "pass") for c in EXPECTED_CASES}
     hook_run = next(r for r in records if r.case == "hook-pretooluse-bash" and r.engine.startswith("claude"))
@@ -184,13 +189,13 @@ def test_running_init_again_changes_nothing_and_keeps_edited_cases(
     fixture_repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     if not (fixture_repo / "cc-harness.toml").is_file():
-        assert main(["init", str(fixture_repo), "--pinned", VERSION]) == 0
+        assert main(["init", str(fixture_repo), "--pinned", VERSION, "--no-snapshots"]) == 0
     edited = fixture_repo / "claude-cases" / "skill-greet" / "case.yaml"
     edited.write_text(edited.read_text().replace("The greet skill is loaded.", "Greeted."))
     (fixture_repo / "claude-cases" / "hook-stop-all" / "home" / ".claude" / "settings.json").unlink()
     before = _digest(fixture_repo)
     capsys.readouterr()
-    assert main(["init", str(fixture_repo), "--pinned", VERSION]) == 0
+    assert main(["init", str(fixture_repo), "--pinned", VERSION, "--no-snapshots"]) == 0
     assert _digest(fixture_repo) == before
     out = capsys.readouterr().out
     assert "nothing to write: every definition already has its case" in out
@@ -204,7 +209,7 @@ def test_init_on_the_team_repository_adds_cases_that_pass_beside_its_own(
     shutil.copytree(REPO / "examples" / "team-repo", repo, ignore=shutil.ignore_patterns("results", "__pycache__"))
     _git(repo)
     before = _digest(repo)
-    assert main(["init", str(repo)]) == 0  # the pinned version comes from its pyproject.toml
+    assert main(["init", str(repo), "--no-snapshots"]) == 0  # the pinned version comes from its pyproject.toml
     out = capsys.readouterr().out
     assert "cc-harness.toml" not in out  # its [tool.cc-harness] table is the suite
     new = {"skill-release-notes", "agent-reviewer", "hook-pretooluse-bash", "mcp-tickets"}
@@ -213,7 +218,7 @@ def test_init_on_the_team_repository_adds_cases_that_pass_beside_its_own(
     assert all(_digest(repo).get(p) == h for p, h in before.items()), "init changed a file of the team's"
     _run_all(repo / "pyproject.toml", tmp_path / "run.jsonl", *sorted(new))
     again = _digest(repo)
-    assert main(["init", str(repo)]) == 0 and _digest(repo) == again
+    assert main(["init", str(repo), "--no-snapshots"]) == 0 and _digest(repo) == again
 
 
 def test_an_mcp_server_no_setting_approves_is_named_and_gets_no_case(
@@ -223,7 +228,7 @@ def test_an_mcp_server_no_setting_approves_is_named_and_gets_no_case(
         ".claude/settings.json": "{}\n",
         ".mcp.json": '{"mcpServers": {"tickets": {"command": "python3", "args": ["tools/tickets_server.py"]}}}\n',
     })
-    assert main(["init", str(tmp_path), "--pinned", VERSION]) == 0
+    assert main(["init", str(tmp_path), "--pinned", VERSION, "--no-snapshots"]) == 0
     assert "no case: MCP server tickets: .mcp.json declares it but no settings approve it" in capsys.readouterr().out
     assert not (tmp_path / "claude-cases").exists()
 
@@ -233,7 +238,7 @@ def test_cases_deeper_in_the_repository_still_copy_the_whole_repository(tmp_path
         "pyproject.toml": '[tool.cc-harness]\ncases = "tests/claude"\npinned = ["2.1.332"]\n',
         ".claude/skills/greet/SKILL.md": FIXTURE[".claude/skills/greet/SKILL.md"],
     })
-    assert main(["init", str(tmp_path)]) == 0
+    assert main(["init", str(tmp_path), "--no-snapshots"]) == 0
     case = load_case(tmp_path / "tests" / "claude" / "skill-greet")
     assert case.project == tmp_path.resolve()
 

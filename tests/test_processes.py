@@ -107,3 +107,31 @@ def _newest() -> str:
     version = PINNED[-1]
     ensure_installed(version)
     return version
+
+
+#: Ways a process can leave the run's environment, session and process group behind (each writes the
+#: escaped sleep's pid to a file, so that the test can look for it afterwards).
+ESCAPES = {
+    "env -u, setsid, nohup": "env -u " + COOKIE + " setsid nohup sleep {tag} >/dev/null 2>&1 & echo $! > {pidfile}",
+    "exec -c in a new session": "setsid bash -c 'echo $$ > {pidfile}; exec -c sleep {tag}' >/dev/null 2>&1 &"
+    " sleep 0.2",
+    "double fork without the cookie": "(env -i setsid sh -c 'echo $$ > {pidfile}; exec sleep {tag}' &) >/dev/null 2>&1;"
+    " sleep 0.2",
+}
+
+
+@pytest.mark.parametrize("escape", sorted(ESCAPES))
+@pytest.mark.parametrize("engine_name", ["reference", "claude"])
+def test_a_hook_child_that_drops_the_cookie_does_not_survive_the_run(
+    engine_name: str, escape: str, write_case: CaseWriter, tmp_path: Path
+) -> None:
+    tag = _tag()
+    hook = {"type": "command", "command": ESCAPES[escape].format(tag=tag, pidfile="bg.pid")}
+    settings = {"hooks": {"UserPromptSubmit": [{"hooks": [hook]}]}}
+    directory = write_case("leftover", CASE, {".claude/settings.json": json.dumps(settings)})
+    engine: Any = ReferenceEngine() if engine_name == "reference" else ClaudeEngine(engine_version=_newest())
+    run = run_in_copy(directory, engine, tmp_path / "run")
+    assert run.model.exchanges[0].result == "ALIVE"  # it ran, without the cookie, while the run did
+    pid = int((run.workdir / "bg.pid").read_text())
+    assert COOKIE.encode() not in Path(f"/proc/{pid}/environ").read_bytes() if _live(pid) else True
+    assert _ps(f"sleep {tag}") == [], "left running after the run"

@@ -153,3 +153,84 @@ def test_a_home_state_file_that_is_not_json_is_named_at_load(tmp_path: Path) -> 
     write_files(root, {"case.yaml": HOME_CASE.format(id="bad-home"), "home/.claude.json": "{nope"})
     with pytest.raises(Exception, match=r"bad-home/home/\.claude\.json: \(file\): not JSON"):
         load_case(root)
+
+
+def _shared_home_repo(root: Path) -> Path:
+    """Two cases of one repository sharing its HOME layout: one names it, one links to it."""
+    write_files(
+        root, {"home/.claude/skills/greet/SKILL.md": "---\ndescription: Greets.\n---\nSay USER-LEVEL-GREETING.\n"}
+    )
+    named = HOME_CASE.format(id="named").replace("home: home", "home: ../../home")
+    write_files(root / "claude-cases", {"named/case.yaml": named, "linked/case.yaml": HOME_CASE.format(id="linked")})
+    (root / "claude-cases" / "linked" / "home").symlink_to("../../home")
+    return root / "claude-cases"
+
+
+def test_cases_share_a_home_layout_of_their_repository(tmp_path: Path) -> None:
+    """A symlink `home -> ../../home` was refused as 'not a folder inside the case' (it is, as a link)."""
+    cases = _shared_home_repo(tmp_path / "team")
+    for case in ("named", "linked"):
+        record = run_case(load_case(cases / case), make_engine("reference"), expectations=EXPECTATIONS)
+        assert record.status is Status.PASS, record.explain()
+    # the user's own HOME, or any folder outside the repository, is still refused
+    write_files(
+        tmp_path / "team" / "claude-cases",
+        {"outside/case.yaml": HOME_CASE.format(id="outside").replace("home: home", f"home: {tmp_path}")},
+    )
+    with pytest.raises(Exception, match=r"outside/case.yaml: home: .* outside the case .* and its repository"):
+        load_case(tmp_path / "team" / "claude-cases" / "outside")
+
+
+def test_a_link_from_the_case_into_its_repository_is_followed(tmp_path: Path) -> None:
+    cases = _shared_home_repo(tmp_path / "team")
+    write_files(
+        tmp_path / "team",
+        {"fixtures/shared/.claude/skills/greet/SKILL.md": "---\ndescription: Greets.\n---\nSay USER-LEVEL-GREETING.\n"},
+    )
+    case = cases / "linked"
+    (case / "home").unlink()
+    (case / "home").mkdir()
+    (case / ".claude").symlink_to("../../fixtures/shared/.claude")
+    record = run_case(load_case(case), make_engine("reference"), expectations=EXPECTATIONS)
+    assert record.status is Status.PASS, record.explain()
+
+
+LOCAL_CASE = """\
+id: {id}
+title: the local settings allow a command the project's settings leave to ask
+project: ../..
+{include}run: {{permission_mode: default}}
+steps:
+  - prompt: Run the probe.
+    turns:
+      - call: {{name: Bash, input: {{command: mkdir -p made}}, expect: {{is_error: false}}}}
+      - say: done
+"""
+
+
+def test_ignored_files_are_named_in_the_record_and_include_copies_them(tmp_path: Path) -> None:
+    """A local-override case once failed with 'This command requires approval' and not a word about why."""
+    root = tmp_path / "team"
+    write_files(
+        root,
+        {
+            ".gitignore": ".claude/settings.local.json\n.env\nresults/\n",
+            ".claude/settings.json": "{}\n",
+            ".claude/settings.local.json": '{"permissions": {"allow": ["Bash(mkdir -p made)"]}}\n',
+            ".env": "TOKEN=x\n",
+            "results/run.jsonl": "{}\n",
+            "claude-cases/plain/case.yaml": LOCAL_CASE.format(id="plain", include=""),
+            "claude-cases/local/case.yaml": LOCAL_CASE.format(
+                id="local", include="include: [.claude/settings.local.json]\n"
+            ),
+        },
+    )
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    plain = run_case(load_case(root / "claude-cases" / "plain"), make_engine("reference"), expectations=EXPECTATIONS)
+    assert plain.status is Status.FAIL
+    note = next(n for n in plain.notes if n.startswith("left out of the working copy as git ignores them"))
+    assert note.endswith(": .claude/settings.local.json, .env, results/")
+    assert "left out of the working copy" in plain.explain()
+    local = run_case(load_case(root / "claude-cases" / "local"), make_engine("reference"), expectations=EXPECTATIONS)
+    assert local.status is Status.PASS, local.explain()
+    assert any(n.endswith(": .env, results/") for n in local.notes)

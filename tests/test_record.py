@@ -186,6 +186,7 @@ def test_record_live_through_the_proxy_writes_a_case_that_passes_and_no_secret(t
     home.mkdir()
     tmp.mkdir()
     seed_home(home, workdir=repo, trusted=True)
+    state_before = (home / ".claude.json").read_text()
     cassette = tmp_path / "cassette.jsonl"
     env = {
         "PATH": os.environ["PATH"],
@@ -209,6 +210,10 @@ def test_record_live_through_the_proxy_writes_a_case_that_passes_and_no_secret(t
         done = subprocess.run(argv, cwd=repo, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     model.finish()  # the engine asked the upstream for every scripted turn
+    # the engine ran in a private HOME: the caller's HOME is as it was (it once got ~/.claude/projects/...)
+    assert (home / ".claude.json").read_text() == state_before
+    assert sorted(p.name for p in home.iterdir()) == [".claude.json"]
+    assert "private HOME" in done.stdout
     case_file = repo / "claude-cases" / "proxied" / "case.yaml"
     for path in (case_file, cassette):
         text = path.read_text(encoding="utf-8")

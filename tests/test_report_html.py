@@ -152,8 +152,9 @@ def test_chromium_renders_the_grid_and_a_case_section(report_html: Path, tmp_pat
     for part in ("skill", "subagent", "tool", "hook"):
         assert part in dom.grid_headers
     section = dom.sections[CASE]
-    # The fixture file and both engines' transcripts, with the hook's denial as each engine worded it.
-    assert ".claude/settings.json" in section and "deny.sh" in section
+    # The fixture named (never read: a report renders records alone) and both engines' transcripts, with
+    # the hook's denial as each engine worded it.
+    assert f"fixture: cases/{CASE}/" in section
     assert "claude@2.1.252" in section and "claude@2.1.332" in section
     assert "BLOCKED-BY-SETTINGS-HOOK" in section and "PreToolUse:Bash hook error: BLOCKED-BY-SETTINGS-HOOK" in section
 

@@ -86,7 +86,7 @@ def test_a_clash_outside_the_grid_is_named_by_what_its_runs_did(tmp_path: Path) 
     text = markdown.render(records)
     assert "| MCP server: user, project, plugin | `clash-mcp` | ran: project · ✅ holds |" in text
     assert "| permission rule: cli + local + project | `perm-deny` | refused 2 calls · ✅ holds |" in text
-    assert "<b>refused 2 calls</b>" in html.render(records, cases_dir=tmp_path)
+    assert "<b>refused 2 calls</b>" in html.render(records)
 
 
 def test_markers_are_read_from_files_only() -> None:
@@ -103,9 +103,9 @@ def test_markdown_and_html_render_both_views_deterministically(tmp_path: Path) -
     assert "| skill: user > project > plugin | `clash-skill` | ran: user, plugin · ✅ holds |" in text
     assert "ran: project, plugin · 🟡 differs: `FROM-PLUGIN⏎FROM-PROJECT⏎`" in text
     assert markdown.render(list(reversed(records))) == text
-    page = html.render(records, cases_dir=tmp_path)
+    page = html.render(records)
     assert '<h2 id="sources">' in page and "<b>ran: project, plugin</b>" in page
-    assert html.render(list(reversed(records)), cases_dir=tmp_path) == page
+    assert html.render(list(reversed(records))) == page
 
 
 def test_a_report_without_sources_has_no_sources_section() -> None:

@@ -220,3 +220,25 @@ def test_a_hook_conversation_on_the_agent_call_leaves_the_subagent_its_place(wri
     done = _user("HELPER-DONE")
     model.respond(ModelRequest(system="", messages=(*history, {"role": "assistant", "content": []}, done), tools=()))
     assert _served(model) == [("main", 1), ("watcher", 1), ("helper", 1), ("main", 2), ("main", 3)]
+
+
+def test_then_asks_again_answers_every_further_request_with_the_last_turn(write_case: CaseWriter) -> None:
+    directory = write_case("loop", CASE.format(id="loop", turns=SAY) + "    then: asks-again\n")
+    model = ScriptedModel(case=load_case(directory))
+    model.begin_step(0)
+    messages: tuple[dict[str, object], ...] = (_user("Run echo HELLO now."),)
+    for _ in range(3):
+        reply = model.respond(ModelRequest(system="", messages=messages, tools=("Bash",)))
+        assert reply == [{"type": "text", "text": "done"}]
+        messages = (*messages, {"role": "assistant", "content": reply}, _user("Stop hook feedback: keep going"))
+    model.finish()
+    assert [ex.turn for ex in model.exchanges] == [0, 1, 2]
+
+
+def test_then_asks_again_fails_when_the_engine_did_not_ask_again(write_case: CaseWriter) -> None:
+    directory = write_case("once", CASE.format(id="once", turns=SAY) + "    then: asks-again\n")
+    model = ScriptedModel(case=load_case(directory))
+    model.begin_step(0)
+    model.respond(ModelRequest(system="", messages=(_user("Run echo HELLO now."),), tools=("Bash",)))
+    with pytest.raises(ScriptError, match="then: asks-again, but the engine did not ask past turn 1"):
+        model.finish()

@@ -159,3 +159,29 @@ def test_a_server_sees_no_secret_and_leaves_no_child_behind(
     child = int((tmp_path / "child.pid").read_text())
     stat = Path(f"/proc/{child}/stat")
     assert not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def test_a_server_child_without_the_cookie_is_killed_too(write_case: CaseWriter, tmp_path: Path) -> None:
+    tag = f"300.{os.getpid()}{len(str(tmp_path))}7"
+    cookieless = ORPHANING_SINK.replace(
+        "start_new_session=True)", "start_new_session=True, env={'PATH': os.environ['PATH']})"
+    )
+    directory = write_case(
+        "orphan", CASE.format(id="orphan", command=f"[python3, sink.py, '{tag}']", pid_dir=tmp_path),
+        {"sink.py": cookieless, ".claude/settings.json": SETTINGS},
+    )
+    result = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    assert result.transcript is not None
+    child = int((tmp_path / "child.pid").read_text())
+    stat = Path(f"/proc/{child}/stat")
+    assert not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "Z", "the child outlived the run"
+
+
+@pytest.mark.parametrize("port", ["²", "9" * 5000])
+def test_a_port_that_is_no_number_is_a_one_line_error(write_case: CaseWriter, port: str) -> None:
+    command = f"[python3, -c, \"print('{port}', flush=True); import time; time.sleep(30)\"]"
+    directory = write_case("odd", CASE.format(id="odd", command=command, pid_dir=""))
+    result = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    assert result.status == "case-error" and result.fault is not None, result
+    assert f"{directory / 'case.yaml'}: servers.sink: printed" in result.fault.message
+    assert "\n" not in result.fault.message.split("; a server prints")[0]

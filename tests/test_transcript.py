@@ -39,3 +39,22 @@ def test_unordered_files_are_sorted_line_by_line() -> None:
     assert _file_value("ran.txt", b"b\na\n", norm, unordered=True) == "a\nb\n"
     assert _file_value("ran.txt", b"b\na", norm, unordered=True) == "a\nb"
     assert _file_value("ran.txt", b"b\na\n", norm, unordered=False) == "b\na\n"
+
+
+def test_every_form_of_a_duration_is_normalised() -> None:
+    """A hook's `duration_ms: 812.786115` lost only its integer part once, so its snapshot failed every run."""
+    norm = Normaliser(workdir=Path("/w"), home=Path("/h"))
+    for raw in (
+        "duration_ms: 812.786115",
+        "duration_ms: 812",
+        "duration_ms=1.5e3",
+        'duration_api_ms":  4.25',
+        '{\\"duration_ms\\":17.5}',
+    ):
+        assert "<n>" in norm.text(raw) and not any(c.isdigit() for c in norm.text(raw)), raw
+    assert norm.value({"duration_ms": 12.75, "duration_api_ms": 3, "ok": True}) == {
+        "duration_ms": "<n>",
+        "duration_api_ms": "<n>",
+        "ok": True,
+    }
+    assert norm.value({"duration_ms": True}) == {"duration_ms": True}

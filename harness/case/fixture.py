@@ -39,13 +39,61 @@ BULK = frozenset(
 )
 
 
-def copy_fixture(case: Case, dest: Path) -> None:
-    """Copy the fixture into ``dest``: the project or base case first, then the case's own files."""
+def copy_fixture(case: Case, dest: Path) -> tuple[str, ...]:
+    """Copy the fixture into ``dest``: the project or base case first, then the case's own files.
+
+    Returns notes for the record: what a project copy left out because git ignores it (``include:``
+    copies it), so a case that fails for want of ``settings.local.json`` or ``.env`` says why."""
     dest.mkdir(parents=True, exist_ok=True)
+    notes: list[str] = []
     for root in case.fixture_dirs:
         excluded = case.own_files_excluded(root)
         files = _project_files(root) if root == case.project else _walk(root)
+        if root == case.project:
+            files = [*files, *_included(root, case.include)]
+            if left := [n for n in _ignored(root, excluded) if not any(_within(n, i) for i in case.include)]:
+                shown = ", ".join(left[:_SHOWN]) + (f" and {len(left) - _SHOWN} more" if len(left) > _SHOWN else "")
+                notes.append(
+                    f"left out of the working copy as git ignores them (include: in case.yaml copies one): {shown}"
+                )
         _copy(root, files, dest, excluded=excluded, case=case)
+    return tuple(notes)
+
+
+#: How many left-out names a note lists.
+_SHOWN = 12
+
+
+def _within(name: str, included: str) -> bool:
+    name, included = name.rstrip("/"), included.rstrip("/")
+    return name == included or name.startswith(included + "/") or included.startswith(name + "/")
+
+
+def _included(root: Path, names: tuple[str, ...]) -> list[Path]:
+    """The files ``include:`` names (a folder: every file in it), relative to ``root``."""
+    out: list[Path] = []
+    for name in names:
+        path = root / name
+        out += [Path(name) / p for p in _walk(path)] if path.is_dir() and not path.is_symlink() else [Path(name)]
+    return out
+
+
+def _ignored(root: Path, excluded: tuple[Path, ...]) -> list[str]:
+    """What git ignores in ``root`` (a wholly ignored folder as ``name/``), minus the case's own folders."""
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"],
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if proc.returncode != 0:
+        return []
+    skip = {x.resolve() for x in excluded}
+    names = [os.fsdecode(n) for n in proc.stdout.split(b"\0") if n]
+    return sorted(n for n in names if not skip & {(root / n).resolve(), *(root / n).resolve().parents})
 
 
 def copy_home(case: Case, dest: Path) -> None:
@@ -114,7 +162,14 @@ def _relink(link: Path, target: Path, *, real_root: Path, dest: Path, case: Case
     pointed = link.resolve()
     if not pointed.exists():
         raise CaseFormatError(path=str(link), field="(symlink)", message=f"dangling link to {os.readlink(link)!r}")
-    if pointed != real_root and real_root not in pointed.parents:
+    repository = case.repository
+    inside_root = pointed == real_root or real_root in pointed.parents
+    if not inside_root and repository in pointed.parents:
+        # a link out of the case into its repository (a fixture the team shares between cases): its content
+        # is copied, as a file or a folder; the copy's own links must stay in the repository too
+        _copy_target(link, pointed, target, repository=repository)
+        return
+    if not inside_root:
         raise CaseFormatError(
             path=str(link),
             field="(symlink)",
@@ -125,6 +180,26 @@ def _relink(link: Path, target: Path, *, real_root: Path, dest: Path, case: Case
     if target.is_symlink() or target.exists():
         _remove(target)
     target.symlink_to(os.path.relpath(dest / pointed.relative_to(real_root), start=target.parent))
+
+
+def _copy_target(link: Path, pointed: Path, target: Path, *, repository: Path) -> None:
+    if target.is_symlink() or target.exists():
+        _remove(target)
+    if pointed.is_file():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(pointed, target)
+        return
+    for rel in _walk(pointed):
+        real = (pointed / rel).resolve()
+        if repository not in real.parents or not real.exists():
+            raise CaseFormatError(
+                path=str(link),
+                field="(symlink)",
+                message=f"the folder it points at holds {rel}, which leads out of the repository {repository}",
+            )
+        if real.is_file():
+            (target / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(real, target / rel)
 
 
 def _remove(path: Path) -> None:

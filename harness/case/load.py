@@ -14,6 +14,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+from harness import formats
 from harness.case.placeholders import port_placeholders
 from harness.case.spec import (
     Call,
@@ -101,6 +102,11 @@ def load_case(directory: Path, *, catalogue: Catalogue | None = None) -> Case:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "(file)"
         raise CaseFormatError(path=shown, field=where, message=f"not valid YAML: {exc}") from None
+    if isinstance(raw, dict):  # anything else is the schema's to refuse, below
+        try:
+            raw, _older = formats.CASE.upgrade(raw, where=shown)
+        except formats.FormatError as exc:
+            raise CaseFormatError(path=shown, field="format", message=str(exc).removeprefix(f"{shown}: ")) from None
     errors = sorted(_validator().iter_errors(raw), key=lambda e: list(e.absolute_path))
     if errors:
         err = _deepest(errors[0])
@@ -108,18 +114,29 @@ def load_case(directory: Path, *, catalogue: Catalogue | None = None) -> Case:
     return _build(raw, directory=directory, shown=shown, catalogue=catalogue)
 
 
+# A key the case file leaves out is left out of the dataclass call too: the defaults live in spec.py
+# alone, and tests/test_case_schema.py checks the schema's against them.
+
+
 def _flags(raw: dict[str, Any]) -> Flags:
-    sources = raw.get("setting_sources")
-    return Flags(
-        allowed_tools=tuple(raw.get("allowed_tools", ())),
-        disallowed_tools=tuple(raw.get("disallowed_tools", ())),
-        agents=raw.get("agents"),
-        setting_sources=tuple(sources) if sources is not None else None,
-        settings=raw.get("settings"),
-        plugin_dirs=tuple(raw.get("plugin_dirs", ())),
-        add_dirs=tuple(raw.get("add_dirs", ())),
-        include_hook_events=bool(raw.get("include_hook_events", False)),
-    )
+    """``run.flags`` as given (the schema admits only Flags' fields); lists become tuples."""
+    given: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
+    return Flags(**given)
+
+
+def _run(raw: dict[str, Any]) -> RunOptions:
+    given: dict[str, Any] = {k: raw[k] for k in ("permission_mode", "agent") if k in raw}
+    if "timeout" in raw:
+        given["timeout"] = float(raw["timeout"])
+    if "env" in raw:
+        given["env"] = dict(raw["env"])
+    if "trusted" in raw:  # true, false or "parent" (trusted, for the working copy's parent folder)
+        given.update(trusted=raw["trusted"] is not False, trust_parent=raw["trusted"] == "parent")
+    return RunOptions(**given, flags=_flags(raw.get("flags") or {}))
+
+
+def _then(raw: dict[str, Any]) -> dict[str, Any]:
+    return {"then": raw["then"]} if "then" in raw else {}
 
 
 def _text_match(raw: Any) -> TextMatch | None:
@@ -186,8 +203,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
                 raise fail(f"claims[{i}]", f"{cid!r} is not a claim id of {catalogue.path.name}")
     combination = None
     if "combination" in raw:
-        caller, callee = (p.strip() for p in raw["combination"].split("->"))
-        combination = Combination(caller=caller, callee=callee)
+        combination = Combination.parse(raw["combination"])
     steps = []
     for i, s in enumerate(raw["steps"]):
         session = s.get("session", "new" if i == 0 else "same")
@@ -196,26 +212,26 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         turns = tuple(_turn(t) for t in s["turns"])
         init_tools = _name_checks(s.get("init_tools"))
         events = _events(s.get("events"))
-        steps.append(Step(prompt=s["prompt"], session=session, turns=turns, init_tools=init_tools, events=events))
+        steps.append(Step(prompt=s["prompt"], session=session, turns=turns, init_tools=init_tools, events=events,
+                          **_then(s)))
     contexts = tuple(
         Context(
             name=name,
             opens_with=c.get("opens_with"),
             system_contains=c.get("system_contains"),
             turns=tuple(_turn(t) for t in c["turns"]),
+            **_then(c),
         )
         for name, c in (raw.get("contexts") or {}).items()
     )
-    r = raw.get("run") or {}
-    run = RunOptions(
-        permission_mode=r.get("permission_mode", "default"),
-        trusted=r.get("trusted", True) is not False,
-        trust_parent=r.get("trusted") == "parent",
-        env=dict(r.get("env", {})),
-        agent=r.get("agent"),
-        timeout=float(r.get("timeout", 60)),
-        flags=_flags(r.get("flags") or {}),
-    )
+    threads: list[tuple[str, Step | Context]] = [*((f"steps[{i}]", st) for i, st in enumerate(steps)),
+                                                 *((f"contexts.{c.name}", c) for c in contexts)]
+    for where, thread in threads:
+        last = thread.turns[-1] if thread.turns else None
+        if thread.then == "asks-again" and (last is None or last.say is None or last.call is not None):
+            raise fail(f"{where}.then", "asks-again repeats the last turn for every further request: it must be a "
+                                         "say without a call")
+    run = _run(raw.get("run") or {})
     effects = tuple(
         Effect(path=e["path"], exists=e.get("exists"), content=_text_match(e.get("content")))
         for e in raw.get("effects", ())
@@ -233,6 +249,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         documented_for=raw.get("documented_for"),
         flags=tuple(raw.get("flags", ())),
         contrast_of=raw.get("contrast_of"),
+        features=tuple(raw.get("features", ())),
         notes=raw.get("notes", ""),
         run=run,
         steps=tuple(steps),
@@ -251,6 +268,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         fixture_from=base,
         project=_folder(directory, raw, "project", fail),
         home=_folder(directory, raw, "home", fail),
+        include=_included(directory, raw, fail),
         base_home=base_home,
         sources=Sources.parse(raw["sources"]) if "sources" in raw else None,
     )
@@ -287,16 +305,44 @@ def _fixture_base(
 
 
 def _folder(directory: Path, raw: dict[str, Any], key: str, fail: Callable[[str, str], CaseFormatError]) -> Path | None:
-    """A folder the case names relative to its own; it must exist (``home`` must be inside the case)."""
+    """A folder the case names relative to its own; it must exist. ``home`` must lie inside the case or
+    inside its repository (its project, else the folder holding the folder of cases): a HOME layout
+    several cases share, named directly (``../../home``) or through a link, but never the user's own."""
     value = raw.get(key)
     if value is None:
         return None
     folder = (directory / str(value)).resolve()
     if not folder.is_dir():
         raise fail(key, f"{value!r} is not a folder (resolved to {folder})")
-    if key == "home" and directory.resolve() not in folder.parents:
-        raise fail(key, f"{value!r} must be a folder inside the case's own folder")
+    if key == "home":
+        project = raw.get("project")
+        repository = (directory / project if isinstance(project, str) else directory.parent.parent).resolve()
+        allowed = (directory.resolve(), repository)
+        if not any(folder == a or a in folder.parents for a in allowed) or folder == repository:
+            raise fail(
+                key,
+                f"{value!r} resolves to {folder}, outside the case ({directory.resolve()}) and its repository"
+                f" ({repository}): name a folder of either (a shared layout such as ../../home works)",
+            )
     return folder
+
+
+def _included(directory: Path, raw: dict[str, Any], fail: Callable[[str, str], CaseFormatError]) -> tuple[str, ...]:
+    """``include``: paths of the project, each existing and inside it."""
+    names = tuple(str(n) for n in raw.get("include", ()))
+    if not names:
+        return ()
+    project = raw.get("project")
+    if not isinstance(project, str):
+        raise fail("include", "include names files of the project: it needs project: (e.g. ../..)")
+    root = (directory / project).resolve()
+    for i, name in enumerate(names):
+        path = (root / name).resolve()
+        if root not in path.parents:
+            raise fail(f"include[{i}]", f"{name!r} is not inside the project {root}")
+        if not path.exists():
+            raise fail(f"include[{i}]", f"{name!r} does not exist in the project {root}")
+    return names
 
 
 def _check_home_state(path: Path) -> None:

@@ -13,13 +13,24 @@ SessionMode = Literal["new", "same", "resume"]
 SOURCES = ("project", "user", "local", "cli", "plugin", "builtin")
 
 
+#: The grid column of a case about one part alone (``combination: hook``): a SessionStart hook, a Stop loop.
+ALONE = "alone"
+
+
 @dataclass(frozen=True, kw_only=True)
 class Combination:
     caller: str
     callee: str
+    """A part of PARTS, or ALONE for a case about the caller alone."""
 
     def __str__(self) -> str:
-        return f"{self.caller} -> {self.callee}"
+        return self.caller if self.callee == ALONE else f"{self.caller} -> {self.callee}"
+
+    @classmethod
+    def parse(cls, text: str) -> Combination:
+        """``caller -> callee``, or one part alone."""
+        caller, _, callee = (p.strip() for p in text.partition("->"))
+        return cls(caller=caller, callee=callee or ALONE)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -160,11 +171,17 @@ class Turn:
     offered: Offered | None = None
 
 
+Then = Literal["ends", "asks-again"]
+
+
 @dataclass(frozen=True, kw_only=True)
 class Step:
     prompt: str
     session: SessionMode
     turns: tuple[Turn, ...]
+    then: Then = "ends"
+    """After the last scripted turn: the thread ends (a further request fails the case), or the engine asks again
+    (an endless Stop loop): each further request gets the last turn again, and the case fails if none came."""
     init_tools: NameChecks | None = None
     events: EventCheck | None = None
 
@@ -175,6 +192,8 @@ class Context:
     opens_with: str | None
     """Text in the opening user message of the context's conversation."""
     turns: tuple[Turn, ...]
+    then: Then = "ends"
+    """As Step.then."""
     system_contains: str | None = None
     """Or: text in the request's system prompt (a forked context that carries the main transcript opens
     with the main thread's first message, so only its system prompt tells it apart)."""
@@ -282,10 +301,15 @@ class Case:
     """A folder whose files are the working copy (the repository holding a team's ``.claude/``)."""
     home: Path | None = None
     """This case's folder laid into the run's HOME (not part of the working copy)."""
+    include: tuple[str, ...] = ()
+    """Files of the project (relative to it) copied although git ignores them."""
     base_home: Path | None = None
     """The ``fixture_from`` case's HOME folder, laid in first."""
     sources: Sources | None = None
     """Where the caller and the callee come from; None: the project (every definition in ``.claude/``)."""
+    features: tuple[str, ...] = ()
+    """Surface elements the case exercises that its files do not show (``hook-output:continue`` printed by
+    a script the coverage scan cannot read), as ``docs/surface/`` names them."""
 
     def context(self, name: str) -> Context:
         return next(c for c in self.contexts if c.name == name)
@@ -307,6 +331,12 @@ class Case:
     def home_dirs(self) -> tuple[Path, ...]:
         """Where the run's HOME files come from, each laid over the one before."""
         return tuple(d for d in (self.base_home, self.home) if d is not None)
+
+    @property
+    def repository(self) -> Path:
+        """The folder a case's files may point into: its project, else the folder that holds its folder of
+        cases (the suite's repository). A link into it is followed; a shared HOME layout may lie in it."""
+        return (self.project or self.directory.parent.parent).resolve()
 
     def own_files_excluded(self, root: Path) -> tuple[Path, ...]:
         """What copying ``root`` into the working copy leaves out: the case file, HOME folders, and the

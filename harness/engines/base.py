@@ -21,6 +21,8 @@ class StepOutput:
     init_tools: tuple[str, ...] = ()
     events: tuple[dict[str, Any], ...] = ()
     """The other stream-json events printed for this prompt (system, assistant, user, ...), in order."""
+    mcp_failed: tuple[dict[str, str], ...] = ()
+    """``{name, status}`` of each MCP server that did not connect (mcpstatus.py)."""
 
 
 @dataclass(frozen=True, kw_only=True)

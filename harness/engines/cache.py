@@ -21,8 +21,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.engines.install import RECORD, USED, cache_root, is_version, remove_stale_staging, version_key
+from harness.engines.install import RECORD, USED, remove_stale_staging
+from harness.engines.paths import cache_root
 from harness.errors import UsageError
+from harness.versions import is_version, version_key
 
 _INSTALL = re.compile(r"^claude-(?P<version>[0-9]+\.[0-9]+\.[0-9]+)$")
 _SIZE = re.compile(r"^(?P<number>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[KMGT]?)(?:i?B)?$", re.IGNORECASE)
@@ -142,3 +144,12 @@ def prune(
             total -= install.bytes
     gone = {i.version for i in removed}
     return removed, [i for i in present if i.version not in gone]
+
+
+def key(versions: Iterable[str]) -> str:
+    """A CI cache key that changes exactly when the set of claude versions a suite runs changes.
+
+    The action (``action.yml``) caches the engine folder under it, so a pinned version is downloaded once,
+    not on every run, and a new pin starts a new cache instead of growing the old one."""
+    wanted = sorted({v for v in versions if is_version(v)}, key=version_key)
+    return "cc-harness-engines-" + ("-".join(wanted) or "none")

@@ -16,6 +16,7 @@ killing the engine's process group is not enough.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -27,15 +28,18 @@ from pathlib import Path
 from typing import IO, Protocol
 
 from harness.case import Case, Flags, Step
+from harness.engine_name import EngineName
+from harness.engines import mcpstatus
 from harness.engines.apifaults import ApiFaultPlan, summarise
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
 from harness.engines.fakeapi import FakeMessagesAPI
-from harness.engines.install import ensure_installed, is_native, version_key
+from harness.engines.install import ensure_installed, is_native
 from harness.engines.streamjson import NotStreamJson, ProcessOutput, parse_line, step_outputs
 from harness.errors import ApiFault, EngineCrash, EngineTimeout, NotObservable
-from harness.processes import COOKIE, contained, kill_carriers, kill_group
+from harness.processes import COOKIE, contain, contained, kill_group, kill_run
 from harness.scripted import ScriptedModel
+from harness.versions import version_key
 
 _QUIET_ENV = {
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
@@ -110,7 +114,7 @@ class ClaudeEngine:
 
     @property
     def name(self) -> str:
-        return f"claude@{self.engine_version}"
+        return EngineName.claude(self.engine_version).text()
 
     @property
     def version(self) -> str:
@@ -132,7 +136,7 @@ class ClaudeEngine:
                 )
                 return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out), end=end)
 
-            return run_sessions(
+            done = run_sessions(
                 case,
                 engine=self.name,
                 workdir=workdir,
@@ -141,6 +145,10 @@ class ClaudeEngine:
                 one_process=one_process,
                 faults=self.api_faults,
             )
+            # a server that failed to start says why: its stderr, from the engine's MCP log in the run's HOME
+            failed = {s["name"]: s for step in done.steps for s in step.mcp_failed}
+            notes = tuple(mcpstatus.note(s, mcpstatus.claude_stderr(home, name)) for name, s in failed.items())
+            return dataclasses.replace(done, notes=(*done.notes, *notes)) if notes else done
 
     def _argv(
         self,
@@ -413,7 +421,7 @@ def _run_process(
     model.begin_step(current)
     started = time.monotonic()
     proc = subprocess.Popen(
-        argv,
+        contain(argv, env),
         cwd=cwd,
         env=env,
         stdin=subprocess.PIPE if multi else subprocess.DEVNULL,
@@ -428,7 +436,7 @@ def _run_process(
     def on_timeout() -> None:
         timed_out.set()
         kill_group(proc.pid)
-        kill_carriers(cookie)  # a hook in a session of its own may hold the engine's stdout open
+        kill_run(cookie)  # a hook in a session of its own may hold the engine's stdout open
 
     timer = threading.Timer(timeout, on_timeout)
     timer.start()

@@ -37,13 +37,14 @@ import subprocess
 import threading
 from pathlib import Path
 
+from harness.engines.paths import PACKAGE, cache_root
+from harness.engines.registry import published_versions
 from harness.errors import InstallError
+from harness.versions import is_version, version_key
 
-PACKAGE = "@anthropic-ai/claude-code"
 #: The first release published as a native package (``@anthropic-ai/claude-code-linux-x64``), measured on
 #: the npm registry: the platform packages start at 2.1.110; every release before it ships ``cli.js`` only.
 NATIVE_FROM = (2, 1, 110)
-_VERSION = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+$")
 #: What an install recorded about its binary, in the install directory.
 RECORD = ".cc-harness-install.json"
 #: Touched at each first use of an install in a process: the cache's least-recently-used order.
@@ -56,24 +57,11 @@ _failed: dict[Path, InstallError] = {}
 _memo = threading.Lock()
 
 
-def cache_root() -> Path:
-    """``$CC_HARNESS_CACHE``, else ``$XDG_CACHE_HOME/cc-harness``, else ``~/.cache/cc-harness``."""
-    if env := os.environ.get("CC_HARNESS_CACHE"):
-        return Path(env)
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "cc-harness"
-
-
 def _platform_package() -> str:
     machine = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine().lower())
     if machine is None or platform.system() != "Linux":
         raise InstallError(f"no native claude package for {platform.system()} {platform.machine()}")
     return f"claude-code-linux-{machine}"
-
-
-def is_version(v: str) -> bool:
-    """Whether ``v`` is a version number claude is published under, e.g. ``2.1.252``."""
-    return _VERSION.fullmatch(v) is not None
 
 
 def _engine_dir(version: str, *, root: Path | None = None) -> Path:
@@ -96,10 +84,6 @@ def _binary_in(directory: Path, version: str) -> Path:
 
 def binary_path(version: str, *, root: Path | None = None) -> Path:
     return _binary_in(_engine_dir(version, root=root), version)
-
-
-def version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in version.split("."))
 
 
 def ensure_installed(version: str, *, root: Path | None = None, timeout: float = 900) -> Path:
@@ -166,8 +150,6 @@ def _ensure(version: str, final: Path, *, timeout: float) -> Path:
 def _check_published(version: str, *, root: Path) -> None:
     """Refuse a version that is no release of the package: the platform package has placeholders (its
     ``0.0.0`` installs, without a binary) that would otherwise fail later with a less helpful message."""
-    from harness.engines.registry import published_versions  # the registry module imports this one
-
     try:
         releases = published_versions(root=root)
     except InstallError:  # no list (offline, first use): npm will say whether the version exists

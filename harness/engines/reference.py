@@ -14,15 +14,20 @@ from pathlib import Path
 from typing import Any
 
 from harness.case import Case
+from harness.engine_name import EngineName
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
 from harness.errors import EngineCrash, EngineTimeout, HarnessError, NotModelled
-from harness.processes import carriers, command_line, contained, kill_carriers
+from harness.processes import carriers, command_line, contain, contained, kill_run
 from harness.refengine import errors as refengine_errors
+from harness.refengine import launch
 from harness.refengine.profiles import Profile, newest_measured, profile_for
 from harness.refengine.runtime import Request
 from harness.refengine.session import Engine, Invocation
 from harness.scripted import ModelRequest, ScriptedModel
+
+# What the engine starts joins the run's cgroup (harness/processes.py), as the claude adapter's engine does.
+launch.set_launcher(contain)
 
 #: The permission modes the reference engine has measurements for.
 MODELLED_MODES = ("default", "bypass")
@@ -63,7 +68,7 @@ class ReferenceEngine:
 
     @property
     def name(self) -> str:
-        return f"reference@{self._version}" if self._version else "reference"
+        return EngineName("reference", self._version).text()
 
     @property
     def version(self) -> str:
@@ -137,6 +142,7 @@ class ReferenceEngine:
                             is_error=out.is_error,
                             permission_denials=out.permission_denials,
                             init_tools=out.init_tools,
+                            mcp_failed=engine.mcp_failed,
                         )
                     )
             finally:
@@ -220,10 +226,11 @@ def _time_out(worker: threading.Thread, *, watch: _Watch, cookie: str, case: Cas
     """Stop a run past its deadline: the engine's next model turn raises, its processes are killed until
     its thread ends (a killed Bash or hook returns at once); the EngineTimeout to raise."""
     watch.expired.set()
-    running = [command_line(pid) for pid in carriers(cookie)]
+    # the engine's stand-in parents (refengine/launch.py) are the engine itself, not what it started
+    running = [line for line in map(command_line, carriers(cookie)) if launch.STAND_IN not in line]
     give_up = time.monotonic() + _GRACE
     while worker.is_alive() and time.monotonic() < give_up:
-        kill_carriers(cookie, patience=0.5)
+        kill_run(cookie, patience=0.5)
         worker.join(0.05)
     where = f"{case.case_file}: step {watch.step + 1} of {len(case.steps)}"
     message = f"{where}: {engine} did not finish within the {watch.limit:g} s limit (run.timeout)"

@@ -13,8 +13,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from harness.engines.install import PACKAGE, cache_root, is_version, version_key
+from harness.engines.paths import PACKAGE, cache_root
 from harness.errors import InstallError
+from harness.versions import is_version, version_key
 
 #: How long a fetched list is trusted before npm is asked again.
 MAX_AGE_SECONDS = 24 * 3600

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from harness.case import Case
+from harness.engine_name import EngineName
 from harness.engines.apifaults import ApiFaultPlan
 from harness.engines.base import EngineRun
 from harness.engines.claude import (
@@ -71,7 +72,7 @@ class SdkEngine:
 
     @property
     def name(self) -> str:
-        return f"sdk@{self.engine_version}"
+        return EngineName("sdk", self.engine_version).text()
 
     @property
     def version(self) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.case import Step
+from harness.engines import mcpstatus
 from harness.engines.base import StepOutput
 
 
@@ -63,6 +64,7 @@ def step_outputs(group: list[tuple[int, Step]], out: ProcessOutput) -> list[Step
                 ),
                 init_tools=out.init_tools,
                 events=tuple(event for n, event in out.events if n == number),
+                mcp_failed=mcpstatus.not_connected(event for n, event in out.events if n == number),
             )
         )
     return outputs

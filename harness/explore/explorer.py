@@ -28,6 +28,7 @@ from hypothesis.errors import NoSuchExample
 
 from harness import results
 from harness.case import load_case
+from harness.engine_name import EngineName
 from harness.engines import make_engine
 from harness.expectations import Expectations
 from harness.explore.grammar import Scenario, scenarios
@@ -93,8 +94,8 @@ def run_both(scenario: Scenario, *, version: str, workdir: Path, case_id: str) -
     directory = write_case(scenario, workdir, case_id)
     case = load_case(directory)
     none = Expectations(root=workdir / "no-expectations")  # a generated case has no known differences
-    reference = run_case(case, make_engine(f"reference@{version}"), expectations=none)
-    real = run_case(case, make_engine(f"claude@{version}"), expectations=none)
+    reference = run_case(case, make_engine(EngineName("reference", version)), expectations=none)
+    real = run_case(case, make_engine(EngineName.claude(version)), expectations=none)
     return Outcome(
         scenario=scenario, case_id=case_id, found=disagreements(reference, real), reference=reference, real=real
     )
@@ -120,7 +121,7 @@ def explore(
     exploration = Exploration(version=version, seed=seed)
     scratch = Path(tempfile.mkdtemp(prefix="cch-explore-"))
     head = results.header(
-        engines=[f"reference@{version}", f"claude@{version}"],
+        engines=[EngineName("reference", version).text(), EngineName.claude(version).text()],
         options={"command": "explore", "seed": seed, "budget": budget, "shard": f"{shard[0]}/{shard[1]}",
                  "start": start},
         revision="explore",
@@ -166,7 +167,7 @@ def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | Non
             if case_id not in real:
                 continue  # the run was interrupted before this case
             case = load_case(write_case(scenario, scratch, case_id))
-            reference = run_case(case, make_engine(f"reference@{version}"), expectations=none)
+            reference = run_case(case, make_engine(EngineName("reference", version)), expectations=none)
             recorded = _unordered(real[case_id], case.unordered_files)
             outcome = Outcome(
                 scenario=scenario,

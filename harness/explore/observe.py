@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from harness import races
+from harness.compare import transcript_changes
 from harness.outcome import Status
 from harness.refengine.tools import MODELLED_BUILTINS
-from harness.report.compare import transcript_changes
 from harness.results import Record
 
 #: Names either engine may offer that the reference engine speaks for.

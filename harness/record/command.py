@@ -6,10 +6,13 @@ import dataclasses
 import json
 import os
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.engine_name import EngineName
+from harness.engines.claude import seed_home
 from harness.errors import UsageError
 from harness.record.exchanges import read_exchanges
 from harness.record.model import Recording
@@ -22,6 +25,11 @@ __all__ = ["ANTHROPIC_API", "Recorded", "Target", "describe", "from_session", "l
 #: Environment variables whose values are credentials: scrubbed wherever they show up.
 SECRET_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "AWS_SECRET_ACCESS_KEY")
 
+#: Said of every live recording: what the private HOME means for the session and its case.
+PRIVATE_HOME_NOTE = (
+    "the live run had a private HOME (your ~/.claude.json, ~/.claude and ~/.cache untouched): user-level skills,"
+    " agents and settings were not loaded, so the case needs none"
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -65,18 +73,24 @@ def live(
     """Run ``argv`` (the engine) in ``folder`` through a recording proxy to ``upstream``; a case from it."""
     if not argv:
         raise UsageError("record --upstream: name the engine command after --, e.g. -- claude -p 'Fix the build'")
-    with RecordingProxy(upstream=upstream, scrub=scrub) as proxy:
-        env = {**os.environ, "ANTHROPIC_BASE_URL": proxy.base_url}
+    # a private HOME: the engine writes ~/.claude.json, ~/.claude/projects and ~/.cache as it runs, and a
+    # recording must leave the user's own HOME as it was (credentials come from the environment's key)
+    with tempfile.TemporaryDirectory(prefix="cch-record-home-") as private, RecordingProxy(
+        upstream=upstream, scrub=scrub
+    ) as proxy:
+        home = Path(private)
+        seed_home(home, workdir=folder, trusted=True)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
+        env.update(HOME=str(home), ANTHROPIC_BASE_URL=proxy.base_url)
         try:
             status = subprocess.run(list(argv), cwd=folder, env=env, check=False).returncode
         except FileNotFoundError:
             raise UsageError(f"{argv[0]}: no such command") from None
-    saved = proxy.saved()
-    every = Scrubber(secrets=(*scrub.secrets, *(s for s in proxy.secrets_seen if len(s) >= MIN_SECRET)))
-    home, tmp = os.environ.get("HOME"), os.environ.get("TMPDIR")
-    rec = read_exchanges(
-        saved, workdir=folder, home=Path(home) if home else None, tmp=Path(tmp) if tmp else None, argv=list(argv)
-    )
+        saved = proxy.saved()
+        every = Scrubber(secrets=(*scrub.secrets, *(s for s in proxy.secrets_seen if len(s) >= MIN_SECRET)))
+        tmp = os.environ.get("TMPDIR")
+        rec = read_exchanges(saved, workdir=folder, home=home, tmp=Path(tmp) if tmp else None, argv=list(argv))
+    rec = dataclasses.replace(rec, notes=(*rec.notes, PRIVATE_HOME_NOTE))
     case_id = target.case_id or (default_id(rec) if rec.steps else "recording")
     # the cassette first: a run that gives no case still leaves what was exchanged, to look at
     path = cassette or target.cases.parent / "results" / "recordings" / f"{case_id}.jsonl"
@@ -105,6 +119,6 @@ def describe(done: Recorded) -> list[str]:
     if done.cassette is not None:
         lines.append(f"exchanges saved in {done.cassette}")
     lines += [f"note: {n}" for n in rec.notes]
-    engine = f"claude@{rec.version}" if rec.version else "claude@VERSION"
+    engine = EngineName.claude(rec.version).text() if rec.version else "claude@VERSION"
     lines.append(f"next: cc-harness run --engine {engine} --case {done.case_file.parent.name}")
     return lines

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import hook_surface, messages
+from harness.refengine import hook_surface, launch, messages
 from harness.refengine.agents import full_pool
 from harness.refengine.config import handler_identity
 from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
@@ -125,22 +124,46 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
         failure = messages.plugin_variable_outside_plugin(named, action.command)
         rt.debug.append(f"Hook failed to run ({event}): {failure}")
         return ActionResult(action=action, exit_code=1, stderr=f"Failed to run: {failure}")
-    try:
-        proc = subprocess.run(
-            ["bash", "-c", action.command], cwd=rt.workdir, env=env, input=encode_payload(data),
-            capture_output=True, text=True, timeout=_timeout(rt, action), check=False,
-        )
-    except subprocess.TimeoutExpired:
+    proc = launch.run_shell_command(action.command, env=env, cwd=rt.workdir, stdin=encode_payload(data).encode(),
+                                    timeout=_timeout(rt, action))
+    if proc.timed_out:
         # A timed-out hook renders no decision; on PreToolUse it does not block (notes §1.6).
         rt.debug.append(f"[reference] command hook timed out: {action.command}")
         hook_surface.check_ending(event, -1, "", None)
         return ActionResult(action=action, exit_code=-1)
-    output = parse_output(proc.stdout)
-    hook_surface.check_ending(event, proc.returncode, proc.stdout, output)
+    stdout = hook_text(proc.stdout, stream="stdout")
+    output = parse_output(stdout)
+    hook_surface.check_ending(event, proc.returncode, stdout, output)
     if output is not None:
         hook_surface.check_output(event, output)
-    return ActionResult(action=action, exit_code=proc.returncode, stdout=proc.stdout, stderr=proc.stderr,
-                        output=output)
+    return ActionResult(action=action, exit_code=proc.returncode, stdout=stdout,
+                        stderr=hook_text(proc.stderr, stream="stderr"), output=output)
+
+
+def hook_text(raw: bytes, *, stream: str) -> str:
+    """A hook's output as the engine reads it. Measured on 2.1.252 and 2.1.332: stdout ``ok \\377 z``
+    reaches the model as ``ok \ufffd z`` (the byte that is never UTF-8 replaced by U+FFFD). Other bytes
+    that are not UTF-8 (a cut sequence, an overlong form) and such bytes on stderr are not measured."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = raw[exc.start:exc.end]
+        if stream != "stdout" or any(byte != 0xFF for byte in _invalid_bytes(raw)):
+            raise NotModelled(f"a command hook's {stream} that is not UTF-8 ({bad!r} at byte {exc.start})") from None
+        return raw.decode("utf-8", "replace")
+
+
+def _invalid_bytes(raw: bytes) -> bytes:
+    """The bytes of ``raw`` that a UTF-8 decoder rejects, in order."""
+    out = bytearray()
+    start = 0
+    while True:
+        try:
+            raw[start:].decode("utf-8")
+            return bytes(out)
+        except UnicodeDecodeError as exc:
+            out += raw[start + exc.start: start + exc.end]
+            start += exc.end
 
 
 _ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")

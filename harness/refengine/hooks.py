@@ -430,10 +430,15 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         decision = specific.get("permissionDecision") or _legacy_decision(r.output.get("decision"), event)
         reason = str(specific.get("permissionDecisionReason") or r.output.get("reason") or "")
         if event == "PreToolUse" and decision in _PRECEDENCE:
-            if decision == "deny" and reason and deny_names_event and _deny_names_event_for(subject):
+            if decision == "deny" and not reason:
+                block(_deny_without_reason(event, subject, deny_names_event=deny_names_event), decision)
+            elif decision == "deny" and deny_names_event and _deny_names_event_for(subject):
                 block(messages.hook_denied(event, subject, reason), decision)
             elif decision in ("deny", "ask"):
-                block(reason or messages.permission_not_granted(subject), decision)
+                if not reason:
+                    raise NotModelled("the text of a PreToolUse ask without a reason (only a deny without one is "
+                                      "measured)")
+                block(reason, decision)
             elif permission is None or _PRECEDENCE[decision] > _PRECEDENCE[permission]:
                 permission = decision
             if isinstance(specific.get("updatedInput"), dict):
@@ -479,6 +484,22 @@ def _deny_names_event_for(tool: str) -> bool:
         return False
     raise NotModelled(f"the text of a PreToolUse JSON deny reason for {tool} (prefixed for Bash, Agent and Skill, bare "
                       "for Read and Write, measured)")
+
+
+#: The tools a PreToolUse JSON deny without a reason is measured for (hook-pretooluse-deny-no-reason, -bypass, on
+#: 2.1.252 to 2.1.332, print mode and bypass alike: ``Hook PreToolUse:<tool> denied this tool``, and where the
+#: profile's ``hook_deny_reason_names_event`` holds, Bash's ``PreToolUse:Bash hook error: Blocked by hook``; every
+#: such call is a permission denial in the result event).
+DENY_WITHOUT_REASON_MEASURED = frozenset({"Bash", "Read", "Write"})
+
+
+def _deny_without_reason(event: str, tool: str, *, deny_names_event: bool) -> str:
+    if tool not in DENY_WITHOUT_REASON_MEASURED:
+        raise NotModelled(f"the text of a PreToolUse JSON deny without a reason for {tool} (measured for Bash, Read "
+                          "and Write)")
+    if deny_names_event and _deny_names_event_for(tool):
+        return messages.hook_denied(event, tool, messages.HOOK_DENY_DEFAULT_REASON)
+    return messages.hook_denied_without_reason(event, tool)
 
 
 def _specific(output: Mapping[str, Any] | None) -> Mapping[str, Any]:

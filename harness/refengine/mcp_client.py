@@ -19,6 +19,7 @@ from typing import Any
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from harness.refengine import launch
 from harness.refengine.config import McpServerDef
 from harness.refengine.hooks import js_json
 
@@ -49,9 +50,9 @@ class McpConnection:
 
     def __init__(self, *, server: McpServerDef, cwd: Path, env: Mapping[str, str], timeout: float) -> None:
         self.server = server
-        self._params = StdioServerParameters(
-            command=server.command, args=list(server.args), env={**env, **server.env}, cwd=str(cwd)
-        )
+        server_env = {**env, **server.env}
+        command, *args = launch.command_line([server.command, *server.args], server_env)
+        self._params = StdioServerParameters(command=command, args=args, env=server_env, cwd=str(cwd))
         self._timeout = timeout
         # The server's stderr must outlive this call (it is read when the server fails), so the
         # file is closed in close(), not by a with-block.
@@ -144,6 +145,8 @@ class McpPool:
         self._timeout = timeout
         self._connected: dict[str, McpConnection] = {}
         self.failures: list[str] = []
+        self.failed: dict[str, str] = {}
+        """Each server that did not start, by name: why, its stderr's end included."""
 
     def start(self) -> None:
         """Connect every server; a server that fails is reported and left out, as in the real
@@ -160,6 +163,7 @@ class McpPool:
                 conn.wait()
             except McpUnavailable as exc:
                 self.failures.append(str(exc))
+                self.failed[conn.server.name] = str(exc)
                 conn.close()
             else:
                 self._connected[conn.server.name] = conn

@@ -420,6 +420,15 @@ def hook_denied(event: str, tool: str, reason: str) -> str:
     return f"{event}:{tool} hook error: {reason}"
 
 
+#: The reason 2.1.332 gives a PreToolUse deny that names none, framed by ``hook_denied`` (Bash, measured).
+HOOK_DENY_DEFAULT_REASON = "Blocked by hook"
+
+
+def hook_denied_without_reason(event: str, tool: str) -> str:
+    """A PreToolUse deny without a reason, measured on 2.1.252 to 2.1.332 (2.1.332: Read and Write)."""
+    return f"Hook {event}:{tool} denied this tool"
+
+
 def settings_error_debug(path: str, problem: str) -> str:
     """2.1.332's debug line for a settings problem in print mode (measured for an unknown event and a
     non-string matcher; the text after the path is this engine's own for other problems)."""

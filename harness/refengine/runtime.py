@@ -23,6 +23,7 @@ from harness.refengine.hooks import HookRule, PayloadSource
 from harness.refengine.mcp_client import McpPool
 from harness.refengine.permissions import MODE_NAMES, Mode, RuleSet
 from harness.refengine.profiles import Profile
+from harness.refengine.session_file import SessionFile
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,6 +45,8 @@ class Model(Protocol):
 class SessionState:
     session_id: str
     transcript_path: Path
+    file: SessionFile
+    """The transcript at ``transcript_path``, written as the main thread goes (session_file.py)."""
     main: Conversation | None = None
     prompt_id: str | None = None
     skill_hooks: list[HookRule] = field(default_factory=list)
@@ -114,7 +117,8 @@ def project_key(workdir: Path) -> str:
 def new_session(*, home: Path, workdir: Path) -> SessionState:
     session_id = str(uuid.uuid4())
     transcript = home / ".claude" / "projects" / project_key(workdir) / f"{session_id}.jsonl"
-    return SessionState(session_id=session_id, transcript_path=transcript)
+    return SessionState(session_id=session_id, transcript_path=transcript,
+                        file=SessionFile(path=transcript, session_id=session_id, cwd=workdir))
 
 
 def new_agent_id() -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.refengine import agents, messages
+from harness.refengine import agents, messages, slash
 from harness.refengine.config import Launch, load_project
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
 from harness.refengine.dispatch import reported_name, run_tool_use
@@ -23,7 +23,7 @@ from harness.refengine.errors import EngineFailure, NotModelled
 from harness.refengine.hook_actions import fire
 from harness.refengine.mcp_client import McpPool
 from harness.refengine.messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
-from harness.refengine.permissions import RuleSet
+from harness.refengine.permissions import Rule, RuleSet
 from harness.refengine.plugins import load_plugin
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Model, Request, Runtime, new_session
@@ -132,8 +132,14 @@ class Engine:
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """Where this run knowingly departs from the real engine (configuration warnings, readings)."""
-        return tuple(self._rt.notes)
+        """Where this run knowingly departs from the real engine (configuration warnings, readings), and
+        each MCP server that did not start, with why."""
+        return (*self._rt.notes, *self._rt.mcp.failed.values())
+
+    @property
+    def mcp_failed(self) -> tuple[dict[str, str], ...]:
+        """``{name, status}`` of each MCP server that did not start, as the real engine's init event has it."""
+        return tuple({"name": name, "status": "failed"} for name in self._rt.mcp.failed)
 
     @property
     def races(self) -> tuple[tuple[str, ...], ...]:
@@ -217,6 +223,17 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
         conversation.messages.pop()
         return _prompt_output(rt, result=messages.prompt_blocked_result(submitted.message or "", prompt))
     notes += submitted.contexts
+    command = slash.parse(prompt)
+    if command is None:
+        rt.session.file.prompt(prompt)
+    else:
+        if not opening:
+            raise NotModelled("a slash command as a later prompt of the session (measured: as its first)")
+        expanded = slash.expand(rt, *command)
+        conversation.messages[-1] = {"role": "user", "content": [{"type": "text", "text": expanded.header},
+                                                                 {"type": "text", "text": expanded.body}]}
+        rt.session.file.command(expanded.header, expanded.body)
+        conversation.granted.extend(Rule.parse(t) for t in expanded.allowed_tools)  # cleared at the next prompt
     if notes:
         conversation.messages.append(system_note("\n\n".join(notes)))
     return _prompt_output(rt, result=run_conversation(rt, conversation))
@@ -259,10 +276,15 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
     for _ in range(limit):
         reply = rt.model.respond(_request(rt, conversation))
         conversation.messages.append({"role": "assistant", "content": reply})
+        kept = rt.session.file if conversation.kind == "main" else None  # subagents' transcripts: not written
+        if kept:
+            kept.reply(reply)
         uses = [b for b in reply if b.get("type") == "tool_use"]
         if uses:
             outcomes = [run_tool_use(rt, conversation, use) for use in uses]
             conversation.messages.append({"role": "user", "content": [b for o in outcomes for b in o.blocks]})
+            if kept:
+                kept.tool_results(conversation.messages[-1]["content"])
             notes = [n for o in outcomes for n in o.notes]
             if notes:
                 conversation.messages.append(system_note("\n\n".join(notes)))

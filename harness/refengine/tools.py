@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import messages
+from harness.refengine import launch, messages
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import Profile
 
@@ -151,14 +150,11 @@ def run_bash(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     """``bash -c`` in the working copy with stderr merged into stdout (measured: ``OUT\\nERR``)."""
     timeout_ms = tool_input.get("timeout")
     timeout = timeout_ms / 1000 if isinstance(timeout_ms, int | float) and timeout_ms > 0 else BASH_TIMEOUT_SECONDS
-    try:
-        proc = subprocess.run(
-            ["bash", "-c", tool_input["command"]], cwd=env.workdir, env=dict(env.env), stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, check=False,
-        )
-        output, code = proc.stdout.decode("utf-8", "replace"), proc.returncode
-    except subprocess.TimeoutExpired as exc:
-        output, code = (exc.stdout or b"").decode("utf-8", "replace") + "\nCommand timed out", 143
+    proc = launch.run_shell_command(tool_input["command"], env=env.env, cwd=env.workdir, stdin=None, timeout=timeout,
+                                    merge_stderr=True)
+    output, code = proc.stdout.decode("utf-8", "replace"), proc.returncode
+    if proc.timed_out:
+        output, code = output + "\nCommand timed out", 143
     text = _trim_output(output)
     response = {"stdout": text, "stderr": "", "interrupted": False, "isImage": False, "noOutputExpected": False}
     if code != 0:

@@ -1,7 +1,9 @@
 """A single-file HTML report: the Markdown report's grids and claims, plus one section per case.
 
-A case section shows the case's fixture (every file under ``<cases>/<id>/``) and each engine's
-transcript side by side, one row per exchange, so a difference between engines sits on one line.
+A case section shows each engine's transcript side by side, one row per exchange, so a difference
+between engines sits on one line. The page is rendered from the records alone: nothing is read from the
+filesystem, least of all through a case id or a link in a case folder (a results file is input, and a
+case folder may hold ``environ -> /proc/self/environ``); the fixture is named, not shown.
 Failures and errors come first. No external assets: inline CSS, ``<details>`` for the long parts, and
 a few lines of inline script for the filter by status, engine and claim (without script every case
 shows; ``report.html?status=fail&engine=claude@2.1.332`` opens the page filtered). Statuses are
@@ -13,20 +15,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from html import escape
-from pathlib import Path
 from typing import Any
 
+from harness import grid
 from harness.case.spec import PARTS
 from harness.claims import Catalogue
+from harness.compare import keyed_exchanges
 from harness.outcome import WORST_FIRST, Judgement, Status
-from harness.report.compare import keyed_exchanges
+from harness.report.escape import html as escape
 from harness.report.summary import (
     ClaimCell,
     ClaimRow,
     EngineGrid,
     PrecedenceRow,
     SourceGrid,
+    Verdict,
     claim_rows,
     engine_grid,
     engines_of,
@@ -36,10 +39,7 @@ from harness.report.summary import (
     total_columns,
 )
 from harness.results import Record
-from harness.timeline import Timeline
-
-#: Fixture files longer than this are cut (a fixture is a few small text files; anything big is noise).
-MAX_FIXTURE_CHARS = 20_000
+from harness.timeline_model import Timeline
 
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
@@ -81,11 +81,11 @@ def _json(value: Any) -> str:
 
 def _grid(g: EngineGrid) -> str:
     by_cell = {(c.caller, c.callee): c for c in g.cells}
-    head = "".join(f"<th>{escape(p)}</th>" for p in PARTS)
+    head = "".join(f"<th>{escape(p)}</th>" for p in grid.COLUMNS)
     rows = []
     for caller in PARTS:
         tds = []
-        for callee in PARTS:
+        for callee in grid.COLUMNS:
             cell = by_cell[(caller, callee)]
             marks = ",".join(str(n.number) for n in g.notes_for(cell))
             sup = f"<sup>{marks}</sup>" if marks else ""
@@ -116,10 +116,10 @@ def _grid(g: EngineGrid) -> str:
 def _verdict_cell(cell: ClaimCell, *, evidence: str = "") -> str:
     """A claim's (or a clash case's) verdict on one engine, with every observed difference; ``evidence``:
     what a clash case's run shows (``ran: user, plugin``, ``refused 2 calls``)."""
-    if cell.verdict == "none":
+    if cell.verdict is Verdict.NONE:
         return '<td class="none">·</td>'
-    css = "unexpected" if cell.unexpected else ("known" if cell.verdict == "differs" else cell.verdict)
-    body = "differs (unexpected)" if cell.unexpected else ("known difference" if css == "known" else cell.verdict)
+    css = "unexpected" if cell.unexpected else ("known" if cell.verdict is Verdict.DIFFERS else cell.verdict.value)
+    body = "differs (unexpected)" if cell.unexpected else ("known difference" if css == "known" else cell.verdict.value)
     if evidence:
         body = f"<div><b>{escape(evidence)}</b></div>{body}"
     for o in cell.observations:
@@ -137,7 +137,8 @@ def _claims(rows: Sequence[ClaimRow], engines: Sequence[str]) -> str:
     head = "".join(f"<th>{escape(e)}</th>" for e in engines)
     out = [
         f'<tr><th title="{escape(row.text)}">{escape(row.claim)}</th>'
-        + "".join(_verdict_cell(row.cells[e]) for e in engines) + "</tr>"
+        + "".join(_verdict_cell(row.cells[e]) for e in engines)
+        + "</tr>"
         for row in rows
     ]
     return f'<table class="claims"><tr><th>claim</th>{head}</tr>{"".join(out)}</table>'
@@ -157,7 +158,7 @@ def _source_grid(g: SourceGrid) -> str:
             counted = "".join(f"<span>{n} {s.value}</span>" for s, n in cell.counts)
             worst = cell.worst.value if cell.worst else "none"
             tds.append(f'<td class="{worst} counts">{counted}<small>{links}</small></td>')
-        rows.append(f"<tr><th>{escape(row.caller)} → {escape(row.callee)}</th>{''.join(tds)}</tr>")
+        rows.append(f"<tr><th>{escape(grid.cell_label(row.caller, row.callee))}</th>{''.join(tds)}</tr>")
     return (
         f'<h3 id="sources-{escape(g.engine)}">{escape(g.engine)}</h3>'
         f'<table class="grid sources"><tr><th>caller → callee</th>{head}</tr>{"".join(rows)}</table>'
@@ -171,12 +172,10 @@ def _precedence(rows: Sequence[PrecedenceRow], engines: Sequence[str]) -> str:
         order = f"{escape(row.kind)}: " + escape(row.joiner).join(escape(s) for s in row.order)
         out.append(
             f'<tr><th>{order}</th><td><a href="#case-{escape(row.case)}">{escape(row.case)}</a></td>'
-            + "".join(_verdict_cell(row.cells[e], evidence=row.evidence(e)) for e in engines) + "</tr>"
+            + "".join(_verdict_cell(row.cells[e], evidence=row.evidence(e)) for e in engines)
+            + "</tr>"
         )
-    return (
-        f'<table class="precedence"><tr><th>defined in</th><th>case</th>{head}</tr>'
-        f'{"".join(out)}</table>'
-    )
+    return f'<table class="precedence"><tr><th>defined in</th><th>case</th>{head}</tr>{"".join(out)}</table>'
 
 
 def _sources(records: Sequence[Record], engines: Sequence[str]) -> str:
@@ -194,31 +193,14 @@ def _sources(records: Sequence[Record], engines: Sequence[str]) -> str:
         "files; refused: the calls a permission case's rules refused. holds: as the case documents (for hooks: "
         "merged, a handler repeated across settings files run once); differs: what the engine did instead.</p>"
         f"{_precedence(precedence, engines)}"
-        if precedence else ""
+        if precedence
+        else ""
     )
     return (
         '<h2 id="sources">Sources</h2><p>Where the parts of a grid cell come from (the case file\'s '
         "<code>sources</code>): a case counts in the column of each source other than the project that one of its "
         f"parts comes from.</p>{grids}{table}"
     )
-
-
-def _fixture(case_dir: Path) -> str:
-    if not case_dir.is_dir():
-        return f"<p><em>No fixture: {escape(str(case_dir))} does not exist.</em></p>"
-    files = sorted((p for p in case_dir.rglob("*") if p.is_file()), key=lambda p: (p.name != "case.yaml", str(p)))
-    parts = []
-    for path in files:
-        data = path.read_bytes()
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = f"<binary, {len(data)} bytes>"
-        if len(text) > MAX_FIXTURE_CHARS:
-            text = text[:MAX_FIXTURE_CHARS] + f"\n… <{len(text)} chars>"
-        rel = path.relative_to(case_dir).as_posix()
-        parts.append(f"<details open><summary><code>{escape(rel)}</code></summary>{_pre(text)}</details>")
-    return "".join(parts)
 
 
 def _exchange(ex: Mapping[str, Any] | None) -> str:
@@ -288,7 +270,7 @@ def _transcripts(case_records: Sequence[Record]) -> str:
     )
 
 
-def _case_section(case_id: str, case_records: Sequence[Record], *, cases_dir: Path) -> str:
+def _case_section(case_id: str, case_records: Sequence[Record], *, cases_dir: str) -> str:
     first = case_records[0]
     claims = ", ".join(first.claims)
     flags = ", ".join(first.flags) or "none"
@@ -300,8 +282,7 @@ def _case_section(case_id: str, case_records: Sequence[Record], *, cases_dir: Pa
         f'<section class="case" id="case-{escape(case_id)}"{data}><h3>{escape(case_id)}</h3>'
         f'<div class="meta">{escape(first.combination or "outside the grid")} · claims {escape(claims or "none")}'
         f" · flags {escape(flags)}</div>"
-        f"<details open><summary>fixture: {escape(cases_dir.name)}/{escape(case_id)}/</summary>"
-        f"{_fixture(cases_dir / case_id)}</details>"
+        f'<div class="meta">fixture: <code>{escape(cases_dir)}/{escape(case_id)}/</code> in the suite</div>'
         f"<h4>Transcripts</h4>{_transcripts(case_records)}</section>"
     )
 
@@ -383,8 +364,15 @@ def _timeline(t: Timeline | None) -> str:
 
 
 def render(
-    records: Sequence[Record], *, cases_dir: Path, catalogue: Catalogue | None = None, timeline: Timeline | None = None
+    records: Sequence[Record],
+    *,
+    cases_dir: str = "cases",
+    catalogue: Catalogue | None = None,
+    timeline: Timeline | None = None,
+    compatibility: str = "",
 ) -> str:
+    """The page, from ``records`` alone; ``cases_dir``: the name the fixture lines give the suite's cases folder;
+    ``compatibility``: the compatibility section (report/compat.py), after the timeline."""
     engines = engines_of(records)
     grids = [engine_grid(records, engine=e) for e in engines]
     rows = claim_rows(records, engines=engines, catalogue=catalogue)
@@ -421,6 +409,7 @@ generated by <code>cc-harness report</code></p>
 <h2 id="claims">Claims by engine</h2>
 {_claims(rows, engines)}
 {_timeline(timeline)}
+{compatibility}
 {_sources(records, engines)}
 <h2 id="cases">Cases</h2>
 {_filter(engines, claims)}

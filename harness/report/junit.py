@@ -12,35 +12,43 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from harness.outcome import Judgement, Status
+from harness.report import escape
 from harness.report.summary import engines_of
 from harness.results import Record, totals
 
 
+def _add(parent: ET.Element, tag: str, text: str | None = None, **attributes: str) -> ET.Element:
+    """A child element whose every attribute and text is case text made well-formed (``escape.xml``)."""
+    element = ET.SubElement(parent, tag, {k: escape.xml(v) for k, v in attributes.items()})
+    if text is not None:
+        element.text = escape.xml(text)
+    return element
+
+
 def _case(suite: ET.Element, r: Record) -> None:
-    case = ET.SubElement(
+    case = _add(
         suite,
         "testcase",
         classname=f"{r.engine}.{(r.combination or 'outside-grid').replace(' ', '')}",
         name=r.case,
         time=f"{r.duration:.3f}",
     )
-    props = ET.SubElement(case, "properties")
-    ET.SubElement(props, "property", name="claims", value=",".join(r.claims))
-    ET.SubElement(props, "property", name="flags", value=",".join(r.flags))
-    ET.SubElement(props, "property", name="status", value=r.status.value)
+    props = _add(case, "properties")
+    _add(props, "property", name="claims", value=",".join(r.claims))
+    _add(props, "property", name="flags", value=",".join(r.flags))
+    _add(props, "property", name="status", value=r.status.value)
     if r.status is Status.FAIL:
         text = "\n".join(f.render() for f in r.findings if f.judgement in (Judgement.UNEXPECTED, Judgement.STALE))
-        ET.SubElement(case, "failure", message=f"differs at {r.failing_at}", type="fail").text = text
+        _add(case, "failure", text, message=f"differs at {r.failing_at}", type="fail")
     elif r.fault is not None and r.status.is_error:
-        ET.SubElement(
-            case, "error", message=r.fault.message.splitlines()[0], type=r.status.value
-        ).text = r.fault.render()
+        message = r.fault.message.splitlines()[0] if r.fault.message else r.status.value
+        _add(case, "error", r.fault.render(), message=message, type=r.status.value)
     elif r.status is Status.KNOWN:
         reasons = "; ".join(f"{f.at}: {f.reason}" for f in r.findings if f.reason)
-        ET.SubElement(case, "skipped", type="known-difference", message=f"known difference: {reasons}")
+        _add(case, "skipped", type="known-difference", message=f"known difference: {reasons}")
     elif r.status is Status.NOT_MODELLED:
         message = r.fault.message if r.fault else "not modelled"
-        ET.SubElement(case, "skipped", type="not-modelled", message=message)
+        _add(case, "skipped", type="not-modelled", message=message)
 
 
 def _counts(records: Sequence[Record]) -> dict[str, str]:
@@ -58,8 +66,7 @@ def render(records: Sequence[Record]) -> str:
     root = ET.Element("testsuites", name="cc-harness")
     for engine in engines_of(records):
         mine = sorted((r for r in records if r.engine == engine), key=lambda r: r.case)
-        attributes = {"name": engine, **_counts(mine), "time": f"{sum(r.duration for r in mine):.3f}"}
-        suite = ET.SubElement(root, "testsuite", attributes)
+        suite = _add(root, "testsuite", name=engine, **_counts(mine), time=f"{sum(r.duration for r in mine):.3f}")
         for r in mine:
             _case(suite, r)
     for key, value in _counts(records).items():

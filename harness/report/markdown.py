@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness import grid
 from harness.case.spec import PARTS
 from harness.claims import Catalogue
 from harness.grid import SYMBOL
 from harness.outcome import WORST_FIRST
+from harness.report import escape
 from harness.report.summary import (
     ClaimCell,
     ClaimRow,
     EngineGrid,
     PrecedenceRow,
     SourceGrid,
+    Verdict,
     claim_rows,
     engine_grid,
     engines_of,
@@ -27,35 +30,32 @@ from harness.report.summary import (
     total_columns,
 )
 from harness.results import Record
-from harness.timeline import Timeline
+from harness.timeline_model import Timeline
 
 #: Observed strings are cut in table cells; the list under the table has them whole (up to this).
 CELL_CHARS = 60
 LIST_CHARS = 400
-VERDICT_SYMBOL = {"holds": "✅", "differs": "🟡", "error": "💥", "not-modelled": "◌", "none": "·"}
-
-
-def _escape(text: str) -> str:
-    """Text safe inside a Markdown table cell (pipes end cells, newlines end rows)."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "⏎").replace("`", "'")
+VERDICT_SYMBOL = {
+    Verdict.HOLDS: "✅", Verdict.DIFFERS: "🟡", Verdict.ERROR: "💥", Verdict.NOT_MODELLED: "◌", Verdict.NONE: "·"
+}
 
 
 def _code(text: str | None, *, limit: int) -> str:
     if text is None:
         return "(nothing)"
     cut = text if len(text) <= limit else text[:limit] + "…"
-    return f"`{_escape(cut)}`"
+    return f"`{escape.markdown_code(cut)}`"
 
 
-def _grid(g: EngineGrid) -> list[str]:
+def grid_table(g: EngineGrid) -> list[str]:
     by_cell = {(c.caller, c.callee): c for c in g.cells}
     lines = [
-        "| caller ↓ / callee → | " + " | ".join(PARTS) + " |",
-        "|---" * (len(PARTS) + 1) + "|",
+        "| caller ↓ / callee → | " + " | ".join(grid.COLUMNS) + " |",
+        "|---" * (len(grid.COLUMNS) + 1) + "|",
     ]
     for caller in PARTS:
         row = [f"**{caller}**"]
-        for callee in PARTS:
+        for callee in grid.COLUMNS:
             cell = by_cell[(caller, callee)]
             text = "·" if not cell.cases else cell.describe()
             marks = ",".join(str(n.number) for n in g.notes_for(cell))
@@ -67,7 +67,8 @@ def _grid(g: EngineGrid) -> list[str]:
     if g.outside:
         lines.append("")
         lines.append(
-            "Outside the grid: " + ", ".join(f"{r.case} {SYMBOL[r.status]} {r.status.value}" for r in g.outside)
+            "Outside the grid: "
+            + ", ".join(f"{escape.markdown(r.case)} {SYMBOL[r.status]} {r.status.value}" for r in g.outside)
         )
     return lines
 
@@ -79,25 +80,25 @@ def _source_grid(g: SourceGrid) -> list[str]:
     ]
     for row in g.rows:
         cells = [row.cells[c].describe() if row.cells[c].cases else "·" for c in g.columns]
-        lines.append(f"| **{row.caller} → {row.callee}** | " + " | ".join(cells) + " |")
+        lines.append(f"| **{grid.cell_label(row.caller, row.callee)}** | " + " | ".join(cells) + " |")
     return lines
 
 
 def _precedence(rows: Sequence[PrecedenceRow], engines: Sequence[str]) -> list[str]:
     lines = [
-        "| defined in | case | " + " | ".join(engines) + " |",
+        "| defined in | case | " + " | ".join(map(escape.markdown, engines)) + " |",
         "|---|---" + "|---" * len(engines) + "|",
     ]
     for row in rows:
         order = f"{row.kind}: " + row.joiner.join(row.order)
         cells = [_precedence_cell(row.cells[e], row.evidence(e)) for e in engines]
-        lines.append(f"| {order} | `{row.case}` | " + " | ".join(cells) + " |")
+        lines.append(f"| {order} | `{escape.markdown_code(row.case)}` | " + " | ".join(cells) + " |")
     return lines
 
 
 def _precedence_cell(cell: ClaimCell, evidence: str) -> str:
     """``ran: user, plugin`` (or ``refused 2 calls``) and the verdict against the documented order."""
-    return (f"{_escape(evidence)} · " if evidence else "") + _claim_cell(cell)
+    return (f"{escape.markdown(evidence)} · " if evidence else "") + _claim_cell(cell)
 
 
 def _sources(records: Sequence[Record], engines: Sequence[str]) -> list[str]:
@@ -116,7 +117,7 @@ def _sources(records: Sequence[Record], engines: Sequence[str]) -> list[str]:
         "its parts comes from; a case whose parts all come from the project counts under project.",
     ]
     for engine in engines:
-        lines += ["", f"### {engine} by source", ""]
+        lines += ["", f"### {escape.markdown(engine)} by source", ""]
         lines += _source_grid(source_grid(records, engine=engine, columns=columns))
     if precedence:
         lines += [
@@ -138,9 +139,9 @@ def _sources(records: Sequence[Record], engines: Sequence[str]) -> list[str]:
 
 def _claim_cell(cell: ClaimCell) -> str:
     symbol = VERDICT_SYMBOL[cell.verdict]
-    if cell.verdict == "none":
+    if cell.verdict is Verdict.NONE:
         return "·"
-    if cell.verdict != "differs":
+    if cell.verdict is not Verdict.DIFFERS:
         return f"{symbol} {cell.verdict}" + (" (stale expectation)" if cell.stale else "")
     first = cell.observations[0]
     more = f" (+{len(cell.observations) - 1})" if len(cell.observations) > 1 else ""
@@ -149,7 +150,7 @@ def _claim_cell(cell: ClaimCell) -> str:
 
 def _claims_table(rows: Sequence[ClaimRow], engines: Sequence[str]) -> list[str]:
     lines = [
-        "| claim | " + " | ".join(engines) + " |",
+        "| claim | " + " | ".join(map(escape.markdown, engines)) + " |",
         "|---" * (len(engines) + 1) + "|",
     ]
     for row in rows:
@@ -166,7 +167,8 @@ def _observations(rows: Sequence[ClaimRow], engines: Sequence[str]) -> list[str]
         lines += ["", f"### {row.claim}", ""] + ([f"> {row.text}", ""] if row.text else [])
         for engine, o in entries:
             why = f"known difference: {o.reason}" if o.known else "**unexpected** (not in the expectations file)"
-            lines.append(f"- {engine} · `{o.case}` · `{o.at}`: observed {_code(o.observed, limit=LIST_CHARS)} — {why}")
+            where = f"{escape.markdown(engine)} · `{escape.markdown_code(o.case)}` · `{escape.markdown_code(o.at)}`"
+            lines.append(f"- {where}: observed {_code(o.observed, limit=LIST_CHARS)} — {why}")
     return lines
 
 
@@ -178,10 +180,11 @@ def _attention(records: Sequence[Record]) -> list[str]:
     lines = ["", "## Failures and errors", ""]
     for r in bad:
         if r.fault is not None:
-            why = _escape(r.fault.message.splitlines()[0] if r.fault.message else "")
+            why = escape.markdown(r.fault.message.splitlines()[0] if r.fault.message else "")
         else:
             why = f"`{r.failing_at}`"
-        lines.append(f"- {SYMBOL[r.status]} **{r.status.value}** · {r.engine} · `{r.case}`: {why}")
+        where = f"{escape.markdown(r.engine)} · `{escape.markdown_code(r.case)}`"
+        lines.append(f"- {SYMBOL[r.status]} **{r.status.value}** · {where}: {why}")
     return lines
 
 
@@ -206,7 +209,8 @@ def _timeline(t: Timeline) -> list[str]:
         case, at = row.fields[0]
         more = f" (+{len(row.fields) - 1})" if len(row.fields) > 1 else ""
         lines.append(
-            f"| {_escape(row.behaviour)} | {row.first} | {last} | {row.last_same} | `{case}` `{_escape(at)}`{more} | "
+            f"| {escape.markdown(row.behaviour)} | {row.first} | {last} | {row.last_same} | "
+            f"`{escape.markdown_code(case)}` `{escape.markdown_code(at)}`{more} | "
             f"{_code(row.old, limit=CELL_CHARS)} | {_code(row.new, limit=CELL_CHARS)} |"
         )
     return lines
@@ -218,7 +222,9 @@ def render(
     catalogue: Catalogue | None = None,
     catalogue_link: str | None = None,
     timeline: Timeline | None = None,
+    compatibility: Sequence[str] = (),
 ) -> str:
+    """``compatibility``: the compatibility section's lines (report/compat.py), last."""
     engines = engines_of(records)
     grids = [engine_grid(records, engine=e) for e in engines]
     rows = claim_rows(records, engines=engines, catalogue=catalogue)
@@ -252,11 +258,11 @@ def render(
         "| engine | " + " | ".join(s.value for s in shown) + " |",
         "|---" * (len(shown) + 1) + "|",
     ]
-    lines += [f"| {g.engine} | " + " | ".join(str(g.totals[s]) for s in shown) + " |" for g in grids]
+    lines += [f"| {escape.markdown(g.engine)} | " + " | ".join(str(g.totals[s]) for s in shown) + " |" for g in grids]
     lines += ["", "## Grids"]
     for g in grids:
-        lines += ["", f"### {g.engine}", ""]
-        lines += _grid(g)
+        lines += ["", f"### {escape.markdown(g.engine)}", ""]
+        lines += grid_table(g)
     lines += [
         "",
         "## Claims by engine",
@@ -273,4 +279,5 @@ def render(
         lines += ["", "## Observed differences", *observed]
     if timeline is not None:  # last: it does not depend on the records, so the sections above stay as they were
         lines += _timeline(timeline)
+    lines += compatibility
     return "\n".join(lines) + "\n"

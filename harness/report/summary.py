@@ -10,13 +10,16 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from harness import grid
 from harness.case.spec import PARTS, SOURCES, Sources
 from harness.claims import Catalogue, claim_order, claim_text
-from harness.engines.install import version_key
+from harness.engine_name import EngineName
+from harness.engines.families import rank
 from harness.outcome import WORST_FIRST, Judgement, Status
 from harness.results import Record, totals
+from harness.versions import version_key
 
 #: Flags a grid cell gets a footnote for, and what each means for a reader of the grid.
 FOOTNOTE_FLAGS = {
@@ -28,14 +31,9 @@ FOOTNOTE_FLAGS = {
 
 
 def engine_key(engine: str) -> tuple[int, tuple[int, ...], str]:
-    """Reference engines first, then claude versions oldest to newest."""
-    family, _, version = engine.partition("@")
-    rank = {"reference": 0, "claude": 1}.get(family, 2)
-    try:
-        number = version_key(version) if version else ()
-    except ValueError:
-        number = ()
-    return (rank, number, engine)
+    """Reference engines first, then claude versions oldest to newest (the families' registered order)."""
+    name = EngineName.parse(engine)
+    return (rank(name.family), version_key(name.version) if name.version else (), engine)
 
 
 def engines_of(records: Iterable[Record]) -> list[str]:
@@ -52,7 +50,7 @@ class Footnote:
 
     @property
     def text(self) -> str:
-        return f"{self.caller} → {self.callee}: {FOOTNOTE_FLAGS[self.flag]} ({', '.join(self.cases)})"
+        return f"{grid.cell_label(self.caller, self.callee)}: {FOOTNOTE_FLAGS[self.flag]} ({', '.join(self.cases)})"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -101,9 +99,19 @@ class Observation:
     reason: str | None
 
 
+class Verdict(StrEnum):
+    """A claim's verdict on one engine, over the cases that show it."""
+
+    HOLDS = "holds"  # no case observed a difference
+    DIFFERS = "differs"  # a case observed one (known or not)
+    ERROR = "error"  # a case ran without a verdict
+    NOT_MODELLED = "not-modelled"  # the reference engine abstained on every case
+    NONE = "none"  # no case of the claim ran on the engine
+
+
 @dataclass(frozen=True, kw_only=True)
 class ClaimCell:
-    verdict: str  # holds | differs | error | not-modelled | none
+    verdict: Verdict
     observations: tuple[Observation, ...] = ()
     stale: tuple[str, ...] = ()  # cases whose expectations list a difference no longer observed
 
@@ -122,11 +130,11 @@ class ClaimRow:
 
 def _claim_cell(records: Sequence[Record]) -> ClaimCell:
     if not records:
-        return ClaimCell(verdict="none")
+        return ClaimCell(verdict=Verdict.NONE)
     if any(r.status.is_error for r in records):
-        return ClaimCell(verdict="error")
+        return ClaimCell(verdict=Verdict.ERROR)
     if all(r.status is Status.NOT_MODELLED for r in records):
-        return ClaimCell(verdict="not-modelled")
+        return ClaimCell(verdict=Verdict.NOT_MODELLED)
     seen: list[Observation] = []
     stale: list[str] = []
     for r in records:
@@ -138,7 +146,7 @@ def _claim_cell(records: Sequence[Record]) -> ClaimCell:
                 seen.append(Observation(case=r.case, at=f.at, observed=f.observed, known=known, reason=f.reason))
     ordered = tuple(sorted(seen, key=lambda o: (o.case, o.at, o.observed or "")))
     # A claim holds when no case observed a difference; a stale expectation is bookkeeping, not behaviour.
-    verdict = "differs" if ordered else "holds"
+    verdict = Verdict.DIFFERS if ordered else Verdict.HOLDS
     return ClaimCell(verdict=verdict, observations=ordered, stale=tuple(sorted(set(stale))))
 
 
@@ -195,8 +203,8 @@ def source_grid(records: Sequence[Record], *, engine: str, columns: Sequence[str
     mine = sorted((r for r in records if r.engine == engine and r.combination), key=lambda r: r.case)
     rows = []
     for caller in PARTS:
-        for callee in PARTS:
-            in_cell = [r for r in mine if r.combination == f"{caller} -> {callee}"]
+        for callee in grid.COLUMNS:
+            in_cell = [r for r in mine if r.combination == grid.cell_name(caller, callee)]
             if not in_cell:
                 continue
             cells = {}

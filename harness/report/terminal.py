@@ -11,8 +11,9 @@ from rich.table import Table
 from rich.text import Text
 
 from harness.claims import Catalogue, claim_text
+from harness.compare import CaseChange, Widespread, by_claim, widespread, without
 from harness.outcome import Status
-from harness.report.compare import CaseChange, Widespread, by_claim, widespread, without
+from harness.report.escape import SafeConsole
 
 #: Longer values are cut in the terminal (the results file keeps them whole).
 MAX_SHOWN = 600
@@ -87,7 +88,7 @@ def _widespread_block(out: Console, common: Sequence[Widespread], *, old_label: 
 
 def console() -> Console:
     """Standard output; piped output is 160 wide (unless COLUMNS says), as two columns of strings need room."""
-    return Console() if sys.stdout.isatty() or "COLUMNS" in os.environ else Console(width=160)
+    return SafeConsole() if sys.stdout.isatty() or "COLUMNS" in os.environ else SafeConsole(width=160)
 
 
 def print_by_claim(

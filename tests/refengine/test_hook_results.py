@@ -65,3 +65,28 @@ def test_2_1_332_frames_a_json_deny_reason_with_the_event() -> None:
     result = ActionResult(action=COMMAND, stdout=out, output=parse_output(out))
     assert combine("PreToolUse", "Bash", [result], deny_names_event=True).message == \
         "PreToolUse:Bash hook error: BLOCKED"
+
+
+def test_a_json_deny_without_a_reason_names_the_hook_as_measured() -> None:
+    """hook-pretooluse-deny-no-reason on 2.1.252 to 2.1.332: never the permission prompt's text."""
+    out = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}})
+    result = ActionResult(action=COMMAND, stdout=out, output=parse_output(out))
+    assert combine("PreToolUse", "Bash", [result]).message == "Hook PreToolUse:Bash denied this tool"
+    assert combine("PreToolUse", "Bash", [result], deny_names_event=True).message == \
+        "PreToolUse:Bash hook error: Blocked by hook"
+    assert combine("PreToolUse", "Write", [result], deny_names_event=True).message == \
+        "Hook PreToolUse:Write denied this tool"
+    assert combine("PreToolUse", "Bash", [result]).permission == "deny"
+
+
+def test_a_deny_or_ask_without_a_reason_that_was_not_measured_is_not_modelled() -> None:
+    import pytest
+
+    from harness.refengine.errors import NotModelled
+
+    deny = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}})
+    ask = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}})
+    with pytest.raises(NotModelled):
+        combine("PreToolUse", "Edit", [ActionResult(action=COMMAND, stdout=deny, output=parse_output(deny))])
+    with pytest.raises(NotModelled):
+        combine("PreToolUse", "Bash", [ActionResult(action=COMMAND, stdout=ask, output=parse_output(ask))])

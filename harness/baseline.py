@@ -14,12 +14,12 @@ from pathlib import Path
 
 from harness import checks, expectations, snapshots
 from harness.case import Case
-from harness.engines import engine_dir
-from harness.engines.install import version_key
+from harness.compare import CaseChange, compare_case
+from harness.engine_name import EngineName
 from harness.expectations import KnownDifference
 from harness.outcome import Status, status_of
-from harness.report.compare import CaseChange, compare_case
 from harness.results import Record
+from harness.versions import newest
 
 #: The one check a transcript cannot replay: the engine's debug log is not part of a snapshot.
 _DEBUG_LOG = "debug_log"
@@ -36,15 +36,17 @@ class Baseline:
 
 def newest_pinned(pinned: Sequence[str], *, snapshot_root: Path) -> str | None:
     """The newest pinned claude version with a committed snapshot folder (None when there is none)."""
-    present = [v for v in pinned if any((snapshot_root / engine_dir(f"claude@{v}")).glob("*.json"))]
-    return max(present, key=version_key, default=None)
+    return newest(v for v in pinned if any((snapshot_root / EngineName.claude(v).dir).glob("*.json")))
 
 
-def from_snapshots(cases: Iterable[Case], *, engine: str, snapshot_root: Path, expectations_root: Path) -> Baseline:
-    known = expectations.load(expectations_root, engine)
+def from_snapshots(
+    cases: Iterable[Case], *, engine: EngineName, snapshot_root: Path, expectations_root: Path
+) -> Baseline:
+    name = engine.text()
+    known = expectations.load(expectations_root, name)
     records = {}
     for case in cases:
-        transcript = snapshots.read(snapshot_root, engine, case.id)
+        transcript = snapshots.read(snapshot_root, name, case.id)
         if transcript is None:
             continue
         listed = known.get(case.id, [])
@@ -58,21 +60,22 @@ def from_snapshots(cases: Iterable[Case], *, engine: str, snapshot_root: Path, e
         findings = expectations.judge(differences, listed)
         status = status_of(findings, settle_intermittent=False)
         records[case.id] = Record.of(
-            case, engine=engine, status=status, duration=0.0, findings=findings, transcript=transcript
+            case, engine=name, status=status, duration=0.0, findings=findings, transcript=transcript
         )
     source = (
-        f"committed snapshots {snapshot_root.name}/{engine_dir(engine)}/ and "
-        f"{expectations.file_for(expectations_root, engine).name}"
+        f"committed snapshots {snapshot_root.name}/{engine.dir}/ and "
+        f"{expectations.file_for(expectations_root, name).name}"
     )
-    missing = f"no committed snapshot {snapshot_root.name}/{engine_dir(engine)}/<case>.json"
-    return Baseline(engine=engine, records=records, known=known, source=source, missing=missing)
+    missing = f"no committed snapshot {snapshot_root.name}/{engine.dir}/<case>.json"
+    return Baseline(engine=name, records=records, known=known, source=source, missing=missing)
 
 
-def from_records(records: Iterable[Record], *, engine: str, expectations_root: Path, source: str) -> Baseline:
+def from_records(records: Iterable[Record], *, engine: EngineName, expectations_root: Path, source: str) -> Baseline:
+    name = engine.text()
     return Baseline(
-        engine=engine,
-        records={r.case: r for r in records if r.engine == engine},
-        known=expectations.load(expectations_root, engine),
+        engine=name,
+        records={r.case: r for r in records if r.engine == name},
+        known=expectations.load(expectations_root, name),
         source=source,
         missing=f"not in {source}",
     )

@@ -1,0 +1,3 @@
+#!/bin/bash
+cat > /dev/null
+echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}'

@@ -1,0 +1,1 @@
+echo "run-tests: 3 passed"

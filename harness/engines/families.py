@@ -1,0 +1,94 @@
+"""The engine families by name: how to build an adapter, whether a version must be installed, how to show it.
+
+A family is registered once (``register``) and looked up by the family of an ``EngineName``; nothing
+else in the harness chooses an adapter by comparing family names. The built-in families are
+``reference`` (the executable spec, in process), ``claude`` (the real binary) and ``sdk`` (the real
+binary under the Agent SDK); a new one (e.g. another agent engine) registers here.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from harness.engine_name import EngineName
+from harness.engines.base import Engine
+from harness.errors import UsageError
+
+#: Builds the adapter for one engine name: (name, the version for a name without one, fault plan text).
+Factory = Callable[[EngineName, str | None, str | None], Engine]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Family:
+    name: str
+    build: Factory
+    #: Whether a name of this family must carry a version (``claude@V``) or may go without (``reference``).
+    needs_version: bool
+    #: Whether the family's version is a claude release installed from npm into the engine cache.
+    installs: bool
+    #: Where its engines come in a report's columns: lower first (reference, then claude, then the rest).
+    rank: int
+
+    def forms(self) -> list[str]:
+        """How a user names an engine of this family, for messages."""
+        return [f"{self.name}@VERSION"] if self.needs_version else [self.name, f"{self.name}@VERSION"]
+
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def register(family: Family) -> None:
+    _FAMILIES[family.name] = family
+
+
+def names() -> list[str]:
+    return list(_FAMILIES)
+
+
+def family_of(name: EngineName) -> Family:
+    """The registered family of ``name``, checked to fit it; a one-line UsageError otherwise."""
+    family = _FAMILIES.get(name.family)
+    if family is None or (family.needs_version and name.version is None):
+        close = difflib.get_close_matches(name.family, list(_FAMILIES), n=1)
+        suffix = f"@{name.version}" if name.version else ""
+        hint = f" (did you mean {close[0]}{suffix}?)" if close and close[0] != name.family else ""
+        forms = [form for f in _FAMILIES.values() for form in f.forms()]
+        raise UsageError(f"unknown engine {name.text()!r}{hint}: use {', '.join(forms)} or pinned")
+    return family
+
+
+def rank(family: str) -> int:
+    """A family's place among report columns (an unregistered one, read from an old results file, last)."""
+    known = _FAMILIES.get(family)
+    return known.rank if known else max((f.rank for f in _FAMILIES.values()), default=0) + 1
+
+
+def _reference(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
+    if api_faults:
+        raise UsageError("--inject-api-fault: the reference engine has no Messages API to fault; use claude@V")
+    from harness.engines.reference import ReferenceEngine
+
+    return ReferenceEngine(version=name.version, default_version=default_version)
+
+
+def _claude(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
+    from harness.engines.apifaults import ApiFaultPlan
+    from harness.engines.claude import ClaudeEngine
+
+    assert name.version is not None  # needs_version
+    return ClaudeEngine(engine_version=name.version, api_faults=ApiFaultPlan.parse(api_faults or ""))
+
+
+def _sdk(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
+    from harness.engines.apifaults import ApiFaultPlan
+    from harness.engines.sdk import SdkEngine
+
+    assert name.version is not None  # needs_version
+    return SdkEngine(engine_version=name.version, api_faults=ApiFaultPlan.parse(api_faults or ""))
+
+
+register(Family(name="reference", build=_reference, needs_version=False, installs=False, rank=0))
+register(Family(name="claude", build=_claude, needs_version=True, installs=True, rank=1))
+register(Family(name="sdk", build=_sdk, needs_version=True, installs=True, rank=2))

@@ -1,0 +1,176 @@
+"""``cc-harness init`` covers the whole setup: plugins (in the repository or ``--plugin-dir``), hooks of
+``settings.local.json`` as a case-local layer, a ``no case:`` line for each part it leaves out, each hook
+case checking only what its own hook does, ``results/`` in ``.gitignore``, a pinned version it picks
+and names, and the snapshots pytest needs. Reference-engine runs only (the real engine's part is in
+test_init.py)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from harness import scaffold, snapshots
+from harness.case import load_case
+from harness.cli import main
+from harness.engines import cache, make_engine
+from harness.engines.cache import Install
+from harness.expectations import Expectations
+from harness.outcome import Status
+from harness.runner import run_case
+from tests.conftest import write_files
+
+SUITE = '[tool.cc-harness]\ncases = "claude-cases"\nengines = ["reference"]\npinned = ["2.1.332"]\n'
+SKILL = """\
+---
+name: {name}
+description: Writes an {name}. Use when asked for one.
+---
+
+Write a short {name} with a title and next steps.
+"""
+SETTINGS = """{
+  "permissions": {"allow": ["Bash(npm test:*)"], "deny": ["Bash(git push:*)"]},
+  "hooks": {
+    "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "bash .claude/hooks/start.sh"}]}],
+    "Stop": [{"hooks": [{"type": "command", "command": "bash .claude/hooks/stop.sh"}]}]
+  }
+}
+"""
+LOCAL = (
+    '{"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [{"type": "command",'
+    ' "command": "echo local >> \\"$CLAUDE_PROJECT_DIR/local-hook.log\\""}]}]}}'
+)
+
+
+def _repo(root: Path, *, suite: str = SUITE) -> Path:
+    write_files(
+        root,
+        {
+            "pyproject.toml": suite,
+            ".claude/settings.json": SETTINGS,
+            ".claude/settings.local.json": LOCAL,
+            ".claude/hooks/start.sh": "mkdir -p .claude/logs && echo started >> .claude/logs/session.log\n",
+            ".claude/hooks/stop.sh": "mkdir -p .claude/logs && echo stopped >> .claude/logs/stop.log\n",
+            "plugins/fleet-ops/.claude-plugin/plugin.json": '{"name": "fleet-ops"}\n',
+            "plugins/fleet-ops/skills/incident-note/SKILL.md": SKILL.format(name="incident-note"),
+            ".gitignore": ".claude/settings.local.json\n.env\n",
+            ".env": "TOKEN=do-not-copy\n",
+        },
+    )
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
+
+
+def _reference(case_dir: Path) -> Status:
+    with_nothing = Expectations(root=case_dir / "no-expectations")
+    return run_case(load_case(case_dir), make_engine("reference@2.1.332"), expectations=with_nothing).status
+
+
+def test_a_hook_case_checks_only_what_its_own_hook_writes(tmp_path: Path) -> None:
+    """The SessionStart case once checked .claude/logs/stop.log, a file the Stop hook writes."""
+    repo = _repo(tmp_path / "repo")
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    cases = repo / "claude-cases"
+
+    def marks(case: str) -> list[str]:
+        effects = yaml.safe_load((cases / case / "case.yaml").read_text())["effects"]
+        return [e["path"] for e in effects if not e["path"].startswith(".cc-harness/")]
+
+    assert marks("hook-sessionstart-startup") == [".claude/logs/session.log"]
+    assert marks("hook-stop-all") == [".claude/logs/stop.log"]
+
+
+def test_plugins_local_settings_and_left_out_parts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path / "repo")
+    outside = tmp_path / "elsewhere" / "standup-kit"
+    write_files(
+        outside,
+        {
+            ".claude-plugin/plugin.json": '{"name": "standup-kit"}\n',
+            "skills/standup/SKILL.md": SKILL.format(name="standup"),
+        },
+    )
+    assert main(["init", str(repo), "--no-snapshots", "--plugin-dir", str(outside)]) == 0
+    out = capsys.readouterr().out
+    cases = repo / "claude-cases"
+    # a plugin of the repository, loaded from where it is; one from elsewhere, copied into its case
+    inside = yaml.safe_load((cases / "plugin-fleet-ops" / "case.yaml").read_text())
+    assert inside["run"]["flags"] == {"plugin_dirs": ["plugins/fleet-ops"]}
+    assert (cases / "plugin-standup-kit" / "plugins" / "standup-kit" / "skills" / "standup" / "SKILL.md").is_file()
+    for case in ("plugin-fleet-ops", "plugin-standup-kit"):
+        assert _reference(cases / case) is Status.PASS, case
+    # the git-ignored local settings: a copy in the case, and the notes say so
+    local_case = cases / "hook-local-posttooluse-write"
+    assert (local_case / ".claude" / "settings.local.json").read_text() == LOCAL
+    assert "Case-local layer" in yaml.safe_load((local_case / "case.yaml").read_text())["notes"]
+    # every part left out has its line, with the reason
+    assert "no case: permission rule allow Bash(npm test:*): " in out
+    assert "no case: permission rule deny Bash(git push:*): " in out
+    assert "no case: .env: secrets stay out of cases" in out
+    assert "do-not-copy" not in "".join(p.read_text() for p in cases.rglob("*") if p.is_file())
+    # results/ is ignored from now on; running init again adds nothing
+    assert (repo / ".gitignore").read_text() == ".claude/settings.local.json\n.env\nresults/\n"
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    assert (repo / ".gitignore").read_text().count("results/") == 1
+
+
+def test_the_pinned_version_defaults_to_the_claude_on_path_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = tmp_path / "bin" / "claude"
+    write_files(tmp_path / "bin", {"claude": "#!/bin/sh\necho '2.1.257 (Claude Code)'\n"})
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
+    assert scaffold.default_pinned() == ("2.1.257", f"the version of {fake}")
+    fake.unlink()
+    cached = [Install(version=v, path=tmp_path, bytes=0, last_used=0.0, pinned=False) for v in ("2.1.252", "2.1.278")]
+    monkeypatch.setattr(cache, "installs", lambda: cached)
+    version, where = scaffold.default_pinned()
+    assert version == "2.1.278" and "newest version in the engine cache" in where
+
+
+def test_init_records_the_snapshots_pytest_needs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`pytest -n 2` right after init once failed every case with 'no snapshot yet'."""
+    repo = tmp_path / "repo"
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/skills/greet/SKILL.md": SKILL.format(name="greeting")})
+    assert main(["init", str(repo)]) == 0
+    assert "pinned claude 2.1.332: the newest pinned version of" in capsys.readouterr().out
+    saved = snapshots.read(repo / "snapshots", "reference", "skill-greet")
+    assert saved is not None and saved["exchanges"]
+    argv = ["run", "--suite", str(repo / "pyproject.toml"), "--results", str(tmp_path / "r.jsonl")]
+    assert main(argv) == 0
+    assert "no snapshot yet" not in capsys.readouterr().out
+
+
+def test_home_copies_only_skills_and_agents_into_a_shared_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "repo"
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/settings.json": "{}\n"})
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    user = tmp_path / "me" / ".claude"
+    write_files(
+        user,
+        {
+            "skills/standup/SKILL.md": SKILL.format(name="standup"),
+            "agents/scribe.md": "---\nname: scribe\ndescription: Takes notes.\ntools: Read\n---\n\nYou take notes.\n",
+            ".credentials.json": '{"token": "do-not-copy"}',
+            "projects/x/session.jsonl": "{}\n",
+            "settings.json": "{}\n",
+        },
+    )
+    assert main(["init", str(repo), "--no-snapshots", "--home", str(user)]) == 0
+    out = capsys.readouterr().out
+    cases = repo / "claude-cases"
+    assert sorted(p.relative_to(cases / "home").as_posix() for p in (cases / "home").rglob("*") if p.is_file()) == [
+        ".claude/agents/scribe.md",
+        ".claude/skills/standup/SKILL.md",
+    ]
+    for name in (".credentials.json", "projects", "settings.json"):
+        assert f"no case: ~/.claude/{name}: not copied" in out
+    for case in ("user-skill-standup", "user-agent-scribe"):
+        assert yaml.safe_load((cases / case / "case.yaml").read_text())["home"] == "../home"
+        assert _reference(cases / case) is Status.PASS, case
