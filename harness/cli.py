@@ -2,8 +2,9 @@
 
 Every command works on a suite: the one configured nearest the current folder (``[tool.cc-harness]``
 in ``pyproject.toml``, or ``cc-harness.toml``), or the one ``--suite`` names. Exit status: 0 all well,
-1 a failure or an error in the results, 2 a usage error (named in one line, no traceback), 130
-interrupted (the results file still holds every finished case).
+1 a failure or an error in the results, 2 a usage error (named in one line, no traceback), 128 + the
+signal when Ctrl-C, SIGTERM or SIGHUP interrupted a run (130, 143, 129: the results file still holds every
+finished case, and ``--reuse`` takes it, as it takes the file of a run that was killed).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from harness.report import compat, escape, github, html, junit, markdown, termin
 from harness.report.escape import SafeConsole
 from harness.runner import bug, run_case
 from harness.selection import Selection
-from harness.suite import Suite
+from harness.suite import Suite, results_folder
 from harness.surface.contract import Contract
 from harness.surface.model import change_lines as surface_change_lines
 from harness.versions import is_version, newest, version_key
@@ -92,6 +93,11 @@ def _stops_like_ctrl_c() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _found_suite(args: argparse.Namespace) -> Suite | None:
+    """The suite ``--suite`` names or the one configured upward from here; None where there is none."""
+    return Suite.from_file(args.suite) if args.suite else Suite.find(Path.cwd())
 
 
 def _suite(args: argparse.Namespace) -> Suite:
@@ -234,6 +240,9 @@ def _run_and_save(
     }
     revision = results.suite_revision(suite.root)
     head = results.header(engines=[e.text() for e in engines], options=options, revision=revision)
+    known = Expectations(root=suite.expectations)
+    for engine in engines:  # a broken expectations file: one error naming it, before a file is touched
+        known.for_engine(engine.text())
     with results.Writer(path, head=head) as writer:
         # Read only once the file is ours, and before a byte of it is replaced: --reuse F --results F.
         writer.begin(_reused(getattr(args, "reuse", None), engines, cases))
@@ -685,7 +694,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
         version=args.version,
         budget=args.budget,
         seed=args.seed,
-        out=args.out,
+        out=args.out or results_folder(_found_suite(args), beside=Path.cwd()) / "explore",
         shrink_budget=args.shrink_budget,
         shard=_shard(args.shard),
         start=args.start,
@@ -753,7 +762,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     """A real session as a case: from a session transcript, or live through a recording proxy."""
     from harness.record import command
 
-    suite = Suite.from_file(args.suite) if args.suite else Suite.find(Path.cwd())
+    suite = _found_suite(args)
     if args.cases_dir is not None:
         cases = args.cases_dir.resolve()
     elif suite is not None:
@@ -762,7 +771,8 @@ def cmd_record(args: argparse.Namespace) -> int:
         raise UsageError("record: no suite here to write the case into; pass --cases-dir DIR (or run cc-harness init)")
     folder = (args.project or Path.cwd()).resolve()
     project = args.project or (suite.root if suite else folder)
-    target = command.Target(cases=cases, project=project, case_id=args.id, force=args.force)
+    results_dir = results_folder(suite, beside=cases.parent)
+    target = command.Target(cases=cases, project=project, case_id=args.id, results=results_dir, force=args.force)
     scrub = command.secrets(args.scrub)
     argv = args.command[1:] if args.command[:1] == ["--"] else args.command
     if argv or args.upstream:
@@ -843,7 +853,7 @@ def _cases_dir_option(args: argparse.Namespace, suite: Suite) -> dict[str, str]:
 
 
 def cmd_cache(args: argparse.Namespace) -> int:
-    suite = Suite.find(Path.cwd()) if args.suite is None else Suite.from_file(args.suite)
+    suite = _found_suite(args)
     pinned = list(suite.pinned) if suite else []
     pinned += [v for v in args.keep_pinned or [] if v not in pinned]
     out = _stdout()
@@ -992,8 +1002,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         default=None,
         metavar="FILE",
-        help="take the records these results files already hold (an interrupted run, pytest --cc-results)"
-        " and run only the rest",
+        help="take the records these results files already hold (an interrupted or killed run, pytest"
+        " --cc-results; the --results file itself too) and run only the rest",
     )
     p.add_argument("--accept", action="store_true", help=ACCEPT_HELP)
     _add_selection(p)
@@ -1071,7 +1081,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--shrink-budget", type=int, default=60, help="runs spent shrinking each disagreement class")
     p.add_argument("--shard", default="1/1", help="I/N: run only every N-th generated case, from the I-th")
     p.add_argument("--start", type=int, default=0, help="skip the first generated cases (finish an interrupted run)")
-    p.add_argument("--out", type=Path, default=Path("results") / "explore", help="results file and minimal cases")
+    p.add_argument(
+        "--out", type=Path, default=None, help="results file and minimal cases (default: <results>/explore)"
+    )
     p.set_defaults(func=cmd_explore)
 
     p = sub.add_parser(

@@ -44,9 +44,8 @@ class ServerError(HarnessError):
 
 
 class ScriptError(HarnessError):
-    """The scripted model was asked for a turn it does not have, or left turns unused (a conformance finding)."""
-
-    status = Status.FAIL
+    """The scripted model was asked for a turn it does not have, or left turns unused: a conformance finding,
+    which the runner judges (a failed case), never a fault with a status of its own."""
 
 
 class EngineError(HarnessError):

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from harness.checks import Difference
 from harness.errors import CaseFormatError
 from harness.outcome import Finding, Judgement
@@ -71,12 +73,23 @@ def load(root: Path, engine: str) -> dict[str, list[KnownDifference]]:
         path = file_for(root, engine)
     if not path.is_file():
         return {}
-    raw: Any = read_yaml(path) or {}
+    try:
+        raw: Any = read_yaml(path) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        problem = " ".join(str(exc).split())  # one line: YAML's messages span several
+        raise CaseFormatError(path=str(path), field="(file)", message=f"cannot be read as YAML: {problem}") from None
     if not isinstance(raw, dict) or raw.get("engine") != engine:
         raise CaseFormatError(path=str(path), field="engine", message=f"must be {engine!r}")
+    differences = raw.get("differences") or {}
+    if not isinstance(differences, dict):
+        raise CaseFormatError(path=str(path), field="differences", message="must be a mapping of case id to a list")
     out: dict[str, list[KnownDifference]] = {}
-    for case_id, entries in (raw.get("differences") or {}).items():
+    for case_id, entries in differences.items():
+        if not isinstance(entries, list | None):
+            raise CaseFormatError(path=str(path), field=f"differences.{case_id}", message="must be a list")
         for i, e in enumerate(entries or ()):
+            if not isinstance(e, dict):
+                raise CaseFormatError(path=str(path), field=f"differences.{case_id}[{i}]", message="must be a mapping")
             for key in ("at", "observed", "reason"):
                 if key not in e:
                     raise CaseFormatError(

@@ -285,6 +285,7 @@ class Writer:
             self._begun = True
             fd, temporary = _sibling(self.path)
             try:
+                os.fchmod(fd, stat.S_IMODE(os.fstat(self._held).st_mode))  # the file's mode, not mkstemp's 0600
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a fresh file: nobody else can hold it
                 self._fd = fd
                 self._line({"type": "header", **self._head})
@@ -361,7 +362,7 @@ def _claim(path: Path) -> int:
     while True:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)  # as open(): the umask decides
         except IsADirectoryError:
             raise ResultsError(f"{path}: is a folder, not a results file") from None
         except OSError as exc:
@@ -407,7 +408,7 @@ def _sibling(path: Path) -> tuple[int, str]:
     try:
         fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
-        raise ResultsError(f"{path}: cannot write beside the results file: {exc.strerror or exc}") from None
+        raise ResultsError(f"{path}: cannot write a results file in {path.parent}: {exc.strerror or exc}") from None
     return fd, name
 
 

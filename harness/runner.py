@@ -8,14 +8,13 @@ behaviour (timeout, crash, API fault, install error, a broken case, a harness bu
 from __future__ import annotations
 
 import itertools
-import shutil
 import tempfile
 import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import checks, races, servers, transcript
+from harness import checks, races, servers, transcript, tree
 from harness.case import BrokenCase, Case, copy_fixture, copy_home
 from harness.case.lint import fixture_notes
 from harness.engines import engine_dir
@@ -63,9 +62,12 @@ def run_case(
     except Exception as exc:  # our own bug: a result too, never a lost case
         fault = bug(exc)
     finally:
-        if keep is not None:
-            shutil.copytree(folders.root, keep / engine_dir(engine.name) / case.id, dirs_exist_ok=True, symlinks=True)
-        shutil.rmtree(folders.root, ignore_errors=True)
+        try:
+            if keep is not None:
+                # a killed engine may leave a socket or FIFO (tmp/cc-socks/<pid>.sock): not copied, never fatal
+                tree.copy(folders.root, keep / engine_dir(engine.name) / case.id)
+        finally:
+            tree.remove(folders.root)
     return Record.faulted(case, engine=engine.name, fault=fault, duration=time.monotonic() - started)
 
 

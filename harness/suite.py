@@ -45,6 +45,11 @@ _DEFAULTS = {
 }
 
 
+def results_folder(suite: Suite | None, *, beside: Path) -> Path:
+    """The suite's results folder; without a suite, the default one in ``beside``."""
+    return suite.results if suite is not None else (beside / _DEFAULTS["results"]).resolve()
+
+
 class NoSuite(UsageError):
     """No configuration found: the message says where it looked and how to add one."""
 

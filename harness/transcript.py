@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness import tree
 from harness.case import Case
 from harness.engines.base import EngineRun
 from harness.scripted import Exchange
@@ -85,15 +86,12 @@ def snapshot_files(root: Path) -> dict[str, bytes]:
     ``/proc/self/environ``): a link is recorded as its target's name. A name that is not UTF-8 is kept
     with its bytes escaped."""
     out: dict[str, bytes] = {}
-    for folder, dirs, files in os.walk(root):  # does not descend into linked folders
-        here = Path(folder)
-        for name in [*files, *(d for d in dirs if (here / d).is_symlink())]:
-            path = here / name
-            key = _printable(str(path.relative_to(root)))
-            if path.is_symlink():
-                out[key] = f"<symlink to {_printable(os.readlink(path))}>".encode()
-            elif path.is_file():
-                out[key] = path.read_bytes()
+    for path in tree.entries(root):  # does not descend into linked folders
+        key = _printable(str(path.relative_to(root)))
+        if path.is_symlink():
+            out[key] = f"<symlink to {_printable(os.readlink(path))}>".encode()
+        elif path.is_file():
+            out[key] = path.read_bytes()
     return dict(sorted(out.items()))
 
 

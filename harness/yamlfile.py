@@ -17,7 +17,26 @@ import yaml
 
 from harness.errors import CaseFormatError
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+class _DuplicateKey(yaml.YAMLError):
+    def __init__(self, key: str, first: int, again: int) -> None:
+        self.key, self.first, self.again = key, first, again
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """The safe loader, refusing a mapping that gives a key twice: YAML says keys are unique, and PyYAML
+    silently keeps the last (a case's first ``effects:`` list was dropped, and the case passed)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[str, int] = {}
+        for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # ``<<: *base`` merges, and may be overridden on purpose
+            line = key_node.start_mark.line + 1
+            if key_node.value in seen:
+                raise _DuplicateKey(key_node.value, seen[key_node.value], line)
+            seen[key_node.value] = line
+        return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
 
 #: Nodes (mappings, sequences, keys, values) a document may expand to; the largest committed file has ~400.
 MAX_NODES = 100_000
@@ -27,8 +46,25 @@ MAX_CHARS = 10_000_000
 
 def read_yaml(path: Path) -> Any:
     """The document in ``path``, safe-loaded; raises OSError, yaml.YAMLError, or CaseFormatError naming
-    the file when its aliases expand past the bounds or refer to themselves."""
-    document = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+    the file (and the line) when it is not UTF-8, gives a key twice in one mapping, or its aliases expand
+    past the bounds or refer to themselves."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise CaseFormatError(
+            path=str(path), field=f"line {line}", message=f"not UTF-8 text (byte {data[exc.start]:#04x})"
+        ) from None
+    try:
+        document = yaml.load(text, Loader=_Loader)
+    except _DuplicateKey as exc:
+        raise CaseFormatError(
+            path=str(path),
+            field=f"line {exc.again}",
+            message=f"the key {exc.key!r} is given twice (lines {exc.first} and {exc.again}): YAML keeps only the"
+            " last, so the first would be silently dropped; merge them into one",
+        ) from None
     _Measure(path).check(document)
     return document
 

@@ -7,19 +7,25 @@ and a one-line message naming the file, and the harness itself is never the vict
 from __future__ import annotations
 
 import json
+import os
+import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness import results
+from harness import results, tree
 from harness.case import load_case
+from harness.cli import main
 from harness.engines import make_engine
+from harness.errors import CaseFormatError
 from harness.outcome import Status
 from harness.runner import run_case
 from harness.scripted import ModelRequest, ScriptedModel
+from harness.yamlfile import read_yaml
 from tests.conftest import EXPECTATIONS, REPO, CaseWriter, write_files
 
 SUITE_TOML = 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n'
@@ -101,3 +107,112 @@ def test_hook_output_with_unmeasured_bytes_is_not_modelled(write_case: CaseWrite
     record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert record.status == Status.NOT_MODELLED and record.fault is not None
     assert "stdout that is not UTF-8" in record.fault.message
+
+
+def test_a_case_file_that_is_not_utf8_fails_alone_and_only_when_selected(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = _suite(tmp_path, {"good/case.yaml": HELLO.format(id="good"), "good/.claude/settings.json": "{}"})
+    (tmp_path / "cases" / "bad").mkdir()
+    (tmp_path / "cases" / "bad" / "case.yaml").write_bytes(b"id: bad\ntitle: caf\xe9\n")
+    path = tmp_path / "r.jsonl"
+    assert main(["run", "--suite", str(suite), "--case", "good", "--results", str(path)]) == 0
+    assert [r.case for r in results.read(path).records] == ["good"]
+    assert main(["run", "--suite", str(suite), "--results", str(path)]) == 1
+    bad = {r.case: r for r in results.read(path).records}["bad"]
+    assert bad.status is Status.CASE_ERROR and bad.fault is not None
+    assert bad.fault.message == f"{tmp_path / 'cases' / 'bad' / 'case.yaml'}: line 2: not UTF-8 text (byte 0xe9)"
+    capsys.readouterr()
+
+
+#: A case whose ``effects:`` list is given twice (PyYAML kept the second and dropped the first).
+TWICE = HELLO.format(id="twice") + (
+    "effects:\n  - {path: a.txt, exists: true}\neffects:\n  - {path: b.txt, exists: false}\n"
+)
+
+
+@pytest.mark.parametrize("file", ["case", "expectations"])
+def test_a_key_given_twice_is_an_error_naming_the_file_the_key_and_the_line(tmp_path: Path, file: str) -> None:
+    text = TWICE
+    if file == "expectations":
+        text = "engine: claude@2.1.332\ndifferences:\n  c:\n    reason: x\n  c:\n    reason: y\n"
+    path = tmp_path / f"{file}.yaml"
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    line = len(lines) - 1 if file == "case" else 5  # the second ``effects:``, the second ``c:``
+    with pytest.raises(CaseFormatError) as err:
+        read_yaml(path)
+    key = "effects" if file == "case" else "c"
+    assert str(err.value).startswith(f"{path}: line {line}: the key {key!r} is given twice (lines ")
+
+
+def test_a_case_with_a_key_given_twice_is_a_case_error(write_case: CaseWriter) -> None:
+    text = TWICE
+    directory = write_case("twice", text, {".claude/settings.json": "{}"})
+    with pytest.raises(CaseFormatError) as err:
+        load_case(directory)
+    assert "the key 'effects' is given twice" in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "char-device"])
+def test_a_special_file_in_a_fixture_is_a_case_error_at_load(write_case: CaseWriter, kind: str) -> None:
+    directory = write_case("special", HELLO.format(id="special"), {".claude/settings.json": "{}"})
+    special = directory / "data" / kind
+    special.parent.mkdir()
+    if kind == "fifo":
+        os.mkfifo(special)
+    else:
+        os.mknod(special, 0o600 | stat.S_IFCHR, os.makedev(1, 5))  # /dev/zero: copied until the disk is full
+    with pytest.raises(CaseFormatError) as err:
+        load_case(directory)
+    shown = "a FIFO" if kind == "fifo" else "a character device"
+    assert str(err.value) == (
+        f"{special}: (fixture): is {shown}, not a regular file: a fixture holds files, folders and links only"
+    )
+
+
+@pytest.mark.parametrize("project", ["../../../../../../../..", "/"])
+def test_a_project_outside_the_cases_repository_is_refused(tmp_path: Path, project: str) -> None:
+    suite = _suite(tmp_path, {"p/case.yaml": HELLO.format(id="p") + f"project: {project}\n"})
+    with pytest.raises(CaseFormatError) as err:
+        load_case(suite.parent / "cases" / "p")
+    assert f"case.yaml: project: '{project}' " in str(err.value)
+
+
+def test_a_fixture_tree_1200_levels_deep_is_copied_and_removed(
+    write_case: CaseWriter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deeper than Python's recursion limit (os.walk, rglob and rmtree recursed: RecursionError, and the
+    private folder was left)."""
+    directory = write_case("deep", HELLO.format(id="deep"), {".claude/settings.json": "{}"})
+    deep = directory / "d"
+    deep.mkdir()
+    for _ in range(1200):  # os.makedirs recurses once per level too
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "leaf.txt").write_text("x")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    try:
+        record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    finally:
+        tree.remove(directory / "d")  # pytest's own clean-up of tmp_path recurses too
+    assert record.status == Status.PASS, record.fault and record.fault.detail[-3000:]
+    assert list(scratch.iterdir()) == []
+
+
+def test_keep_workdirs_skips_a_socket_and_keeps_the_status(
+    write_case: CaseWriter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A killed engine leaves its socket (tmp/cc-socks/<pid>.sock); copying it failed the case."""
+    make_socket = "python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\"left.sock\")'"
+    directory = write_case("sock", HELLO.format(id="sock"), _prompt_hook(make_socket))
+    scratch, kept = tmp_path / "scratch", tmp_path / "kept"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS, keep=kept)
+    assert record.status == Status.PASS, record.fault
+    assert list(scratch.iterdir()) == []
+    (copy,) = kept.glob("*/sock")
+    assert (copy / "work" / ".claude" / "settings.json").is_file() and not (copy / "work" / "left.sock").exists()

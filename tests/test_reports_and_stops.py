@@ -8,6 +8,7 @@ whether the run ends normally, on Ctrl-C, SIGTERM, SIGHUP or SIGKILL.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -16,7 +17,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -288,3 +289,80 @@ def test_what_a_case_prints_is_escaped_for_each_medium(tmp_path: Path, capsys: p
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)" in page and "\x1b" not in page
     md = (out / "r.md").read_text(encoding="utf-8")
     assert "<script>alert(2)" not in md and "&lt;script&gt;alert(2)" in md and "\x1b" not in md
+
+
+@contextlib.contextmanager
+def _tmpfs(folder: Path, *options: str) -> Iterator[Path]:
+    """A small tmpfs mounted at ``folder`` (a full disk, a read-only folder); the test is skipped where this
+    machine lets no mount be made (not root, no CAP_SYS_ADMIN)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    mount = subprocess.run(["mount", "-t", "tmpfs", "-o", ",".join(options), "tmpfs", str(folder)], capture_output=True)
+    if mount.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mount.stderr.decode(errors='replace').strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def test_a_full_disk_under_results_is_one_line_after_the_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = _suite(tmp_path / "suite", [f"case-{i}" for i in range(10)])  # ~6 KB of records
+    with _tmpfs(tmp_path / "full", "size=4k") as full:  # one page: the header and a few records fit
+        path = full / "r.jsonl"
+        assert main(["run", "--suite", str(suite), "--results", str(path)]) == 2
+        shown = capsys.readouterr()
+        assert "results: " in shown.out and "(10 runs: 10 pass)" in shown.out  # the summary still printed
+        saved = results.read(path, partial=True)  # no cut last line
+        lost = 10 - len(saved.records)
+        assert 0 < lost < 10 and path.read_bytes().endswith(b"\n")
+        assert f"error: {path}: cannot write: No space left on device ({lost} finished record(s) not saved)" in (
+            shown.err
+        )
+        assert "Traceback" not in shown.err
+
+
+def test_a_read_only_cache_is_one_line_from_cache_prune(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _tmpfs(tmp_path / "cache", "size=1m") as cache:
+        write_files(cache / "engines" / "claude-9.9.9", {"claude": "not an engine\n"})
+        subprocess.run(["mount", "-o", "remount,ro", str(cache)], check=True)
+        monkeypatch.setenv("CC_HARNESS_CACHE", str(cache))
+        assert main(["cache", "prune", "--max-size", "0"]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {cache / 'engines'}: cannot remove claude-9.9.9 from the engine cache: Read-only file system" in err
+
+
+def test_results_naming_a_folder_or_a_system_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = _suite(tmp_path / "suite", ["one"])
+    for target, words in ((tmp_path, "is a folder, not a results file"), (Path("/proc/version"), "cannot write")):
+        assert main(["run", "--suite", str(suite), "--results", str(target)]) == 2
+        err = capsys.readouterr().err
+        assert f"error: {target}: {words}" in err and "Traceback" not in err
+
+
+def test_a_broken_expectations_file_is_named_before_a_case_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = _suite(tmp_path / "suite", ["one"])
+    broken = tmp_path / "suite" / "expectations" / "reference.yaml"
+    write_files(broken.parent, {broken.name: "engine: reference\ndifferences:\n  one:\n    - at: [unclosed\n"})
+    path = tmp_path / "r.jsonl"
+    assert main(["run", "--suite", str(suite), "--results", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {broken}: (file): cannot be read as YAML: " in err and len(err.strip().splitlines()) == 1
+    assert not path.exists()  # nothing ran, nothing was written
+
+
+def test_an_engine_version_that_is_a_path_is_refused_at_the_edge(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (
+        ["run", "--engine", "claude@../../etc", "--case", "tool-tool-no-call"],
+        ["check", "2.1.332", "--against", "../../etc", "--case", "tool-tool-no-call"],
+    ):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "'../../etc' is no version number" in err and len(err.strip().splitlines()) == 1

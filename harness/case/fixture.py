@@ -17,6 +17,7 @@ import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
+from harness import tree
 from harness.case.spec import Case
 from harness.errors import CaseFormatError
 
@@ -104,12 +105,7 @@ def copy_home(case: Case, dest: Path) -> None:
 
 def _walk(root: Path) -> list[Path]:
     """Every file and link under ``root`` (links to folders are not descended into), relative."""
-    out = []
-    for folder, dirs, files in os.walk(root):
-        here = Path(folder)
-        for name in [*files, *(d for d in dirs if (here / d).is_symlink())]:
-            out.append((here / name).relative_to(root))
-    return sorted(out)
+    return sorted(path.relative_to(root) for path in tree.entries(root))
 
 
 def _project_files(root: Path) -> list[Path]:
@@ -149,12 +145,25 @@ def _copy(root: Path, files: Iterable[Path], dest: Path, *, excluded: tuple[Path
             continue
         if stat.S_ISDIR(mode):
             continue  # git lists a submodule as a folder: not part of the fixture
+        if not stat.S_ISREG(mode):
+            raise CaseFormatError(path=str(source), field="(fixture)", message=special_file_message(mode))
         if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            tree.make_folders(target.parent)
             made.add(target.parent)
         if target.is_symlink() or target.is_dir():
             _remove(target)
         shutil.copy2(source, target, follow_symlinks=False)
+
+
+def special_file_message(mode: int) -> str:
+    """Why a special file cannot be part of a fixture: a device is copied until the disk is full, a FIFO
+    blocks the copy for ever."""
+    kind = (
+        "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+        else "a character device" if stat.S_ISCHR(mode) else "a block device" if stat.S_ISBLK(mode)
+        else "a special file"
+    )
+    return f"is {kind}, not a regular file: a fixture holds files, folders and links only"
 
 
 def _relink(link: Path, target: Path, *, real_root: Path, dest: Path, case: Case) -> None:
@@ -176,7 +185,7 @@ def _relink(link: Path, target: Path, *, real_root: Path, dest: Path, case: Case
             message=f"links outside the fixture of {case.case_file} (to {pointed}); a run must not reach"
             " through it: copy the file into the fixture, or point the link inside it",
         )
-    target.parent.mkdir(parents=True, exist_ok=True)
+    tree.make_folders(target.parent)
     if target.is_symlink() or target.exists():
         _remove(target)
     target.symlink_to(os.path.relpath(dest / pointed.relative_to(real_root), start=target.parent))
@@ -203,7 +212,4 @@ def _copy_target(link: Path, pointed: Path, target: Path, *, repository: Path) -
 
 
 def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink()
+    tree.remove(path)

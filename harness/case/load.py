@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -14,7 +15,8 @@ from typing import Any
 import jsonschema
 import yaml
 
-from harness import formats
+from harness import formats, tree
+from harness.case.fixture import special_file_message
 from harness.case.placeholders import port_placeholders
 from harness.case.spec import (
     Call,
@@ -311,9 +313,13 @@ def _folder(directory: Path, raw: dict[str, Any], key: str, fail: Callable[[str,
     value = raw.get(key)
     if value is None:
         return None
+    if key == "project" and Path(str(value)).is_absolute():
+        raise fail(key, f"{value!r} is absolute: name the repository relative to the case's folder (e.g. ../..)")
     folder = (directory / str(value)).resolve()
     if not folder.is_dir():
         raise fail(key, f"{value!r} is not a folder (resolved to {folder})")
+    if key == "project" and (repository := _repository(directory)) not in (folder, *folder.parents):
+        raise fail(key, f"{value!r} leaves the repository that holds the case ({repository}; resolved to {folder})")
     if key == "home":
         project = raw.get("project")
         repository = (directory / project if isinstance(project, str) else directory.parent.parent).resolve()
@@ -358,9 +364,13 @@ def _check_home_state(path: Path) -> None:
 
 
 def _check_placeholders(root: Path, servers: set[str], *, case_file: Path) -> None:
-    """Every ``{{port:NAME}}`` in a fixture file names a server of the case file."""
-    for path in sorted(root.rglob("*")):
-        if path.name == CASE_FILE or not path.is_file() or path.is_symlink():
+    """Every ``{{port:NAME}}`` in a fixture file names a server of the case file; no fixture file is
+    special (a FIFO, socket or device)."""
+    for path in tree.entries(root):
+        mode = path.lstat().st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            raise CaseFormatError(path=str(path), field="(fixture)", message=special_file_message(mode))
+        if path.name == CASE_FILE or not stat.S_ISREG(mode):
             continue
         for name in port_placeholders(path.read_bytes()):
             if name not in servers:
@@ -381,6 +391,20 @@ class BrokenCase:
     @property
     def case_file(self) -> Path:
         return self.directory / CASE_FILE
+
+
+def _repository(directory: Path) -> Path:
+    """The repository that holds a case: the git work tree around its folder, else the nearest folder above
+    it with a suite configuration (cc-harness.toml, pyproject.toml), else the folder that holds its folder
+    of cases. A case's ``project`` must lie inside it (``../../../..`` would copy ``/``)."""
+    here = directory.resolve()
+    for folder in here.parents:
+        if (folder / ".git").exists():
+            return folder
+    for folder in here.parents:
+        if (folder / "cc-harness.toml").is_file() or (folder / "pyproject.toml").is_file():
+            return folder
+    return here.parent.parent
 
 
 def case_folders(root: Path) -> list[Path]:

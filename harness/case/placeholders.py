@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from harness import tree
+
 _PORT = re.compile(rb"\{\{port:([^{}]*)\}\}")
 
 
@@ -18,7 +20,7 @@ def port_placeholders(data: bytes) -> Iterator[str]:
 def fill_ports(root: Path, ports: Mapping[str, int]) -> list[Path]:
     """Write each server's port over its placeholders in every file under ``root``; the files changed."""
     changed = []
-    for path in sorted(root.rglob("*")):
+    for path in tree.entries(root):
         if not path.is_file() or path.is_symlink():
             continue
         data = path.read_bytes()

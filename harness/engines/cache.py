@@ -105,18 +105,26 @@ def installs(*, root: Path | None = None, pinned: Iterable[str] = ()) -> list[In
 
 
 def _remove(install: Install) -> bool:
-    """Remove one install under its lock; False when another process holds the lock (in use: kept)."""
+    """Remove one install under its lock; False when another process holds the lock (in use: kept).
+
+    A cache that cannot be written (a read-only mount, another user's folder) is a one-line error naming it."""
     lock_path = install.path.parent / f"{install.path.name}.lock"
-    with open(lock_path, "w") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        # renamed first (atomic): a reader never sees a half-deleted install as a cached one
-        doomed = install.path.with_name(f"{install.path.name}.broken-{os.getpid()}")
-        shutil.rmtree(doomed, ignore_errors=True)
-        install.path.rename(doomed)
-        shutil.rmtree(doomed, ignore_errors=True)
+    try:
+        with open(lock_path, "w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
+            # renamed first (atomic): a reader never sees a half-deleted install as a cached one
+            doomed = install.path.with_name(f"{install.path.name}.broken-{os.getpid()}")
+            shutil.rmtree(doomed, ignore_errors=True)
+            install.path.rename(doomed)
+            shutil.rmtree(doomed, ignore_errors=True)
+    except OSError as exc:
+        raise UsageError(
+            f"{install.path.parent}: cannot remove claude-{install.version} from the engine cache:"
+            f" {exc.strerror or exc}"
+        ) from None
     return True
 
 

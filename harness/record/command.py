@@ -41,6 +41,8 @@ class Target:
     project: Path | None
     """The repository the case's working copy is a copy of (``project:``), None for none."""
     case_id: str | None
+    #: Where a live recording's cassette goes when --cassette is not given (the suite's results folder).
+    results: Path
     force: bool = False
 
 
@@ -93,7 +95,7 @@ def live(
     rec = dataclasses.replace(rec, notes=(*rec.notes, PRIVATE_HOME_NOTE))
     case_id = target.case_id or (default_id(rec) if rec.steps else "recording")
     # the cassette first: a run that gives no case still leaves what was exchanged, to look at
-    path = cassette or target.cases.parent / "results" / "recordings" / f"{case_id}.jsonl"
+    path = cassette or target.results / "recordings" / f"{case_id}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     # saved() scrubbed each exchange already; the cassette is one JSON object per line
     path.write_text("".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in saved), encoding="utf-8")

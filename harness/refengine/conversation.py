@@ -52,6 +52,8 @@ class Conversation:
     """Each file this context last read whole, with its content then (the Read tool's unchanged-file check)."""
     known_files: set[Path] = field(default_factory=set)
     """Files this context holds whole: the engine's read-file state (tools.ToolEnvironment.known)."""
+    seen_files: dict[Path, str] = field(default_factory=dict)
+    """Each file this context read, wrote or edited, with its content then (tools.ToolEnvironment.seen)."""
 
     @property
     def tool_uses(self) -> int:

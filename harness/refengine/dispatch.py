@@ -158,11 +158,12 @@ def _execute(rt: Runtime, conversation: Conversation, name: str,
              tool_input: Mapping[str, Any]) -> tuple[ToolResult, tuple[dict[str, Any], ...]]:
     if name in MACHINE_TOOLS:
         env = ToolEnvironment(workdir=rt.workdir, env=rt.env, profile=rt.profile, known=conversation.known_files,
-                              read_views=conversation.read_views)
+                              read_views=conversation.read_views, seen=conversation.seen_files)
         try:
             return MACHINE_TOOLS[name](tool_input, env), ()
         except (OSError, UnicodeDecodeError) as exc:
-            return ToolResult(content=messages.tool_use_error(f"Error: {exc}"), is_error=True), ()
+            # The engine's own wording for these (a folder, a binary file, no permission) is not measured.
+            raise NotModelled(f"{name} error path {type(exc).__name__} (unmodelled tool error path)") from None
     if name in MODEL_TOOLS:
         return MODEL_TOOLS[name](rt, tool_input), ()
     if name == "Skill":

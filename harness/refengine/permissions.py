@@ -6,7 +6,6 @@ caller turns it into a refusal whose message is the tool_result (E2).
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from typing import Any, Literal
 
 from harness.refengine import messages
 from harness.refengine.bash_safety import approval_message
+from harness.refengine.errors import NotModelled
 from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, READ_ONLY_TOOLS, SPECS, resolve, skill_name
 
 Mode = Literal["default", "bypass", "dontAsk"]
@@ -51,6 +51,8 @@ class Rule:
     def matches(self, tool: str, tool_input: Mapping[str, Any], *, workdir: Path) -> bool:
         if not self.covers_tool(tool):
             return False
+        if tool.startswith("mcp__"):
+            raise NotModelled(f"permission rule {self.text} for the MCP tool {tool} (MCP server and tool rules)")
         if self.specifier is None:
             return True
         if tool == "Bash":
@@ -58,14 +60,23 @@ class Rule:
         if tool == "Skill":
             name = skill_name(tool_input)
             return name == self.specifier or (self.specifier.endswith(":*") and name == self.specifier[:-2])
-        if "file_path" in tool_input:
-            path = resolve(str(tool_input["file_path"]), workdir=workdir)
-            pattern = self.specifier.removeprefix("./")
-            return fnmatch.fnmatch(str(path.relative_to(workdir)) if path.is_relative_to(workdir) else str(path),
-                                   pattern) or fnmatch.fnmatch(str(path), pattern)
         if tool == "Agent":
             return str(tool_input.get("subagent_type", "general-purpose")) == self.specifier
-        return False
+        # Path rules follow gitignore's globs with //abs, ~/ and settings-relative roots; WebFetch(domain:),
+        # Tool(param:value): none is measured, and a wrong match answers allow or deny wrongly.
+        raise NotModelled(f"permission rule {self.text} for {tool} (unmodelled permission rule form)")
+
+    @property
+    def text(self) -> str:
+        return f"{self.tool}({self.specifier})" if self.specifier is not None else self.tool
+
+
+#: What makes a command compound: the real engine splits it and checks each part against the rules.
+_COMPOUND = re.compile(r"[;&|\n`]|\$\(")
+
+
+def is_compound(command: str) -> bool:
+    return _COMPOUND.search(command) is not None
 
 
 def bash_pattern_matches(pattern: str, command: str) -> bool:
@@ -131,6 +142,7 @@ def decide(request: Request) -> Decision:
     def any_match(rules: Iterable[Rule]) -> bool:
         return any(r.matches(tool, tool_input, workdir=request.workdir) for r in rules)
 
+    _check_modelled(request)
     # A skill's disallowed-tools holds even in bypass mode (S3).
     if tool in request.withheld:
         return Decision(behaviour="deny", message=messages.permission_denied(tool))
@@ -148,6 +160,23 @@ def decide(request: Request) -> Decision:
     if any_match(allow_rules):
         return ALLOW
     return _tool_default(request, allow_rules)
+
+
+def _check_modelled(request: Request) -> None:
+    """Rule evaluations with no measurement behind them: a compound Bash command against a Bash rule with a
+    specifier (the engine checks each part; measured only for allow rules through bash_safety's split), and a
+    PreToolUse hook's ``allow`` against a matching deny or ask rule."""
+    tool, tool_input, workdir = request.tool, request.tool_input, request.workdir
+    if tool == "Bash" and is_compound(str(tool_input.get("command", ""))):
+        rules = (*request.rules.deny, *request.rules.ask)
+        if any(r.covers_tool("Bash") and r.specifier is not None for r in rules):
+            raise NotModelled("a compound Bash command against a Bash deny or ask rule with a specifier")
+        if any(r.specifier is not None and r.matches(tool, tool_input, workdir=workdir)
+               for r in (*request.rules.allow, *request.granted)):
+            raise NotModelled("a compound Bash command that a Bash allow rule matches as a whole")
+    if request.hook_allowed and any(r.matches(tool, tool_input, workdir=workdir)
+                                    for r in (*request.rules.deny, *request.rules.ask)):
+        raise NotModelled("a PreToolUse hook's allow against a matching deny or ask rule")
 
 
 def _tool_default(request: Request, allow_rules: tuple[Rule, ...]) -> Decision:

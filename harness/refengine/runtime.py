@@ -47,6 +47,8 @@ class SessionState:
     transcript_path: Path
     file: SessionFile
     """The transcript at ``transcript_path``, written as the main thread goes (session_file.py)."""
+    agent_files: dict[str, SessionFile] = field(default_factory=dict)
+    """Subagents' transcripts by agent id, beside it (``<session>/subagents/agent-<id>.jsonl``)."""
     main: Conversation | None = None
     prompt_id: str | None = None
     skill_hooks: list[HookRule] = field(default_factory=list)
@@ -59,6 +61,25 @@ class SessionState:
     tools_answered: set[str] = field(default_factory=set)
     """The names of the tools whose calls have been answered in this session, in any context, refusals and
     errors included (2.1.332's ``<tools-used-before-summary>`` leaves them out: agents.tools_used_summary)."""
+
+    def agent_transcript(self, agent_id: str) -> Path:
+        return self.transcript_path.with_suffix("") / "subagents" / f"agent-{agent_id}.jsonl"
+
+    def transcript_of(self, conversation: Conversation) -> SessionFile | None:
+        """Where a context's messages are written: the main thread's and each subagent's file (a forked skill's
+        and a hook agent's: not written, unmeasured)."""
+        if conversation.kind == "main":
+            return self.file
+        if conversation.kind != "subagent" or conversation.agent_id is None:
+            return None
+        if conversation.agent_id not in self.agent_files:
+            kept = SessionFile(path=self.agent_transcript(conversation.agent_id), session_id=self.session_id,
+                               cwd=self.file.cwd, agent_id=conversation.agent_id)
+            opening = conversation.messages[0]["content"]
+            texts = [b for b in opening if b.get("type") == "text"] if isinstance(opening, list) else []
+            kept.prompt(texts[0]["text"] if len(texts) == 1 == len(opening) else opening)
+            self.agent_files[conversation.agent_id] = kept
+        return self.agent_files[conversation.agent_id]
 
     def forget_skill_hooks(self) -> None:
         self.skill_hooks.clear()
@@ -102,11 +123,6 @@ class Runtime:
             effort=None if conversation.agent is not None and "haiku" in (conversation.agent.model or "")
             else self.profile.hook_effort_level,
         )
-
-    def note_once(self, text: str) -> None:
-        """A divergence from the real engine worth telling the reader of a run."""
-        if text not in self.notes:
-            self.notes.append(text)
 
 
 def project_key(workdir: Path) -> str:

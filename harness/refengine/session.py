@@ -27,6 +27,7 @@ from harness.refengine.permissions import Rule, RuleSet
 from harness.refengine.plugins import load_plugin
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Model, Request, Runtime, new_session
+from harness.refengine.scope import raise_unmodelled
 
 MAX_TURNS = 100
 STOP_BLOCK_CAP = 8  # consecutive Stop-hook blocks before the turn ends anyway (notes §1.7)
@@ -85,6 +86,7 @@ class Engine:
     def __init__(self, invocation: Invocation, *, profile: Profile, model: Model) -> None:
         config = load_project(workdir=invocation.workdir, home=invocation.home, trusted=invocation.trusted,
                               launch=invocation.launch())
+        raise_unmodelled(config.unmodelled)
         env = process_env(workdir=invocation.workdir, home=invocation.home, base=invocation.env)
         main_agent = config.agents.get(invocation.agent) if invocation.agent else None
         if invocation.agent and main_agent is None:
@@ -173,6 +175,7 @@ def _start_process(rt: Runtime, *, source: str) -> None:
         # The Read tool's unchanged-file state is the process's (measured on 2.1.252, explore seed 1 x1-0077:
         # a resumed process reads a file the session read before in full again).
         rt.session.main.read_views.clear()
+        rt.session.main.seen_files.clear()
     outcome = fire(rt, _main(rt), "SessionStart", subject=source, fields={"source": source})
     rt.session.pending_context.extend(outcome.contexts)
 
@@ -276,7 +279,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
     for _ in range(limit):
         reply = rt.model.respond(_request(rt, conversation))
         conversation.messages.append({"role": "assistant", "content": reply})
-        kept = rt.session.file if conversation.kind == "main" else None  # subagents' transcripts: not written
+        kept = rt.session.transcript_of(conversation)
         if kept:
             kept.reply(reply)
         uses = [b for b in reply if b.get("type") == "tool_use"]
@@ -323,7 +326,7 @@ def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *,
             "stop_hook_active": active, "last_assistant_message": text, "background_tasks": [],
             "session_crons": []})
     else:
-        transcript = rt.session.transcript_path.with_suffix("") / "subagents" / f"agent-{conversation.agent_id}.jsonl"
+        transcript = rt.session.agent_transcript(conversation.agent_id or "")
         outcome = fire(rt, conversation, "SubagentStop", subject=conversation.agent_type, fields={
             "stop_hook_active": active, "agent_transcript_path": str(transcript), "last_assistant_message": text,
             "background_tasks": [], "session_crons": []})

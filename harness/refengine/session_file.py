@@ -2,7 +2,8 @@
 
 Hooks get its path as ``transcript_path`` and read it: a Stop gate that checks whether a test command ran, a
 loop that reads the last assistant message. Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 (cases
-session-stop-gate-reads-transcript, session-stop-hook-last-message; the same lines on all four): when a Stop
+session-stop-gate-reads-transcript, session-stop-hook-last-message, subagent-tools-used-summary-session; the same
+lines on all four): when a Stop
 hook runs, the file holds the main thread's messages, one JSON object a line, in this form:
 
 - the prompt: ``{"type": "user", "message": {"role": "user", "content": "<prompt text>"}, ...}``;
@@ -17,7 +18,8 @@ hook runs, the file holds the main thread's messages, one JSON object a line, in
 What the real file holds besides, and this one does not (NOT_MODELLED.md): the other line kinds
 (``attachment``, ``queue-operation``, ``last-prompt``, 2.1.332's ``api-request`` ...), the other fields of a
 message line (``version``, ``gitBranch``, ``promptId``, ``toolUseResult``, the model and usage of a reply),
-the engine's context messages, hook feedback, and subagents' transcripts.
+the engine's context messages, hook feedback, and forked skills' transcripts. A subagent's transcript has the same
+lines, ``isSidechain: true`` with its ``agentId``, and opens with its task.
 """
 
 from __future__ import annotations
@@ -35,10 +37,13 @@ class SessionFile:
     path: Path
     session_id: str
     cwd: Path
+    agent_id: str | None = None
+    """A subagent's transcript (``<session>/subagents/agent-<id>.jsonl``): its lines are ``isSidechain`` and
+    carry ``agentId`` (measured on 2.1.252 to 2.1.332, subagent-tools-used-summary-session)."""
     _last: str | None = None
     _replies: int = field(default=0)
 
-    def prompt(self, text: str) -> None:
+    def prompt(self, text: str | list[dict[str, Any]]) -> None:
         self._line("user", {"role": "user", "content": text})
 
     def command(self, header: str, body: str) -> None:
@@ -62,7 +67,8 @@ class SessionFile:
 
     def _line(self, kind: str, message: dict[str, Any], *, meta: bool = False) -> None:
         line_id = str(uuid.uuid4())
-        entry = {"parentUuid": self._last, "isSidechain": False, "type": kind, "message": message,
+        entry = {"parentUuid": self._last, "isSidechain": self.agent_id is not None,
+                 **({"agentId": self.agent_id} if self.agent_id else {}), "type": kind, "message": message,
                  **({"isMeta": True} if meta else {}), "uuid": line_id,
                  "timestamp": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
                  "sessionId": self.session_id, "cwd": str(self.cwd)}
@@ -78,4 +84,4 @@ def _result_line(block: dict[str, Any]) -> dict[str, Any]:
     if isinstance(content, list) and all(b.get("type") == "text" for b in content):
         content = "\n".join(b.get("text", "") for b in content)  # other blocks (an image) stay as the request has them
     return {"tool_use_id": block.get("tool_use_id"), "type": "tool_result", "content": content,
-            "is_error": bool(block.get("is_error", False))}
+            **({"is_error": block["is_error"]} if "is_error" in block else {})}

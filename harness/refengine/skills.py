@@ -17,6 +17,7 @@ from harness.refengine import messages
 from harness.refengine.agents import GENERAL_PURPOSE, all_agents, subagent, tools_used_summary
 from harness.refengine.config import SkillDef
 from harness.refengine.conversation import Conversation
+from harness.refengine.errors import NotModelled
 from harness.refengine.permissions import Rule
 from harness.refengine.runtime import Runtime
 from harness.refengine.tools import ToolResult, skill_name
@@ -123,6 +124,8 @@ def _apply_layers(rt: Runtime, conversation: Conversation, skill: SkillDef) -> N
     if rt.profile.skill_allowed_tools_pre_approve:
         conversation.granted.extend(Rule.parse(t) for t in _allowed_tools(rt, skill))
     if rt.profile.skill_disallowed_tools:
+        if scoped := [t for t in skill.disallowed_tools if Rule.parse(t).specifier is not None]:
+            raise NotModelled(f"disallowed-tools rule {', '.join(scoped)} with a specifier (unmodelled rule form)")
         conversation.withheld.update(Rule.parse(t).tool for t in skill.disallowed_tools)
         if "Bash" in conversation.withheld and rt.profile.search_tools_stay_next_prompt:
             conversation.search_tools_shown = True

@@ -144,6 +144,22 @@ class ToolEnvironment:
     subagent's Edit of a file its parent read gets no note on 2.1.332)."""
     read_views: dict[Path, str] = field(default_factory=dict)
     """Files this context read whole, with the content then (Conversation.read_views)."""
+    seen: dict[Path, str] = field(default_factory=dict)
+    """Files this context read (any part), wrote or edited, with the content then: a later Write or Edit of one
+    that changed on disk since is an error in the real engine whose wording is not measured."""
+
+
+#: Quotes the real engine's Edit normalises between old_string and the file (not measured).
+_CURLY_QUOTES = frozenset("\u2018\u2019\u201c\u201d")
+#: Files Read shows as something other than numbered text lines (images, PDFs).
+_NON_TEXT_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".pdf"})
+#: The longest line Read shows whole (longer ones are cut, not modelled).
+_READ_LINE_LIMIT = 2000
+
+
+def _unchanged_since_seen(tool: str, path: Path, env: ToolEnvironment) -> None:
+    if path in env.seen and path.is_file() and path.read_bytes().decode("utf-8", "replace") != env.seen[path]:
+        raise NotModelled(f"{tool} of a file changed on disk since this context read or wrote it")
 
 
 def run_bash(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
@@ -170,15 +186,24 @@ def _trim_output(text: str) -> str:
 def run_read(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     """Numbered lines, ``N<TAB>text``, no padding (measured on 2.1.252: ``1\tline1\n2\tline2\n3\t``)."""
     path = resolve(tool_input["file_path"], workdir=env.workdir)
+    if path.is_dir():
+        raise NotModelled("Read of a folder (unmodelled tool error path)")
     if not path.is_file():
         return _error(messages.read_missing_file(env.workdir))
     if path.suffix == ".ipynb":
         return _read_notebook(path, tool_input, env)
-    content = path.read_text(encoding="utf-8", errors="replace")
+    content = _text_file("Read", path)
     lines = content.split("\n")
     offset = max(int(tool_input.get("offset") or 1), 1)
     limit = int(tool_input.get("limit") or 2000)
     shown = lines[offset - 1: offset - 1 + limit]
+    if not content:
+        raise NotModelled("Read of an empty file (the engine's reminder)")
+    if offset > len(lines):
+        raise NotModelled("Read with an offset past the end of the file (the engine's reminder)")
+    if any(len(line) > _READ_LINE_LIMIT for line in shown):
+        raise NotModelled(f"Read of a line longer than {_READ_LINE_LIMIT} characters (cut by the engine)")
+    env.seen[path] = content
     if offset == 1 and len(shown) == len(lines):
         env.known.add(path)  # a partial view does not count (measured on 2.1.332: limit 1, then no Edit note)
         if env.profile.read_unchanged_is_wasted_call and env.read_views.get(path) == content:
@@ -190,16 +215,36 @@ def run_read(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     return ToolResult(content=text, response={"type": "text", "file": file_info})
 
 
+def _text_file(tool: str, path: Path) -> str:
+    """A file's text, for a tool whose handling of anything but UTF-8 text with LF line ends is unmeasured."""
+    if path.suffix.lower() in _NON_TEXT_SUFFIXES:
+        raise NotModelled(f"{tool} of a {path.suffix} file (images and PDFs)")
+    data = path.read_bytes()
+    if b"\0" in data:
+        raise NotModelled(f"{tool} of a binary file")
+    try:
+        content = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotModelled(f"{tool} of a file that is not UTF-8") from None
+    if "\r" in content:
+        raise NotModelled(f"{tool} of a file with CR or CRLF line ends")
+    return content
+
+
 def run_write(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     """No earlier Read needed inside the working copy (measured, bypass and allow rule, 2.1.252 to 2.1.332);
     missing directories are created."""
     given = tool_input["file_path"]
     path = resolve(given, workdir=env.workdir)
     existed = path.is_file()
+    if existed:
+        _unchanged_since_seen("Write", path, env)
+        _text_file("Write over", path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(tool_input["content"], encoding="utf-8")
     env.read_views.pop(path, None)  # a write is no earlier Read (a Read after it: not measured)
     env.known.add(path)
+    env.seen[path] = tool_input["content"]
     text = messages.file_updated(given) if existed else messages.file_created(given)
     return ToolResult(content=text, response={"type": "update" if existed else "create", "filePath": given,
                                               "content": tool_input["content"]})
@@ -217,7 +262,10 @@ def run_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
         if old != "":
             return _error(messages.edit_missing_file(env.workdir))
         return _edit_create(given, path, new, env)
-    original = path.read_text(encoding="utf-8")
+    _unchanged_since_seen("Edit", path, env)
+    original = _text_file("Edit", path)
+    if _CURLY_QUOTES & set(old + new) or (_CURLY_QUOTES & set(original) and old not in original):
+        raise NotModelled("Edit with curly quotes in old_string, new_string or the file (the engine normalises them)")
     if old == "":
         if not original.strip():
             raise NotModelled("Edit with an empty old_string on an existing empty file")
@@ -227,8 +275,10 @@ def run_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
         return _error(messages.edit_string_not_found(old))
     if count > 1 and not replace_all:
         return _error(messages.edit_ambiguous(count, old))
-    path.write_text(original.replace(old, new) if replace_all else original.replace(old, new, 1), encoding="utf-8")
+    updated = original.replace(old, new) if replace_all else original.replace(old, new, 1)
+    path.write_text(updated, encoding="utf-8")
     env.read_views.pop(path, None)
+    env.seen[path] = updated
     # 2.1.332 tells the model its view is current only when it had the whole file before the edit.
     note = not env.profile.edit_note_needs_known_file or path in env.known
     text = messages.file_replaced_all(given, note=note) if replace_all else messages.file_updated(given, note=note)
@@ -241,6 +291,7 @@ def _edit_create(given: str, path: Path, content: str, env: ToolEnvironment) -> 
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(content, encoding="utf-8")
     env.known.add(path)
+    env.seen[path] = content
     return ToolResult(content=messages.file_updated(given),
                       response={"filePath": given, "oldString": "", "newString": content, "replaceAll": False})
 
@@ -306,8 +357,21 @@ def _shown(path: Path, workdir: Path) -> str:
     return os.path.relpath(path, workdir)
 
 
+#: What ripgrep reads to leave files out (``.gitignore`` only inside a git work tree), and the work tree's
+#: own folder: how the engine's Glob and Grep treat them is not measured.
+_IGNORE_MARKERS = frozenset({".gitignore", ".ignore", ".rgignore", ".git"})
+
+
+def _check_no_ignore_files(tool: str, workdir: Path) -> None:
+    for root, dirs, files in os.walk(workdir):
+        if found := _IGNORE_MARKERS & {*dirs, *files}:
+            where = os.path.relpath(Path(root) / sorted(found)[0], workdir)
+            raise NotModelled(f"{tool} in a working copy with {where} (ignore files, git work trees)")
+
+
 def _search_base(tool: str, tool_input: Mapping[str, Any], env: ToolEnvironment) -> Path | ToolResult:
     """The directory (Glob, Grep) or file (Grep) to search, or the error the engine answers for it."""
+    _check_no_ignore_files(tool, env.workdir)
     given = tool_input.get("path")
     if not given:
         return env.workdir

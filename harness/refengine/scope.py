@@ -1,0 +1,95 @@
+"""What a fixture may hold for the reference engine to answer at all: the settings keys, frontmatter keys and
+memory files it has measurements for. Anything else makes the run ``not-modelled`` (NotModelled names the
+element), because the real engine reads it and the reference would otherwise answer as if it were absent.
+
+load_project only collects these (``ProjectConfig.unmodelled``): ``cc-harness init`` reads a repository with
+the same loader, and the engine raises when a run starts (session.py).
+
+Each known key below is either read by the reference engine (config.py, web.py) or was measured to change
+nothing in the scenario a case of the suite pins (the ``silent-skill-key-*`` cases for skill keys).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from harness.refengine.errors import NotModelled
+
+#: Settings keys the engine reads; ``$schema`` only points an editor at the schema.
+SETTINGS_KEYS = frozenset({
+    "$schema", "hooks", "permissions", "disableAllHooks", "enableAllProjectMcpServers", "enabledMcpjsonServers",
+    "skipWebFetchPreflight",
+})
+#: Keys of ``permissions`` it reads (``defaultMode``, ``additionalDirectories``, ... are not modelled).
+PERMISSIONS_KEYS = frozenset({"allow", "deny", "ask"})
+
+#: Skill frontmatter: read by config.skill_def, or measured ignored by a ``silent-skill-key-*`` case.
+SKILL_KEYS = frozenset({
+    "name", "description", "when_to_use", "allowed-tools", "allowedTools", "disallowed-tools", "disallowedTools",
+    "context", "agent", "hooks", "disable-model-invocation", "paths",
+    "argument-hint", "arguments", "compatibility", "effort", "license", "metadata", "model", "shell",
+    "user-invocable", "version",
+})
+#: Agent frontmatter read by config.agent_def (``prompt`` is an ``--agents`` entry's body). Not modelled:
+#: permissionMode, mcpServers, memory, maxTurns, isolation, background, effort, initialPrompt, color, ...
+AGENT_KEYS = frozenset({"name", "description", "tools", "disallowedTools", "skills", "hooks", "model", "prompt"})
+
+#: File names the real engine loads as memory (instructions in the model's context).
+MEMORY_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md"})
+#: Folders the walk for memory files skips: never part of a fixture's instructions.
+_SKIPPED = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
+
+
+def _unknown(keys: Iterable[Any], known: frozenset[str]) -> list[str]:
+    return sorted(str(k) for k in keys if str(k) not in known)
+
+
+def settings_problem(path: Path, settings: Mapping[str, Any]) -> str | None:
+    """What a settings file the run reads holds that the engine does not model, if anything."""
+    if unknown := _unknown(settings, SETTINGS_KEYS):
+        return f"settings key {', '.join(unknown)} in {path.name} (unknown settings key)"
+    perms = settings.get("permissions")
+    if isinstance(perms, Mapping) and (unknown := _unknown(perms, PERMISSIONS_KEYS)):
+        return f"settings key permissions.{', permissions.'.join(unknown)} in {path.name}"
+    return None
+
+
+def frontmatter_problem(kind: str, name: str, meta: Mapping[str, Any], known: frozenset[str]) -> str | None:
+    """A key of ``kind`` (skill or agent) ``name``'s frontmatter the engine does not model, if any."""
+    if unknown := _unknown(meta, known):
+        return f"{kind} {name!r} frontmatter key {', '.join(unknown)} (unknown frontmatter key)"
+    return None
+
+
+def memory_files(workdir: Path, home: Path) -> list[Path]:
+    """CLAUDE.md, CLAUDE.local.md and ``.claude/rules/`` in the working copy (any depth) and the user's
+    ``~/.claude``: what the real engine puts in the model's context, and the reference does not."""
+    found = [p for p in (home / ".claude" / "CLAUDE.md", home / ".claude" / "rules") if p.exists()]
+    for root, dirs, files in os.walk(workdir):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED)
+        found += [Path(root) / f for f in sorted(files) if f in MEMORY_NAMES]
+        if Path(root).name == ".claude" and "rules" in dirs:
+            found.append(Path(root) / "rules")
+    return found
+
+
+def memory_problem(workdir: Path, home: Path) -> str | None:
+    if found := memory_files(workdir, home):
+        shown = ", ".join(_shown(p, workdir, home) for p in found)
+        return f"memory files present ({shown}): CLAUDE.md, CLAUDE.local.md and .claude/rules/"
+    return None
+
+
+def raise_unmodelled(problems: Iterable[str]) -> None:
+    """At the start of a run: the first thing the fixture holds that the engine does not model."""
+    for problem in problems:
+        raise NotModelled(problem)
+
+
+def _shown(path: Path, workdir: Path, home: Path) -> str:
+    if path.is_relative_to(workdir):
+        return str(path.relative_to(workdir))
+    return "~/" + str(path.relative_to(home)) if path.is_relative_to(home) else str(path)

@@ -1,0 +1,200 @@
+"""The reference engine answers not-modelled where it has no measurement on every pinned version: memory
+files, unknown settings and frontmatter keys, unapproved project MCP servers, permission rule forms it does
+not model, and built-in tools' unmeasured edge cases (each of these was answered wrongly before)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.refengine.config import load_project
+from harness.refengine.errors import NotModelled
+from harness.refengine.permissions import Request, Rule, RuleSet, decide
+from harness.refengine.profiles import profile_for
+from harness.refengine.scope import raise_unmodelled
+from harness.refengine.tools import ToolEnvironment, run_edit, run_glob, run_grep, run_read, run_write
+from tests.conftest import write_files
+
+
+def load(work: Path, home: Path) -> None:
+    """As a run starts: load, then raise for what the fixture holds that the engine does not model."""
+    raise_unmodelled(load_project(workdir=work, home=home, trusted=True).unmodelled)
+
+
+@pytest.mark.parametrize("where", ["CLAUDE.md", "CLAUDE.local.md", "src/CLAUDE.md", ".claude/rules/style.md",
+                                   "~/.claude/CLAUDE.md", "~/.claude/rules/x.md"])
+def test_memory_files_are_not_modelled(tmp_path: Path, where: str) -> None:
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    home.mkdir()
+    load(work, home)  # nothing: answered
+    root, rel = (home, where[2:]) if where.startswith("~/") else (work, where)
+    write_files(root, {rel: "Always answer in French.\n"})
+    # The loader itself answers (cc-harness init reads a repository with it); a run does not start.
+    assert load_project(workdir=work, home=home, trusted=True).unmodelled
+    with pytest.raises(NotModelled, match="memory files present"):
+        load(work, home)
+
+
+@pytest.mark.parametrize(("file", "settings", "element"), [
+    (".claude/settings.local.json", {"env": {"X": "1"}}, "settings key env"),
+    (".claude/settings.json", {"model": "haiku"}, "settings key model"),
+    (".claude/settings.json", {"permissions": {"defaultMode": "acceptEdits"}}, "permissions.defaultMode"),
+])
+def test_unknown_settings_keys_are_not_modelled(tmp_path: Path, file: str, settings: dict[str, object],
+                                                element: str) -> None:
+    work, home = tmp_path / "work", tmp_path / "home"
+    write_files(work, {".claude/settings.json": json.dumps({"permissions": {"allow": ["Read"]}})})
+    home.mkdir()
+    load(work, home)
+    write_files(work, {file: json.dumps(settings)})
+    with pytest.raises(NotModelled, match=element):
+        load(work, home)
+
+
+@pytest.mark.parametrize("key", ["permissionMode: acceptEdits", "maxTurns: 2", "isolation: worktree",
+                                 "memory: project", "background: true", "effort: high", "initialPrompt: hi",
+                                 "mcpServers: [marker]", "tools: Bash(git *)"])
+def test_unmodelled_agent_frontmatter_is_not_modelled(tmp_path: Path, key: str) -> None:
+    work, home = tmp_path / "work", tmp_path / "home"
+    home.mkdir()
+    agent = "---\nname: probe\ndescription: A probe.\n{}---\nBody.\n"
+    write_files(work, {".claude/agents/probe.md": agent.format("model: haiku\n")})
+    load(work, home)
+    write_files(work, {".claude/agents/probe.md": agent.format(key + "\n")})
+    with pytest.raises(NotModelled, match="agent 'probe'"):
+        load(work, home)
+
+
+def test_unknown_skill_frontmatter_is_not_modelled(tmp_path: Path) -> None:
+    work, home = tmp_path / "work", tmp_path / "home"
+    home.mkdir()
+    write_files(work, {".claude/skills/x/SKILL.md": "---\ndescription: X.\nlicense: MIT\n---\nBody.\n"})
+    load(work, home)
+    write_files(work, {".claude/skills/x/SKILL.md": "---\ndescription: X.\nhidden-from-model: true\n---\nBody.\n"})
+    with pytest.raises(NotModelled, match="frontmatter key hidden-from-model"):
+        load(work, home)
+
+
+def test_an_unapproved_project_mcp_server_is_not_modelled(tmp_path: Path) -> None:
+    work, home = tmp_path / "work", tmp_path / "home"
+    home.mkdir()
+    server = {"command": "python3", "args": ["server.py"]}
+    write_files(work, {".mcp.json": json.dumps({"mcpServers": {"marker": server}}),
+                       ".claude/settings.json": json.dumps({"enabledMcpjsonServers": ["marker"]})})
+    assert set(load_project(workdir=work, home=home, trusted=True).mcp_servers) == {"marker"}
+    write_files(work, {".claude/settings.json": "{}"})
+    with pytest.raises(NotModelled, match="server marker that no settings file approves"):
+        load(work, home)
+
+
+# -- permission rules -------------------------------------------------------------------------------
+
+WORKDIR = Path("/work/copy")
+
+
+def decision(tool: str, tool_input: dict[str, object], *, allow: tuple[str, ...] = (), deny: tuple[str, ...] = (),
+             ask: tuple[str, ...] = (), hook_allowed: bool = False) -> str:
+    rules = RuleSet.from_lists(allow=allow, deny=deny, ask=ask)
+    return decide(Request(tool=tool, tool_input=tool_input, mode="default", workdir=WORKDIR, rules=rules,
+                          hook_allowed=hook_allowed)).behaviour
+
+
+@pytest.mark.parametrize(("tool", "tool_input", "rule"), [
+    ("Edit", {"file_path": "src/a.py", "old_string": "a", "new_string": "b"}, "Edit(src/**)"),
+    ("Read", {"file_path": "/etc/hosts"}, "Read(//etc/**)"),
+    ("Write", {"file_path": "x", "content": ""}, "Write(~/notes/**)"),
+    ("WebFetch", {"url": "https://example.com", "prompt": "p"}, "WebFetch(domain:example.com)"),
+    ("mcp__marker__record", {"note": "n"}, "mcp__marker__record"),
+    ("mcp__marker__record", {"note": "n"}, "mcp__marker"),
+])
+def test_unmodelled_rule_forms_are_not_modelled(tool: str, tool_input: dict[str, object], rule: str) -> None:
+    with pytest.raises(NotModelled):
+        decision(tool, tool_input, deny=(rule,))
+    with pytest.raises(NotModelled):
+        decision(tool, tool_input, allow=(rule,))
+
+
+def test_a_compound_command_against_a_bash_rule_with_a_specifier_is_not_modelled() -> None:
+    # Before: the whole command did not match "git push *", so the push ran past the deny rule.
+    with pytest.raises(NotModelled, match="compound"):
+        decision("Bash", {"command": "git add . && git push"}, deny=("Bash(git push:*)",))
+    # Before: "echo *" matched the whole compound and allowed the rm.
+    with pytest.raises(NotModelled, match="compound"):
+        decision("Bash", {"command": "echo hi; rm -rf build"}, allow=("Bash(echo *)",))
+    assert decision("Bash", {"command": "git push"}, deny=("Bash(git push:*)",)) == "deny"
+    assert decision("Bash", {"command": "echo hi"}, allow=("Bash(echo *)",)) == "allow"
+
+
+def test_a_hook_allow_against_a_deny_rule_is_not_modelled() -> None:
+    with pytest.raises(NotModelled, match="hook's allow"):
+        decision("Bash", {"command": "rm x"}, deny=("Bash(rm *)",), hook_allowed=True)
+    assert decision("Bash", {"command": "rm x"}, hook_allowed=True) == "allow"
+
+
+def test_rule_text_round_trips() -> None:
+    assert Rule.parse("Edit(src/**)").text == "Edit(src/**)"
+    assert Rule.parse("Bash").text == "Bash"
+
+
+# -- built-in tools ---------------------------------------------------------------------------------
+
+
+def env_for(workdir: Path) -> ToolEnvironment:
+    return ToolEnvironment(workdir=workdir, env={}, profile=profile_for("2.1.332"))
+
+
+@pytest.mark.parametrize(("files", "tool_input", "element"), [
+    ({"d/x.txt": "x\n"}, {"file_path": "d"}, "Read of a folder"),
+    ({"e.txt": ""}, {"file_path": "e.txt"}, "empty file"),
+    ({"a.txt": "one\ntwo\n"}, {"file_path": "a.txt", "offset": 9}, "offset past the end"),
+    ({"w.txt": "one\r\ntwo\r\n"}, {"file_path": "w.txt"}, "CRLF"),
+    ({"long.txt": "x" * 2001 + "\n"}, {"file_path": "long.txt"}, "longer than 2000"),
+    ({"img.png": "not really"}, {"file_path": "img.png"}, "images and PDFs"),
+])
+def test_reads_the_engine_answers_otherwise_are_not_modelled(tmp_path: Path, files: dict[str, str],
+                                                            tool_input: dict[str, object], element: str) -> None:
+    write_files(tmp_path, files)
+    with pytest.raises(NotModelled, match=element):
+        run_read(tool_input, env_for(tmp_path))
+
+
+def test_a_plain_read_still_answers(tmp_path: Path) -> None:
+    write_files(tmp_path, {"a.txt": "one\ntwo\n"})
+    assert run_read({"file_path": "a.txt"}, env_for(tmp_path)).content == "1\tone\n2\ttwo\n3\t"
+
+
+def test_edit_or_write_after_the_file_changed_on_disk_is_not_modelled(tmp_path: Path) -> None:
+    write_files(tmp_path, {"a.txt": "one\n"})
+    env = env_for(tmp_path)
+    run_read({"file_path": "a.txt"}, env)
+    assert not run_edit({"file_path": "a.txt", "old_string": "one", "new_string": "two"}, env).is_error
+    (tmp_path / "a.txt").write_text("three\n", encoding="utf-8")  # a formatter, a Bash call
+    with pytest.raises(NotModelled, match="changed on disk"):
+        run_edit({"file_path": "a.txt", "old_string": "three", "new_string": "four"}, env)
+    with pytest.raises(NotModelled, match="changed on disk"):
+        run_write({"file_path": "a.txt", "content": "five\n"}, env)
+
+
+@pytest.mark.parametrize(("content", "old", "new"), [
+    ("say \u201chi\u201d\n", '"hi"', '"bye"'),
+    ("say \"hi\"\n", '"hi"', "\u2018bye\u2019"),
+    ("a\r\nb\r\n", "a", "c"),
+])
+def test_edit_with_curly_quotes_or_crlf_is_not_modelled(tmp_path: Path, content: str, old: str, new: str) -> None:
+    (tmp_path / "f.txt").write_bytes(content.encode("utf-8"))
+    with pytest.raises(NotModelled):
+        run_edit({"file_path": "f.txt", "old_string": old, "new_string": new}, env_for(tmp_path))
+
+
+@pytest.mark.parametrize("marker", [".gitignore", ".ignore", ".git/HEAD", "sub/.gitignore"])
+def test_glob_and_grep_beside_ignore_files_are_not_modelled(tmp_path: Path, marker: str) -> None:
+    write_files(tmp_path, {"src/a.py": "TODO\n"})
+    assert run_glob({"pattern": "**/*.py"}, env_for(tmp_path)).content == "src/a.py"
+    write_files(tmp_path, {marker: "build/\n"})
+    with pytest.raises(NotModelled, match="ignore files"):
+        run_glob({"pattern": "**/*.py"}, env_for(tmp_path))
+    with pytest.raises(NotModelled, match="ignore files"):
+        run_grep({"pattern": "TODO"}, env_for(tmp_path))
