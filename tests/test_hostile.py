@@ -26,7 +26,7 @@ from harness.outcome import Status
 from harness.runner import run_case
 from harness.scripted import ModelRequest, ScriptedModel
 from harness.yamlfile import read_yaml
-from tests.conftest import EXPECTATIONS, REPO, CaseWriter, write_files
+from tests.conftest import EXPECTATIONS, PINNED, REPO, CaseWriter, write_files
 
 SUITE_TOML = 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n'
 
@@ -216,3 +216,15 @@ def test_keep_workdirs_skips_a_socket_and_keeps_the_status(
     assert list(scratch.iterdir()) == []
     (copy,) = kept.glob("*/sock")
     assert (copy / "work" / ".claude" / "settings.json").is_file() and not (copy / "work" / "left.sock").exists()
+
+
+@pytest.mark.parametrize("engine", ["reference", "claude"])
+def test_a_200_kb_prompt_reaches_the_engine(write_case: CaseWriter, engine: str) -> None:
+    """Linux refuses an argument longer than 128 KiB ("Argument list too long"): the claude adapter writes
+    a long prompt to the engine's stdin instead."""
+    prompt = "Say hello. " + "x" * 200_000
+    text = HELLO.format(id="long").replace("prompt: Say hello.", f"prompt: {prompt}")
+    directory = write_case("long", text, {".claude/settings.json": "{}"})
+    name = "reference" if engine == "reference" else f"claude@{PINNED[-1]}"
+    record = run_case(load_case(directory), make_engine(name), expectations=EXPECTATIONS)
+    assert record.status == Status.PASS, record.fault
