@@ -83,6 +83,11 @@ def check(
                     at=f"{where}.call.expect.is_error", expected=str(expect.is_error), observed=str(ex.get("is_error"))
                 )
             )
+        if expect.reminders is not None and got is not None and not _match(expect.reminders, ex.get("reminders", "")):
+            failures.append(
+                Difference(at=f"{where}.call.expect.reminders", expected=expect.reminders.describe(),
+                           observed=ex.get("reminders", ""))
+            )
         final = ex.get("final_result", got)  # answered once: its first answer is its last
         if expect.final_result is not None and not _match(expect.final_result, final):
             failures.append(

@@ -972,11 +972,13 @@ ACCEPT_HELP = (
 
 
 def build_parser() -> argparse.ArgumentParser:
+    suite_help = "the suite's cc-harness.toml or pyproject.toml (default: found upward)"
+    # --suite goes before or after the subcommand. A subcommand's own default would overwrite the value
+    # given before it (argparse fills a subparser's defaults in last), so there it has none.
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--suite", type=Path, default=None, help="the suite's cc-harness.toml or pyproject.toml (default: found upward)"
-    )
-    parser = argparse.ArgumentParser(prog="cc-harness", description=__doc__, parents=[common])
+    common.add_argument("--suite", type=Path, default=argparse.SUPPRESS, help=suite_help)
+    parser = argparse.ArgumentParser(prog="cc-harness", description=__doc__)
+    parser.add_argument("--suite", type=Path, default=None, help=suite_help)
     parser.add_argument("--version", action="version", version=f"cc-harness {formats.installed_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser(

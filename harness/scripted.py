@@ -108,6 +108,13 @@ def result_text(content: Any) -> str:
     return _REMINDER.sub("\n", text).strip("\n") if "<system-reminder>" in text else text
 
 
+def reminder_text(content: Any) -> str:
+    """The ``<system-reminder>`` blocks of a tool_result (what ``result_text`` leaves out), their inner texts
+    joined by a blank line; empty when it has none."""
+    found = re.findall(r"<system-reminder>(.*?)</system-reminder>", block_text(content), re.DOTALL)
+    return "\n\n".join(text.strip("\n") for text in found)
+
+
 def block_text(content: Any) -> str:
     """The text of a message or tool_result content: a string, or the text of its blocks joined."""
     if isinstance(content, str):
@@ -138,6 +145,8 @@ class Exchange:
     is_error: bool | None = None
     final_result: str | None = None
     """The tool_result the thread's last request held, when it differs from the first one."""
+    reminders: str | None = None
+    """The ``<system-reminder>`` text of the first tool_result (reminder_text)."""
 
 
 @dataclass(kw_only=True)
@@ -283,6 +292,7 @@ class ScriptedModel:
             if ex.result is None:
                 ex.result = text
                 ex.is_error = bool(block.get("is_error", False))
+                ex.reminders = reminder_text(block.get("content"))
             elif text != ex.result or ex.final_result is not None:
                 # every request carries the thread's history: the last one says what the call ended as
                 ex.final_result = text

@@ -147,6 +147,10 @@ def _exchange(ex: Exchange, previous_offer: tuple[str, ...] | None, norm: Normal
             out["is_error"] = ex.is_error
             if ex.final_result is not None:
                 out["final_result"] = _cut(norm.text(ex.final_result), MAX_RESULT_CHARS)
+            expect = ex.reply.call.expect
+            if expect is not None and expect.reminders is not None:
+                # only where a case checks them: every other snapshot stays as it was
+                out["reminders"] = _cut(norm.text(ex.reminders or ""), MAX_RESULT_CHARS)
         else:
             out["result"] = None
     if ex.problems:

@@ -129,3 +129,15 @@ def test_run_judges_snapshots_as_pytest_does(tmp_path: Path, capsys: pytest.Capt
     assert cli.main(argv) == 1
     out = capsys.readouterr().out
     assert f"snapshot plain: the transcript differs from its snapshot {snapshot} at exchanges[1].say" in out
+
+
+def test_suite_goes_before_or_after_the_subcommand() -> None:
+    """``cc-harness --suite X run`` named no suite before: the subcommand's default overwrote X."""
+    def suite(*argv: str) -> Path | None:
+        value: Path | None = cli.build_parser().parse_args(list(argv)).suite
+        return value
+
+    assert suite("--suite", "a/pyproject.toml", "run") == Path("a/pyproject.toml")
+    assert suite("run", "--suite", "b/pyproject.toml") == Path("b/pyproject.toml")
+    assert suite("--suite", "a/pyproject.toml", "run", "--suite", "c/pyproject.toml") == Path("c/pyproject.toml")
+    assert suite("run") is None

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.case import load_case
+from harness.case import copy_fixture, load_case
 from harness.engines import make_engine
 from harness.outcome import Status
 from harness.runner import run_case
@@ -172,6 +172,9 @@ def test_cases_share_a_home_layout_of_their_repository(tmp_path: Path) -> None:
     for case in ("named", "linked"):
         record = run_case(load_case(cases / case), make_engine("reference"), expectations=EXPECTATIONS)
         assert record.status is Status.PASS, record.explain()
+        work = tmp_path / f"work-{case}"
+        copy_fixture(load_case(cases / case), work)
+        assert not any(work.iterdir()), f"{case}: the HOME layout is not part of the working copy"
     # the user's own HOME, or any folder outside the repository, is still refused
     write_files(
         tmp_path / "team" / "claude-cases",

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from harness import transcript
 from harness.case import load_case
+from harness.checks import check
 from harness.engines.claude import ClaudeEngine
 from harness.errors import ScriptError
 from harness.runner import run_case
@@ -242,3 +244,32 @@ def test_then_asks_again_fails_when_the_engine_did_not_ask_again(write_case: Cas
     model.respond(ModelRequest(system="", messages=(_user("Run echo HELLO now."),), tools=("Bash",)))
     with pytest.raises(ScriptError, match="then: asks-again, but the engine did not ask past turn 1"):
         model.finish()
+
+
+def test_a_results_reminders_are_recorded_apart_and_checked_only_where_asked(write_case: CaseWriter) -> None:
+    seen: list[str] = []
+
+    def run(expect: str, reminder: str) -> tuple[list[str], dict[str, object]]:
+        call = "      - call: {name: Bash, input: {command: echo HELLO, description: hi}, expect: " + expect + "}\n"
+        name = f"rem{len(seen)}"
+        seen.append(name)
+        case = load_case(write_case(name, CASE.format(id=name, turns=call + SAY)))
+        model = ScriptedModel(case=case)
+        model.begin_step(0)
+        first = model.respond(ModelRequest(system="", messages=(_user("Run echo HELLO now."),), tools=("Bash",)))
+        content = f"HELLO\n\n<system-reminder>\n{reminder}\n</system-reminder>"
+        history = (_user("Run echo HELLO now."), {"role": "assistant", "content": first},
+                   {"role": "user", "content": [{"type": "tool_result", "tool_use_id": first[0]["id"],
+                                                 "content": content}]})
+        model.respond(ModelRequest(system="", messages=history, tools=("Bash",)))
+        model.finish()
+        ex = transcript._exchange(model.exchanges[0], None, Normaliser(workdir=Path("/nowhere"), home=Path("/nh")))
+        diffs = check(case, {"exchanges": [ex], "prompts": [], "files": {}}, debug_log=None)
+        return [d.at for d in diffs if "call.expect" in d.at], ex
+
+    at, ex = run("{result: HELLO}", "Note: the file is short.")
+    assert at == [] and "reminders" not in ex  # no check: the snapshot keeps its old shape
+    at, ex = run("{result: HELLO, reminders: {contains: file is short}}", "Note: the file is short.")
+    assert at == [] and ex["reminders"] == "Note: the file is short."
+    at, _ = run("{result: HELLO, reminders: {contains: file is short}}", "Something else.")
+    assert at == ["steps[0].turns[0].call.expect.reminders"]

@@ -141,6 +141,8 @@ def _copy(root: Path, files: Iterable[Path], dest: Path, *, excluded: tuple[Path
         target = dest / rel
         mode = source.lstat().st_mode
         if stat.S_ISLNK(mode):
+            if left_out and source.resolve() in left_out:
+                continue  # a link to what the copy leaves out (``home -> ../../home``) is left out with it
             _relink(source, target, real_root=real_root, dest=dest, case=case)
             continue
         if stat.S_ISDIR(mode):

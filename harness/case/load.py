@@ -175,6 +175,7 @@ def _turn(raw: dict[str, Any]) -> Turn:
                 result=_text_match(exp.get("result")),
                 is_error=exp.get("is_error"),
                 final_result=_text_match(exp.get("final_result")),
+                reminders=_text_match(exp.get("reminders")),
             )
         call = Call(name=c["name"], input=c["input"], expect=expect)
     offered = None

@@ -84,6 +84,8 @@ class Expect:
     is_error: bool | None = None
     final_result: TextMatch | None = None
     """The tool_result the thread holds in its last request (a call answered twice: placeholder, then hand-back)."""
+    reminders: TextMatch | None = None
+    """The tool_result's ``<system-reminder>`` text, which ``result`` leaves out (empty when it has none)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -23,6 +23,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
@@ -124,31 +125,13 @@ class ClaudeEngine:
         """Run every step of ``case`` on the real binary; see Engine.run for the contract."""
         prepare(case, model, engine=self.name, version=self.engine_version)
         binary = ensure_installed(self.engine_version)
-        with contained() as cookie:
 
-            def one_process(
-                group: StepGroup, *, resume: str | None, debug_log: Path, api: FakeMessagesAPI
-            ) -> ProcessResult:
-                argv = self._argv(binary, case, group, resume=resume, debug_log=debug_log, workdir=workdir)
-                env = engine_env(case, home=home, tmp=tmp, api=api, cookie=cookie)
-                out, end = _run_process(
-                    argv, env=env, cwd=workdir, steps=group, model=model, timeout=case.run.timeout, cookie=cookie
-                )
-                return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out), end=end)
+        def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
+            return self._argv(binary, case, group, resume=resume, debug_log=debug_log, workdir=workdir)
 
-            done = run_sessions(
-                case,
-                engine=self.name,
-                workdir=workdir,
-                home=home,
-                model=model,
-                one_process=one_process,
-                faults=self.api_faults,
-            )
-            # a server that failed to start says why: its stderr, from the engine's MCP log in the run's HOME
-            failed = {s["name"]: s for step in done.steps for s in step.mcp_failed}
-            notes = tuple(mcpstatus.note(s, mcpstatus.claude_stderr(home, name)) for name, s in failed.items())
-            return dataclasses.replace(done, notes=(*done.notes, *notes)) if notes else done
+        return run_command_line(
+            case, engine=self.name, argv=argv, workdir=workdir, home=home, tmp=tmp, model=model, faults=self.api_faults
+        )
 
     def _argv(
         self,
@@ -190,6 +173,45 @@ ARGUMENT_PROMPT_BYTES = 100_000
 def prompt_on_stdin(group: list[tuple[int, Step]]) -> bool:
     """Whether the one prompt of a single-step process is written to stdin rather than given as an argument."""
     return len(group) == 1 and len(group[0][1].prompt.encode()) > ARGUMENT_PROMPT_BYTES
+
+
+def run_command_line(
+    case: Case,
+    *,
+    engine: str,
+    argv: Callable[[StepGroup, str | None, Path], list[str]],
+    workdir: Path,
+    home: Path,
+    tmp: Path,
+    model: ScriptedModel,
+    faults: ApiFaultPlan,
+) -> EngineRun:
+    """Every step of ``case``, one process per step group, each started as ``argv(group, resume, debug_log)``
+    says and read as ``claude -p --output-format stream-json`` prints (the CLI, or a driver that speaks it)."""
+    with contained() as cookie:
+
+        def one_process(
+            group: StepGroup, *, resume: str | None, debug_log: Path, api: FakeMessagesAPI
+        ) -> ProcessResult:
+            env = engine_env(case, home=home, tmp=tmp, api=api, cookie=cookie)
+            out, end = _run_process(
+                argv(group, resume, debug_log),
+                env=env,
+                cwd=workdir,
+                steps=group,
+                model=model,
+                timeout=case.run.timeout,
+                cookie=cookie,
+            )
+            return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out), end=end)
+
+        done = run_sessions(
+            case, engine=engine, workdir=workdir, home=home, model=model, one_process=one_process, faults=faults
+        )
+        # a server that failed to start says why: its stderr, from the engine's MCP log in the run's HOME
+        failed = {s["name"]: s for step in done.steps for s in step.mcp_failed}
+        notes = tuple(mcpstatus.note(s, mcpstatus.claude_stderr(home, name)) for name, s in failed.items())
+        return dataclasses.replace(done, notes=(*done.notes, *notes)) if notes else done
 
 
 def flag_args(flags: Flags, *, workdir: Path) -> list[str]:

@@ -1,0 +1,175 @@
+"""The TypeScript Agent SDK engine: ``sdk-ts@VERSION``, a case run through ``query()`` of
+``@anthropic-ai/claude-agent-sdk@VERSION`` and the claude binary that release bundles.
+
+An SDK release ships its own claude binary in a platform package (0.3.333 bundles claude 2.1.333, a release
+the CLI's users did not have yet), so a team on the SDK runs a binary of its own. This engine runs exactly
+that: ``query()`` with no ``pathToClaudeCodeExecutable``. A small Node.js driver (``sdk_ts_driver.mjs``)
+takes the command line the CLI adapter would run for the case, sets the SDK option a TypeScript user would
+set for each flag, and prints every SDK message as a stream-json line; the harness then reads and judges
+the process exactly as it does ``claude -p`` (the same fake Messages API, HOME seeding, environment,
+containment and prompts on stdin). The system prompt is the ``claude_code`` preset and ``settingSources`` is
+left to the SDK unless the case sets ``run.flags.setting_sources``: what a team writing
+``query({prompt, options: {cwd}})`` gets.
+
+Installed on demand with npm into the engine cache (``engines/sdk-ts-VERSION``): the SDK, its peer
+dependencies and this platform's binary package, under a lock, in a staging folder renamed into place only
+once the bundled binary answers ``--version``. The binary's claude version is recorded there; a run is judged
+as that claude version (debug log, cli.js-era quirks).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import platform
+import shutil
+import subprocess
+import threading
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from harness.case import Case
+from harness.engine_name import EngineName
+from harness.engines.apifaults import ApiFaultPlan
+from harness.engines.base import EngineRun
+from harness.engines.claude import ClaudeEngine, StepGroup, prepare, run_command_line
+from harness.engines.paths import cache_root
+from harness.errors import InstallError
+from harness.scripted import ScriptedModel
+from harness.versions import is_version
+
+PACKAGE = "@anthropic-ai/claude-agent-sdk"
+#: The SDK's peer dependencies (its package.json), installed beside it as a TypeScript project would.
+PEERS = ("@anthropic-ai/sdk", "@modelcontextprotocol/sdk", "zod@4")
+RECORD = ".cc-harness-install.json"
+_checked: dict[str, tuple[Path, str]] = {}
+_memo = threading.Lock()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SdkTsEngine:
+    engine_version: str
+    #: Faults the fake Messages API serves instead of some scripted replies (apifaults.py).
+    api_faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
+
+    @property
+    def name(self) -> str:
+        return EngineName("sdk-ts", self.engine_version).text()
+
+    @property
+    def version(self) -> str:
+        return self.engine_version
+
+    def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
+        """Run every step of ``case`` through the SDK's query(); see Engine.run for the contract."""
+        install, claude_version = ensure_sdk(self.engine_version)
+        prepare(case, model, engine=self.name, version=claude_version)
+        node = shutil.which("node")
+        if node is None:
+            raise InstallError("node is not on PATH: the sdk-ts engine runs the TypeScript Agent SDK under Node.js")
+        sdk = install / "node_modules" / PACKAGE / "sdk.mjs"
+        cli = ClaudeEngine(engine_version=claude_version)
+
+        def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
+            # The CLI adapter's own command line after its binary: the driver maps each flag to the SDK.
+            claude_args = cli._argv(Path("claude"), case, group, resume=resume, debug_log=debug_log, workdir=workdir)
+            return [node, str(driver()), str(sdk), *claude_args[1:]]
+
+        return run_command_line(
+            case, engine=self.name, argv=argv, workdir=workdir, home=home, tmp=tmp, model=model, faults=self.api_faults
+        )
+
+
+def driver() -> Path:
+    """The Node.js driver script, shipped inside the package."""
+    return Path(str(resources.files("harness.engines").joinpath("sdk_ts_driver.mjs")))
+
+
+def _platform_package() -> str:
+    machine = {"x86_64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine(), platform.machine())
+    return f"{PACKAGE}-linux-{machine}"
+
+
+def _bundled_binary(install: Path) -> Path:
+    return install / "node_modules" / _platform_package() / "claude"
+
+
+def ensure_sdk(version: str, *, timeout: float = 900) -> tuple[Path, str]:
+    """The install folder of SDK ``version`` and the claude version its bundled binary reports (installed
+    once per machine under a lock; checked once per process)."""
+    if not is_version(version):
+        raise InstallError(f"sdk-ts@{version}: {version!r} is no version number (e.g. 0.3.333)")
+    with _memo:
+        if version in _checked:
+            return _checked[version]
+    final = cache_root() / "engines" / f"sdk-ts-{version}"
+    claude = _recorded(final)
+    if claude is None:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        with open(final.parent / f"sdk-ts-{version}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be installing the same version
+            claude = _recorded(final) or _install(version, final, timeout=timeout)
+    with _memo:
+        _checked[version] = (final, claude)
+    return final, claude
+
+
+def _recorded(final: Path) -> str | None:
+    """The recorded claude version of a whole install (its binary still there with its recorded size)."""
+    try:
+        record = json.loads((final / RECORD).read_text(encoding="utf-8"))
+        size = _bundled_binary(final).stat().st_size
+    except (OSError, ValueError):
+        return None
+    ok = isinstance(record, dict) and record.get("size") == size and isinstance(record.get("claude"), str)
+    return str(record["claude"]) if ok else None
+
+
+def _install(version: str, final: Path, *, timeout: float) -> str:
+    npm = shutil.which("npm")
+    if npm is None:
+        raise InstallError("npm is not on PATH: install Node.js and npm to fetch the TypeScript Agent SDK")
+    shutil.rmtree(final, ignore_errors=True)
+    staging = final.with_name(f"{final.name}.staging-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    npm_cache = staging / ".npm-cache"
+    spec = f"{PACKAGE}@{version}"
+    cmd = [npm, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock"]
+    cmd += ["--cache", str(npm_cache), "--prefix", str(staging), spec, *PEERS]
+    try:
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+        except subprocess.TimeoutExpired:
+            raise InstallError(f"npm install {spec} timed out after {timeout:.0f}s", phase="install") from None
+        if proc.returncode != 0:
+            lines = (proc.stderr or proc.stdout).strip().splitlines()
+            raise InstallError(
+                f"npm install {spec} failed (exit {proc.returncode}): {(lines or ['(no output)'])[-1]}",
+                detail="\n".join(lines[-15:]),
+                phase="install",
+            )
+        binary = _bundled_binary(staging)
+        claude = _claude_version(binary, spec)
+        shutil.rmtree(npm_cache, ignore_errors=True)
+        (staging / RECORD).write_text(json.dumps({"size": binary.stat().st_size, "claude": claude}), encoding="utf-8")
+        staging.rename(final)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return claude
+
+
+def _claude_version(binary: Path, spec: str) -> str:
+    """``2.1.333`` from the bundled binary's ``--version`` (``2.1.333 (Claude Code)``)."""
+    if not binary.is_file():
+        raise InstallError(f"{spec} installed, but it bundles no binary for this platform at {binary}")
+    try:
+        proc = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise InstallError(f"{binary} --version cannot run: {exc}") from None
+    said = proc.stdout.split()
+    if proc.returncode != 0 or not said or not is_version(said[0]):
+        raise InstallError(f"{binary} --version printed {proc.stdout.strip()[:200]!r} (exit {proc.returncode})")
+    return said[0]
