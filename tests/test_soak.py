@@ -15,11 +15,13 @@ user's ``~/.claude*`` are unchanged, and the three reference runs recorded the s
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +30,7 @@ import pytest
 from harness import results
 from harness.engines import engine_dir
 from harness.pytest_plugin import case_engines
-from tests.conftest import PINNED, REPO
+from tests.conftest import PINNED, REPO, write_files
 
 #: one worker for the whole module under ``pytest -n`` (it runs four cases at a time itself)
 pytestmark = pytest.mark.xdist_group("test_soak")
@@ -112,3 +114,63 @@ def test_the_suite_four_at_a_time_leaves_nothing_behind(tmp_path: Path, pytestco
     keep = pytestconfig.getoption("--cc-results", None)
     if keep and real not in case_engines(pytestconfig):  # never a record twice
         shutil.copyfile(tmp_path / f"{real}-0.jsonl", Path(keep) / f"soak-{engine_dir(real)}.jsonl")
+
+
+ESCAPE_CASE = """\
+id: {id}
+title: hooks that try to escape the run
+documented_for: 2.1.332
+run: {{permission_mode: bypass, timeout: 30}}
+steps:
+  - prompt: Say hello.
+    turns:
+      - say: Hello.
+"""
+
+
+def _escapes(tag: str) -> dict[str, str]:
+    """Hooks that drop the cookie, leave the session, double-fork, print bytes that are not UTF-8; and a
+    case whose hook kills its parent."""
+    hooks = [
+        f"env -u CC_HARNESS_RUN setsid nohup sleep {tag} >/dev/null 2>&1 &",
+        f"setsid bash -c 'exec -c sleep {tag}' >/dev/null 2>&1 &",
+        f"(env -i setsid sh -c 'exec sleep {tag}' &) >/dev/null 2>&1",
+        "printf 'ok \\377 z'",
+    ]
+    settings = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": h} for h in hooks]}]}}
+    killer = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "kill -9 $PPID"}]}]}}
+    return {
+        "cc-harness.toml": 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n',
+        "cases/escape/case.yaml": ESCAPE_CASE.format(id="escape"),
+        "cases/escape/.claude/settings.json": json.dumps(settings),
+        "cases/killer/case.yaml": ESCAPE_CASE.format(id="killer"),
+        "cases/killer/.claude/settings.json": json.dumps(killer),
+    }
+
+
+def test_a_case_whose_hooks_try_every_escape_leaves_nothing_behind(tmp_path: Path) -> None:
+    tag = f"300.{uuid.uuid4().int % 10**9}"
+    suite = tmp_path / "suite"
+    write_files(suite, _escapes(tag))
+    private = tmp_path / "tmpdir"
+    private.mkdir()
+    env = {**os.environ, "TMPDIR": str(private)}
+    home = Path.home()
+    watched = [suite, REPO / "cases", home / ".claude", home / ".claude.json"]
+    before = _digest(*watched)
+    path = tmp_path / "r.jsonl"
+    engines = f"reference,claude@{PINNED[-1]}"
+    argv = [sys.executable, "-m", "harness", "run", "--suite", str(suite / "cc-harness.toml"), "--engine", engines,
+            "-j", "2", "--results", str(path)]
+    done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 1, done.stderr[-3000:]  # the killer case is a crash on both engines
+    by_run = {(r.case, r.engine): r.status.value for r in results.read(path).records}
+    assert by_run == {
+        ("escape", "reference"): "pass", ("escape", f"claude@{PINNED[-1]}"): "pass",
+        ("killer", "reference"): "crash", ("killer", f"claude@{PINNED[-1]}"): "crash",
+    }
+    ps = subprocess.run(["ps", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
+    assert [line for line in ps.splitlines() if tag in line and not line.split()[1].startswith("Z")] == []
+    assert _processes_referring_to(private) == []
+    assert list(private.iterdir()) == []
+    assert _digest(*watched) == before
