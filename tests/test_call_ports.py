@@ -9,24 +9,15 @@ from harness.case.placeholders import filled
 from harness.errors import CaseFormatError
 from harness.scripted import ModelRequest, ScriptedModel
 from tests.conftest import CaseWriter
+from tests.test_scripted import CASE, SAY
 
-CASE = """\
-id: {id}
-title: t
-combination: tool -> tool
-claims: [T1]
-source: seed 001
-documented_for: 2.1.252
-run: {{permission_mode: bypass}}
-servers:
-  site:
-    command: [python3, server.py]
-steps:
-  - prompt: Fetch the page.
-    turns:
-      - call: {{name: WebFetch, input: {{url: "http://127.0.0.1:{{{{port:{server}}}}}/page", prompt: p}}}}
-      - say: done
-"""
+CALL = '      - call: {{name: WebFetch, input: {{url: "http://127.0.0.1:{{{{port:{server}}}}}/page", prompt: p}}}}\n'
+SERVERS = "servers:\n  site:\n    command: [python3, server.py]\n"
+
+
+def case_text(case_id: str, server: str) -> str:
+    """test_scripted's case, its call naming ``server``'s port, with a server ``site``."""
+    return CASE.format(id=case_id, turns=CALL.format(server=server) + SAY) + SERVERS
 
 
 def test_filled_replaces_known_servers_only() -> None:
@@ -36,10 +27,10 @@ def test_filled_replaces_known_servers_only() -> None:
 
 
 def test_the_call_is_sent_with_the_port_and_recorded_with_the_placeholder(write_case: CaseWriter) -> None:
-    case = load_case(write_case("ported", CASE.format(id="ported", server="site")))
+    case = load_case(write_case("ported", case_text("ported", "site")))
     model = ScriptedModel(case=case, ports={"site": 4242})
     model.begin_step(0)
-    user = {"role": "user", "content": [{"type": "text", "text": "Fetch the page."}]}
+    user = {"role": "user", "content": [{"type": "text", "text": "Run echo HELLO now."}]}
     sent = model.respond(ModelRequest(system="", messages=(user,), tools=("WebFetch",)))
     assert sent[0]["input"]["url"] == "http://127.0.0.1:4242/page"
     assert model.exchanges[0].reply.call is not None
@@ -48,4 +39,4 @@ def test_the_call_is_sent_with_the_port_and_recorded_with_the_placeholder(write_
 
 def test_a_call_naming_no_server_fails_at_load(write_case: CaseWriter) -> None:
     with pytest.raises(CaseFormatError, match=r"steps\[0\]\.turns\[0\]\.call\.input.*port:nope"):
-        load_case(write_case("unported", CASE.format(id="unported", server="nope")))
+        load_case(write_case("unported", case_text("unported", "nope")))
