@@ -106,6 +106,9 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
         skill_needs_approval=name == "Skill" and skills.needs_approval(rt, tool_input),
         skill_refusal_names_allow_rule=rt.profile.skill_approval_names_allow_rule,
     ))
+    if decision.behaviour != "allow" and pre.updated_without_decision:
+        # Measured only where the rewritten call was allowed anyway (hook-output-pretooluse-updated-input-alone).
+        raise NotModelled(f"a PreToolUse updatedInput without a decision whose rewritten {name} call is not allowed")
     if decision.behaviour != "allow":
         # Print mode cannot ask: an ask is a refusal whose message is the tool_result (E2).
         _deny(rt, name, reported)
@@ -201,9 +204,28 @@ def _post_hooks(rt: Runtime, conversation: Conversation, name: str, reported: Ma
         return fire(rt, conversation, "PostToolUseFailure", subject=name, tool=name, fields={
             "tool_name": name, "tool_input": reported, "tool_use_id": use_id, "error": error,
             "is_interrupt": False, "duration_ms": int((time.monotonic() - started) * 1000)})
-    return fire(rt, conversation, "PostToolUse", subject=name, tool=name, fields={
+    written = _written_file(rt, name, reported)
+    before = _content(written)
+    outcome = fire(rt, conversation, "PostToolUse", subject=name, tool=name, fields={
         "tool_name": name, "tool_input": reported, "tool_response": result.response, "tool_use_id": use_id,
         "duration_ms": int((time.monotonic() - started) * 1000)})
+    if written is not None and _content(written) != before:
+        # Measured: the engine then tells the model "PostToolUse hook modified <path> after your edit (likely a
+        # formatter) ..." (hook-event-posttooluse-formatter); its wording per version is not modelled here.
+        raise NotModelled(f"a PostToolUse hook that rewrote the file {name} wrote (a formatter)")
+    return outcome
+
+
+def _written_file(rt: Runtime, name: str, reported: Mapping[str, Any]) -> Path | None:
+    path = reported.get("file_path")
+    return resolve(path, workdir=rt.workdir) if name in FILE_WRITING_TOOLS and isinstance(path, str) else None
+
+
+def _content(path: Path | None) -> bytes | None:
+    try:
+        return path.read_bytes() if path is not None else None
+    except OSError:
+        return None
 
 
 def _result_block(use_id: str, result: ToolResult) -> dict[str, Any]:

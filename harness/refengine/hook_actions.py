@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import launch, messages
+from harness.refengine import hook_surface, launch, messages
 from harness.refengine.agents import full_pool
 from harness.refengine.config import handler_identity
 from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
@@ -50,6 +50,8 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
     if rt.config.hooks_disabled:  # measured: disableAllHooks silences skill and agent hooks too
         return combine(event, tool, [], deny_names_event=rt.profile.hook_deny_reason_names_event)
     rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
+    for rule in rules:  # right or silent: any hook this engine has no measurement for ends the run here
+        hook_surface.check_rule(rule.event, ((a.type, a.keys) for a in rule.actions), origin=rule.origin)
     data = payload(event, source=rt.payload_source(conversation), fields=fields)
     results: list[ActionResult] = []
     seen: set[str] = set()  # settings handlers already run for this event (measured: once, whatever the matcher)
@@ -69,7 +71,8 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
                 seen.add(key)
             if _runs(rt, conversation, event, action):
                 results.append(_run(rt, conversation, rule, action, event=event, data=data))
-    outcome = combine(event, tool, results, deny_names_event=rt.profile.hook_deny_reason_names_event)
+    outcome = combine(event, tool, results, deny_names_event=rt.profile.hook_deny_reason_names_event,
+                      stop_block_note=rt.profile.stop_block_adds_note, matched=subject)
     if outcome.raced and outcome.raced not in rt.races:
         rt.races.append(outcome.raced)
     return outcome
@@ -94,10 +97,11 @@ def _run(rt: Runtime, conversation: Conversation, rule: HookRule, action: HookAc
          data: Mapping[str, Any]) -> ActionResult:
     if action.type == "command":
         return _command(rt, rule, action, data, event=event)
-    if action.type == "http":
-        return _http(rt, action, data)
-    if action.type == "mcp_tool":
-        return _mcp_tool(rt, action, data)
+    if action.type in ("http", "mcp_tool"):
+        result = _http(rt, action, data) if action.type == "http" else _mcp_tool(rt, action, data)
+        if result.output is not None:
+            hook_surface.check_output(event, result.output)
+        return result
     if action.type == "prompt":
         return _prompt(rt, action, data)
     return _agent(rt, conversation, action, event=event, data=data)
@@ -125,10 +129,15 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
     if proc.timed_out:
         # A timed-out hook renders no decision; on PreToolUse it does not block (notes §1.6).
         rt.debug.append(f"[reference] command hook timed out: {action.command}")
+        hook_surface.check_ending(event, -1, "", None)
         return ActionResult(action=action, exit_code=-1)
     stdout = hook_text(proc.stdout, stream="stdout")
+    output = parse_output(stdout)
+    hook_surface.check_ending(event, proc.returncode, stdout, output)
+    if output is not None:
+        hook_surface.check_output(event, output)
     return ActionResult(action=action, exit_code=proc.returncode, stdout=stdout,
-                        stderr=hook_text(proc.stderr, stream="stderr"), output=parse_output(stdout))
+                        stderr=hook_text(proc.stderr, stream="stderr"), output=output)
 
 
 def hook_text(raw: bytes, *, stream: str) -> str:

@@ -72,6 +72,8 @@ class HookAction:
     input: Mapping[str, Any] = field(default_factory=dict)
     prompt: str = ""
     continue_on_block: bool = False
+    keys: tuple[str, ...] = ()
+    """Every key the handler was written with (hook_surface checks them against what is modelled)."""
 
     @property
     def label(self) -> str:
@@ -176,6 +178,7 @@ def _parse_action(raw: Any, *, origin: str, where: str) -> HookAction:
     common: dict[str, Any] = {
         "type": kind,
         "timeout": float(timeout) if isinstance(timeout, int | float) else None,
+        "keys": tuple(str(k) for k in raw),
     }
     if kind == "command" and isinstance(raw.get("command"), str):
         return HookAction(command=raw["command"], **common)
@@ -333,6 +336,10 @@ class HookOutcome:
     stop_turn: bool = False
     contexts: tuple[str, ...] = ()
     updated_input: Mapping[str, Any] | None = None
+    block_note: str | None = None
+    """A system note sent after a Stop/SubagentStop block's feedback (the profile's ``stop_block_adds_note``)."""
+    updated_without_decision: bool = False
+    """``updated_input`` came with no permissionDecision: the rewritten call still needs the permission check."""
     actions: int = 0
     """How many actions ran for the event."""
     raced: tuple[str, ...] = ()
@@ -353,11 +360,14 @@ def parse_output(stdout: str) -> Mapping[str, Any] | None:
 
 
 def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
-            deny_names_event: bool = False) -> HookOutcome:
+            deny_names_event: bool = False, stop_block_note: bool = False,
+            matched: str | None = None) -> HookOutcome:
     """Give the results of one event's actions their meaning (notes §1.6-§1.7, measured strings).
 
     ``deny_names_event``: a PreToolUse deny reason is framed as ``PreToolUse:<tool> hook error:``
-    (the profile's ``hook_deny_reason_names_event``).
+    (the profile's ``hook_deny_reason_names_event``). ``matched``: what the rules were matched against (a
+    SessionStart's source), named in a plain-stdout success note. ``stop_block_note``: a Stop or SubagentStop
+    JSON block also leaves a note framed like a PostToolUse block (the profile's ``stop_block_adds_note``).
 
     Several blocking actions with different texts on one event: the actions run in parallel and the text
     of the first to finish wins, so with actions of like duration which one it is is a race. Measured on
@@ -371,6 +381,8 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     blocked = stop = False
     contexts: list[str] = []
     updated: Mapping[str, Any] | None = None
+    updated_alone = False
+    block_note: str | None = None
     subject = tool or ""
 
     raced: list[str] = []
@@ -406,12 +418,14 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
                 block(messages.stop_feedback(r.action.label, r.stderr))
             elif event == "UserPromptSubmit":
                 block(messages.prompt_blocked(r.action.label, r.stderr))
+            elif event == "PostToolUse":
+                block(messages.blocking_error(event, subject, r.action.label, f"[{r.action.label}]: {r.stderr}"))
             else:
                 block(messages.hook_error(event, subject, r.action.label, r.stderr))
             continue
         if r.output is None:
-            if r.exit_code == 0 and r.stdout.strip() and event in ("UserPromptSubmit", "SessionStart"):
-                contexts.append(messages.additional_context(event, tool, r.stdout.strip()))
+            if r.exit_code == 0 and r.stdout.strip() and event in ("SessionStart", "UserPromptSubmit"):
+                contexts.append(messages.hook_success(event, matched, r.stdout.strip()))
             continue
         decision = specific.get("permissionDecision") or _legacy_decision(r.output.get("decision"), event)
         reason = str(specific.get("permissionDecisionReason") or r.output.get("reason") or "")
@@ -429,9 +443,20 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
                 permission = decision
             if isinstance(specific.get("updatedInput"), dict):
                 updated = specific["updatedInput"]
+        elif event == "PreToolUse" and decision is None and isinstance(specific.get("updatedInput"), dict):
+            # Measured on 2.1.252 to 2.1.332 (hook-output-pretooluse-updated-input-alone): without a decision the
+            # rewritten input is what runs, through the usual permission check (dispatch gates that check).
+            updated = specific["updatedInput"]
+            updated_alone = True
         elif r.output.get("decision") == "block":
             if event in ("Stop", "SubagentStop"):
                 block(messages.stop_feedback(None, reason))
+                if stop_block_note and block_note is None:
+                    block_note = messages.blocking_error(event, None, r.action.label, reason)
+            elif event == "PostToolUse":
+                block(messages.blocking_error(event, subject, r.action.label, reason))
+            elif event == "UserPromptSubmit":
+                block(messages.prompt_blocked_reason(reason))
             else:
                 block(messages.hook_error(event, subject, r.action.label, reason))
         if isinstance(specific.get("additionalContext"), str):
@@ -439,6 +464,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     return HookOutcome(
         permission=permission, message=message, blocked=blocked, stop_turn=stop, contexts=tuple(contexts),
         updated_input=updated, actions=len(results), raced=tuple(raced) if len(raced) > 1 else (),
+        updated_without_decision=updated_alone and permission is None, block_note=block_note,
     )
 
 

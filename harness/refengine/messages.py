@@ -435,6 +435,23 @@ def settings_error_debug(path: str, problem: str) -> str:
     return f"[ERROR] Invalid setting skipped without dialog (automated session): {path}: {problem}"
 
 
+def blocking_error(event: str, tool: str | None, label: str, detail: str) -> str:
+    """A PostToolUse block, after the tool ran: ``detail`` is a JSON block's reason, or ``[cmd]: stderr`` for
+    exit 2 (measured on 2.1.252 to 2.1.332: hook-output-posttooluse-block, hook-output-posttooluse-exit2). The
+    same form, without a tool, is the note after a Stop or SubagentStop JSON block's feedback where the profile's
+    ``stop_block_adds_note`` holds (hook-event-stop-gate, hook-event-subagentstop-block)."""
+    where = f"{event}:{tool}" if tool else event
+    return f'{where} hook blocking error from command: "{label}": {detail}'
+
+
+def hook_success(event: str, matched: str | None, stdout: str) -> str:
+    """A SessionStart or UserPromptSubmit command's plain stdout as the model gets it (measured on 2.1.252 to
+    2.1.332: hook-event-sessionstart-stdout, ``SessionStart:startup hook success: ...``;
+    hook-event-userpromptsubmit-stdout, ``UserPromptSubmit hook success: ...``)."""
+    where = f"{event}:{matched}" if matched else event
+    return f"{where} hook success: {stdout}"
+
+
 def additional_context(event: str, tool: str | None, text: str) -> str:
     where = f"{event}:{tool}" if tool else event
     return f"{where} hook additional context: {text}"
@@ -447,11 +464,17 @@ def prompt_blocked(label: str, detail: str) -> str:
     """A UserPromptSubmit command that exits 2: the prompt's printed result, before ``Original prompt``
     (session.py adds it). Measured on 2.1.252 and 2.1.332 (cc-harness explore, seed 1), 2.1.257 and 2.1.278
     (hook-prompt-submit-exit2-result): ``UserPromptSubmit operation blocked by hook:\n[bash h.sh]: WHY``."""
-    return f"{PROMPT_BLOCKED}\n[{label}]: {detail.rstrip(chr(10))}"
+    return f"{PROMPT_BLOCKED}\n[{label}]: {detail.rstrip(chr(10))}\n"
+
+
+def prompt_blocked_reason(reason: str) -> str:
+    """A UserPromptSubmit JSON ``decision: block``: the reason alone (measured on 2.1.252 to 2.1.332:
+    hook-event-userpromptsubmit-block-json, ``...blocked by hook:\nWHY\n\nOriginal prompt: ...``)."""
+    return f"{PROMPT_BLOCKED}\n{reason}"
 
 
 def prompt_blocked_result(message: str, prompt: str) -> str:
-    return f"{message}\n\n\nOriginal prompt: {prompt}"
+    return f"{message}\n\nOriginal prompt: {prompt}"
 
 
 def stop_feedback(label: str | None, detail: str) -> str:

@@ -84,6 +84,9 @@ class Profile:
     """mcp_tool, prompt and agent actions run only on PreToolUse, PostToolUse, PermissionRequest (H13)."""
     hook_deny_reason_names_event: bool
     """A PreToolUse deny reason reaches the model as ``PreToolUse:<tool> hook error: <reason>``."""
+    stop_block_adds_note: bool
+    """After a Stop/SubagentStop JSON ``decision: block``'s ``Stop hook feedback:\n<reason>``, a system note
+    ``Stop hook blocking error from command: "<cmd>": <reason>`` follows (before: the feedback alone)."""
     unavailable_tool_says_continue: bool
     """A call to a known but unoffered tool says ``X is not among the tools available here. Continue
     with the tools you have.`` (before: ``X is disabled for this session, in subagents as well as here.``)."""
@@ -161,6 +164,8 @@ BASELINE: dict[str, Any] = {
     "rich_hook_actions_only_on_tool_events": False,
     # Measured on 2.1.252; each changes at the first release its row below names (docs/timeline/changes.yaml).
     "hook_deny_reason_names_event": False,
+    # Measured on 2.1.252 and 2.1.257 (hook-event-stop-gate, hook-event-subagentstop-block).
+    "stop_block_adds_note": False,
     "unavailable_tool_says_continue": False,
     "skill_approval_names_allow_rule": False,
     "agent_result_hand_back_frame": False,
@@ -321,6 +326,13 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/scan.jsonl; `cc-harness bisect tool-hook-pretooluse-deny --good 2.1.278 --bad "
                     "2.1.332 --results docs/timeline/bisect/hook_deny_reason_names_event.jsonl`): 'PreToolUse:Bash "
                     "hook error: BLOCKED-BY-SKILL-HOOK' (tool-hook-pretooluse-deny and 17 more cases)"),
+    Change(behaviour="stop_block_adds_note", since=(2, 1, 259), value=True,
+           evidence="measured: first in 2.1.259, not in 2.1.258 (`cc-harness bisect stop-block-wording --cases-dir "
+                    "docs/timeline/probes --good 2.1.257 --bad 2.1.278 --results "
+                    "docs/timeline/bisect/stop_block_adds_note.jsonl`, the probe a copy of hook-event-stop-gate): "
+                    "after a Stop JSON block's 'Stop hook feedback:\\nRUN-THE-TESTS-FIRST' 2.1.259 sends 'Stop hook "
+                    "blocking error from command: \"python3 .claude/hooks/gate.py\": RUN-THE-TESTS-FIRST' (the "
+                    "same for SubagentStop: hook-event-subagentstop-block on 2.1.278 and 2.1.332)"),
     Change(behaviour="unavailable_tool_says_continue", since=(2, 1, 293), value=True,
            evidence="measured: first in 2.1.293, not in 2.1.292 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect subagent-subagent-depth-cap-252 --good 2.1.278 "

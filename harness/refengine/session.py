@@ -224,7 +224,8 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
         # Every UserPromptSubmit action runs, the blocking one's siblings too: what was seen in most runs; in one
         # (cc-harness explore seed 7, x7-0132 on 2.1.252) a sibling command left no trace (a race, NOT_MODELLED.md).
         if not (submitted.message or "").startswith(messages.PROMPT_BLOCKED):
-            raise NotModelled("the printed result of a prompt a UserPromptSubmit hook blocked other than by exit 2")
+            raise NotModelled("the printed result of a prompt a UserPromptSubmit hook blocked other than by exit 2 "
+                              "or a JSON decision block")
         conversation.messages.pop()
         return _prompt_output(rt, result=messages.prompt_blocked_result(submitted.message or "", prompt))
     notes += submitted.contexts
@@ -303,11 +304,14 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
                 conversation.messages.append(user_text(STRUCTURED_OUTPUT_ENFORCE))
                 continue
             return text
-        feedback = _stop_hooks(rt, conversation, text, active=stop_blocks > 0)
-        if feedback is None or stop_blocks >= STOP_BLOCK_CAP:
+        stopped = _stop_hooks(rt, conversation, text, active=stop_blocks > 0)
+        if stopped is None or stop_blocks >= STOP_BLOCK_CAP:
             return text
         stop_blocks += 1
+        feedback, note = stopped
         conversation.messages.append(user_text(feedback))
+        if note is not None:
+            conversation.messages.append(system_note(note))
     if conversation.kind == "hook_agent":
         raise EngineFailure(f"reference engine: a {conversation.kind} context made {limit} model calls without ending")
     raise NotModelled(f"a context of more than {limit} model calls (measured up to {limit}: no limit met)")
@@ -318,8 +322,10 @@ def _request(rt: Runtime, conversation: Conversation) -> Request:
     return Request(system=conversation.system, messages=tuple(conversation.messages), tools=tools)
 
 
-def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *, active: bool) -> str | None:
-    """Stop (main) or SubagentStop (subagent, fork): a block returns the feedback for the model."""
+def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *,
+                active: bool) -> tuple[str, str | None] | None:
+    """Stop (main) or SubagentStop (subagent, fork): a block returns the feedback for the model, and the
+    system note that follows it, if any."""
     if conversation.kind == "main":
         outcome = fire(rt, conversation, "Stop", subject=None, fields={
             "stop_hook_active": active, "last_assistant_message": text, "background_tasks": [],
@@ -330,12 +336,12 @@ def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *, active: b
             "stop_hook_active": active, "agent_transcript_path": str(transcript), "last_assistant_message": text,
             "background_tasks": [], "session_crons": []})
     if outcome.blocked:
-        return outcome.message
+        return outcome.message or "", outcome.block_note
     if outcome.contexts:
         # A Stop command's hookSpecificOutput.additionalContext sends the main thread back to the model with
         # it, as a block does, up to the same cap: measured on 2.1.252 to 2.1.332 (hook-stop-additional-context:
         # nine model calls, each request after the first ending in "Stop hook additional context: ...").
         if conversation.kind != "main":
             raise NotModelled("SubagentStop hook additionalContext")
-        return "\n\n".join(outcome.contexts)
+        return "\n\n".join(outcome.contexts), None
     return None

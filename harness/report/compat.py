@@ -4,8 +4,8 @@ tool, rule form and setting, and which cases cover it (the model: harness/surfac
 from __future__ import annotations
 
 from collections.abc import Callable
-from html import escape
 
+from harness.report.escape import html as escape
 from harness.surface.contract import Contract, figures, table_lines
 from harness.surface.model import Kind
 

@@ -1,0 +1,3 @@
+echo POST-EXIT1-STDERR >&2
+echo POST-EXIT1-STDOUT
+exit 1

@@ -1,0 +1,3 @@
+echo POST-EXIT2-STDERR >&2
+echo POST-EXIT2-STDOUT
+exit 2

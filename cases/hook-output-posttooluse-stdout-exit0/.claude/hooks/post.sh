@@ -1,0 +1,1 @@
+echo POST-PLAIN-STDOUT

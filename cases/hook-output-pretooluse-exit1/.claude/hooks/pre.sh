@@ -1,0 +1,3 @@
+echo PRE-EXIT1-STDOUT
+echo PRE-EXIT1-STDERR >&2
+exit 1

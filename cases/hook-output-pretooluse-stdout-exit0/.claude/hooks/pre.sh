@@ -1,0 +1,1 @@
+echo PRE-PLAIN-STDOUT

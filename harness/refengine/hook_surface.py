@@ -1,0 +1,203 @@
+"""What the reference engine models of hooks, each element with the cases that measure it.
+
+The reference engine answers only where a measurement on every pinned version stands behind the answer.
+For hooks that is this table: the events it fires, the handler options it reads, the output fields and
+values it gives meaning to (per event), and the exit codes and plain stdout it handles (per event). Every
+entry names cases that pass on every pinned version (tests/test_hook_surface.py checks that they exist, have
+a snapshot per pinned version and no known difference). A run whose hooks reach anything else is
+not-modelled, with a reason naming the element: a guess would be a false verdict on a setup this suite has
+never seen.
+
+Checked where it matters: the rules' events and handler options each time an event fires (so a rule on an
+event the engine never fires here, such as InstructionsLoaded, makes the run not-modelled at its start), an
+action's output and exit code when its result is combined (hooks.combine).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from harness.refengine.errors import NotModelled
+
+Cases = tuple[str, ...]
+
+#: Events the reference engine fires, each measured firing where this engine fires it.
+EVENTS: Mapping[str, Cases] = {
+    "PreToolUse": ("tool-hook-pretooluse-deny", "tool-hook-around"),
+    "PostToolUse": ("tool-hook-around", "hook-event-posttooluse-formatter"),
+    "PostToolUseFailure": ("hook-event-posttoolusefailure",),
+    "UserPromptSubmit": ("hook-prompt-submit-exit2-result", "hook-event-userpromptsubmit-context"),
+    "Stop": ("hook-stop-additional-context", "hook-event-stop-gate"),
+    "SubagentStart": ("hook-event-subagentstop-block",),
+    "SubagentStop": ("hook-event-subagentstop-block",),
+    "SessionStart": ("hook-event-sessionstart-stdout", "hook-event-sessionstart-matcher-resume"),
+    "SessionEnd": ("hook-event-sessionend",),
+}
+
+#: Keys of a handler (an entry of a rule's inner ``hooks`` list) that the engine reads, by action type.
+HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
+    "command": {"type": ("tool-hook-pretooluse-deny",), "command": ("tool-hook-pretooluse-deny",),
+                "timeout": ("hook-option-timeout", "user-hooks-same-command-other-timeout"),
+                "statusMessage": ("hook-option-status-message",)},
+    "http": {"type": ("hook-http-action",), "url": ("hook-http-action",), "headers": ("hook-http-action",),
+             "allowedEnvVars": ("hook-http-action",)},
+    "mcp_tool": {"type": ("hook-tool-mcp-tool",), "server": ("hook-tool-mcp-tool",),
+                 "tool": ("hook-tool-mcp-tool",), "input": ("hook-tool-mcp-tool",)},
+    "prompt": {"type": ("hook-prompt-action",), "prompt": ("hook-prompt-action",)},
+    "agent": {"type": ("hook-subagent-agent-action",), "prompt": ("hook-subagent-agent-action",)},
+}
+
+#: Output fields (``field`` or ``field=value``; ``hookSpecificOutput.x`` for the event's own) per event.
+OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
+    "PreToolUse": {
+        "hookSpecificOutput.hookEventName": ("tool-hook-pretooluse-deny",),
+        "hookSpecificOutput.permissionDecision=deny": ("tool-hook-pretooluse-deny",),
+        "hookSpecificOutput.permissionDecision=allow": ("hook-output-pretooluse-allow-default-mode",
+                                                        "hook-output-pretooluse-allow-vs-deny-rule"),
+        "hookSpecificOutput.permissionDecisionReason": ("tool-hook-pretooluse-deny",),
+        "hookSpecificOutput.updatedInput with allow": ("hook-output-pretooluse-updated-input-allow",),
+        "hookSpecificOutput.updatedInput without allow": ("hook-output-pretooluse-updated-input-alone",),
+        "hookSpecificOutput.permissionDecision=ask": ("hook-output-pretooluse-ask",),
+        "continue=false": ("hook-output-pretooluse-continue-false",),
+        "stopReason": ("hook-output-pretooluse-continue-false",),
+        # An mcp_tool action's reply {"result": "recorded"} (the MCP SDK's structured result) decides nothing.
+        "result": ("hook-tool-mcp-tool", "hook-tool-mcp-tool-no-reentry"),
+    },
+    "PostToolUse": {
+        "hookSpecificOutput.hookEventName": ("hook-output-posttooluse-additional-context",),
+        "hookSpecificOutput.additionalContext": ("hook-output-posttooluse-additional-context",),
+        "decision=block": ("hook-output-posttooluse-block",),
+        "reason": ("hook-output-posttooluse-block",),
+        "continue=false": ("hook-output-continue-false",),
+        "stopReason": ("hook-output-continue-false",),
+        "suppressOutput=true": ("hook-output-suppress-output",),
+        "systemMessage": ("hook-output-system-message",),
+    },
+    "PostToolUseFailure": {
+        "hookSpecificOutput.hookEventName": ("hook-event-posttoolusefailure",),
+        "hookSpecificOutput.additionalContext": ("hook-event-posttoolusefailure",),
+    },
+    "UserPromptSubmit": {
+        "hookSpecificOutput.hookEventName": ("hook-event-userpromptsubmit-context",),
+        "hookSpecificOutput.additionalContext": ("hook-event-userpromptsubmit-context",),
+        "decision=block": ("hook-event-userpromptsubmit-block-json",),
+        "reason": ("hook-event-userpromptsubmit-block-json",),
+    },
+    "Stop": {
+        "hookSpecificOutput.hookEventName": ("hook-stop-additional-context",),
+        "hookSpecificOutput.additionalContext": ("hook-stop-additional-context",),
+        "decision=block": ("hook-event-stop-gate",),
+        "reason": ("hook-event-stop-gate",),
+    },
+    "SubagentStop": {
+        "decision=block": ("hook-event-subagentstop-block",),
+        "reason": ("hook-event-subagentstop-block",),
+    },
+    "SessionStart": {
+        "hookSpecificOutput.hookEventName": ("hook-event-sessionstart-additional-context",),
+        "hookSpecificOutput.additionalContext": ("hook-event-sessionstart-additional-context",),
+    },
+}
+
+#: How an action ended, per event: ``exit 0`` (no output, or JSON), ``exit 0 plain stdout`` (text that is not
+#: JSON), ``exit 2``, ``exit other`` (any other code: a non-blocking error) and ``timeout``.
+ENDINGS: Mapping[str, Mapping[str, Cases]] = {
+    "PreToolUse": {"exit 0": ("tool-hook-pretooluse-deny",), "exit 2": ("hook-tool-parallel-blocks-race",),
+                   "exit other": ("hook-output-pretooluse-exit1",),
+                   "exit 0 plain stdout": ("hook-output-pretooluse-stdout-exit0",),
+                   "timeout": ("hook-option-timeout",)},
+    "PostToolUse": {"exit 0": ("tool-hook-around",), "exit 2": ("hook-output-posttooluse-exit2",),
+                    "exit other": ("hook-output-posttooluse-exit1",),
+                    "exit 0 plain stdout": ("hook-output-posttooluse-stdout-exit0",)},
+    "PostToolUseFailure": {"exit 0": ("hook-event-posttoolusefailure",)},
+    "UserPromptSubmit": {"exit 0": ("hook-event-userpromptsubmit-context",),
+                         "exit 2": ("hook-prompt-submit-exit2-result",),
+                         "exit 0 plain stdout": ("hook-event-userpromptsubmit-stdout",)},
+    "Stop": {"exit 0": ("hook-event-stop-gate",), "exit 2": ("hook-event-stop-exit2",)},
+    "SubagentStart": {"exit 0": ("hook-event-subagentstop-block",)},
+    "SubagentStop": {"exit 0": ("hook-event-subagentstop-block",)},
+    "SessionStart": {"exit 0": ("hook-event-sessionstart-additional-context",),
+                     "exit 0 plain stdout": ("hook-event-sessionstart-stdout",)},
+    "SessionEnd": {"exit 0": ("hook-event-sessionend",)},
+}
+
+
+def every_case() -> set[str]:
+    """Every case the table names (for the test that keeps the table honest)."""
+    found: set[str] = set()
+    for table in (*HANDLER_OPTIONS.values(), *OUTPUTS.values(), *ENDINGS.values(), EVENTS):
+        for cases in table.values():
+            found.update(cases)
+    return found
+
+
+def check_rule(event: str, handlers: Iterable[tuple[str, Iterable[str]]], *, origin: str) -> None:
+    """NotModelled unless ``event`` and every key of each handler (its type, its keys) are in the table."""
+    if event not in EVENTS:
+        raise NotModelled(f"a hook on {event} ({origin}): the event is not modelled")
+    for kind, keys in handlers:
+        known = HANDLER_OPTIONS.get(kind, {})
+        for key in keys:
+            if key not in known:
+                raise NotModelled(f"the hook handler option {key!r} on a {kind} hook ({event}, {origin})")
+
+
+def output_fields(event: str, output: Mapping[str, Any]) -> list[str]:
+    """The table's names for what a hook printed: ``decision=block``, ``hookSpecificOutput.additionalContext``."""
+    fields: list[str] = []
+    for key, value in output.items():
+        if key == "hookSpecificOutput" and isinstance(value, Mapping):
+            fields += _specific_fields(event, value)
+        elif key in ("decision", "continue", "suppressOutput"):
+            fields.append(f"{key}={_js(value)}")
+        else:
+            fields.append(key)
+    return fields
+
+
+def _specific_fields(event: str, specific: Mapping[str, Any]) -> list[str]:
+    fields: list[str] = []
+    for key, value in specific.items():
+        name = f"hookSpecificOutput.{key}"
+        if key == "hookEventName":
+            fields.append(name if value == event else f"{name}={_js(value)} on {event}")
+        elif key == "permissionDecision":
+            fields.append(f"{name}={_js(value)}")
+        elif key == "updatedInput":
+            allowed = specific.get("permissionDecision") == "allow"
+            fields.append(f"{name} with allow" if allowed else f"{name} without allow")
+        else:
+            fields.append(name)
+    return fields
+
+
+def _js(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def check_output(event: str, output: Mapping[str, Any]) -> None:
+    """NotModelled for the first output field the table has no measurement of for ``event``."""
+    known = OUTPUTS.get(event, {})
+    for name in output_fields(event, output):
+        if name not in known:
+            raise NotModelled(f"the hook output {name} on {event}")
+
+
+def ending(exit_code: int, stdout: str, output: Mapping[str, Any] | None) -> str:
+    """The table's name for how an action ended."""
+    if exit_code < 0:
+        return "timeout"
+    if exit_code == 2:
+        return "exit 2"
+    if exit_code != 0:
+        return "exit other"
+    return "exit 0 plain stdout" if output is None and stdout.strip() else "exit 0"
+
+
+def check_ending(event: str, exit_code: int, stdout: str, output: Mapping[str, Any] | None) -> None:
+    name = ending(exit_code, stdout, output)
+    if name not in ENDINGS.get(event, {}):
+        raise NotModelled(f"a hook on {event} that ends with {name}")
