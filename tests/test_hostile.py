@@ -198,7 +198,7 @@ def test_a_fixture_tree_1200_levels_deep_is_copied_and_removed(
         record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     finally:
         tree.remove(directory / "d")  # pytest's own clean-up of tmp_path recurses too
-    assert record.status == Status.PASS, record.fault and record.fault.detail[-3000:]
+    assert record.status == Status.PASS, record.fault and (record.fault.message + record.fault.detail[-3000:])
     assert list(scratch.iterdir()) == []
 
 

@@ -68,12 +68,26 @@ def memory_files(workdir: Path, home: Path) -> list[Path]:
     """CLAUDE.md, CLAUDE.local.md and ``.claude/rules/`` in the working copy (any depth) and the user's
     ``~/.claude``: what the real engine puts in the model's context, and the reference does not."""
     found = [p for p in (home / ".claude" / "CLAUDE.md", home / ".claude" / "rules") if p.exists()]
-    for root, dirs, files in os.walk(workdir):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED)
-        found += [Path(root) / f for f in sorted(files) if f in MEMORY_NAMES]
-        if Path(root).name == ".claude" and "rules" in dirs:
-            found.append(Path(root) / "rules")
+    folders = [workdir]  # a stack, not os.walk: that recurses once per level (a fixture may be 1200 deep)
+    while folders:
+        root = folders.pop()
+        try:
+            entries = sorted(os.scandir(root), key=lambda e: e.name)
+        except OSError:
+            continue
+        dirs = [e for e in entries if _is_dir(e) and e.name not in _SKIPPED]  # as os.walk: links to folders too
+        found += [root / e.name for e in entries if e.name in MEMORY_NAMES and not _is_dir(e)]
+        if root.name == ".claude" and any(e.name == "rules" for e in dirs):
+            found.append(root / "rules")
+        folders += [root / e.name for e in reversed(dirs) if not e.is_symlink()]  # never descended into
     return found
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def memory_problem(workdir: Path, home: Path) -> str | None:
