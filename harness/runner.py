@@ -91,6 +91,7 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
     fault: Fault | None = None
     with servers.running(case, workdir=folders.work, logs=folders.root) as ports:
         quoting.ports = ports
+        model.ports = ports
         before = transcript.snapshot_files(folders.work)
         try:
             run = engine.run(case, workdir=folders.work, home=folders.home, tmp=folders.tmp, model=model)

@@ -22,11 +22,12 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from harness.case import Case, Context, Step, Turn
+from harness.case.placeholders import filled
 from harness.errors import ScriptError
 
 ID_PREFIX = "toolu_cch_"
@@ -185,6 +186,9 @@ class ScriptedModel:
     a block of its own (it would otherwise be taken for the main thread). Off by default: on newer releases
     and the reference engine a main thread with no tools (``--tools ""``, a deny-all setup) must still open.
     The model knows no engine versions; the adapter that does says so before the run."""
+    ports: Mapping[str, int] = field(default_factory=dict)
+    """The case's servers' ports, written over ``{{port:NAME}}`` in a call's input as it is sent (the
+    transcript keeps the case's own input, placeholder and all)."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def begin_step(self, index: int) -> None:
@@ -390,7 +394,8 @@ class ScriptedModel:
         tool_use_id = None
         if turn.call is not None:
             tool_use_id = f"{ID_PREFIX}{thread.index:02d}_{len(self.exchanges):03d}"
-            blocks.append({"type": "tool_use", "id": tool_use_id, "name": turn.call.name, "input": turn.call.input})
+            blocks.append({"type": "tool_use", "id": tool_use_id, "name": turn.call.name,
+                           "input": filled(turn.call.input, self.ports)})
         ex = Exchange(
             context=thread.context,
             step=self._step if thread.context == MAIN else None,

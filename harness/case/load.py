@@ -17,7 +17,7 @@ import yaml
 
 from harness import formats, tree
 from harness.case.fixture import special_file_message
-from harness.case.placeholders import port_placeholders
+from harness.case.placeholders import port_placeholders, text_placeholders
 from harness.case.spec import (
     Call,
     Case,
@@ -281,6 +281,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         raise fail("run.agent", f"no {agent_file} in the fixture or the case's HOME folder")
     for folder in case.home_dirs:
         _check_home_state(folder / ".claude.json")
+    _check_call_ports(case, {s.name for s in servers}, fail)
     for root in case.fixture_dirs:
         if root != case.project:  # a project is the user's own repository, not a fixture with placeholders
             _check_placeholders(root, {s.name for s in servers}, case_file=case.case_file)
@@ -362,6 +363,18 @@ def _check_home_state(path: Path) -> None:
         raise CaseFormatError(path=str(path), field="(file)", message=f"not JSON: {exc}") from None
     if not isinstance(state, dict):
         raise CaseFormatError(path=str(path), field="(file)", message="must be a JSON object (~/.claude.json)")
+
+
+def _check_call_ports(case: Case, servers: set[str], fail: Callable[[str, str], CaseFormatError]) -> None:
+    """Every ``{{port:NAME}}`` in a scripted call's input names a server of the case file."""
+    threads = [(f"steps[{i}]", step.turns) for i, step in enumerate(case.steps)]
+    threads += [(f"contexts.{ctx.name}", ctx.turns) for ctx in case.contexts]
+    for where, turns in threads:
+        for j, turn in enumerate(turns):
+            for name in text_placeholders(turn.call.input) if turn.call else ():
+                if name not in servers:
+                    raise fail(f"{where}.turns[{j}].call.input",
+                               f"{{{{port:{name}}}}} names no server (servers: {sorted(servers) or 'none'})")
 
 
 def _check_placeholders(root: Path, servers: set[str], *, case_file: Path) -> None:

@@ -9,7 +9,8 @@ slash-user-command, slash-plugin-command; the same on all four):
   ``<command-message>greet</command-message>\\n<command-name>/greet</command-name>\\n<command-args>World
   Moon</command-args>``, then the body after its frontmatter with ``$ARGUMENTS`` replaced by the arguments as
   typed, ``$N`` by the argument at index N counted from 0 (``$1`` of ``World Moon`` is ``Moon``; ``$2`` with two
-  arguments stays as written), and each ``!`backticked command``` replaced by its output, run without asking.
+  arguments stays as written), and each ``!`backticked command``` replaced by its output, run without asking
+  (measured for a plain ``echo`` or ``ls``; other ``!`` lines are not-modelled, see _MEASURED_SHELL).
 
 Everything else is not-modelled: a command of the same name at two levels, sub-folders, a skill or built-in
 command typed as one, ``$0``, quoted arguments, a body without ``$ARGUMENTS`` given arguments, ``${...}``
@@ -87,7 +88,15 @@ def _command_file(rt: Runtime, name: str) -> Path:
     return levels[0]
 
 
+#: The ``!`` commands measured to run: one read-only program with plain words (``echo BANG-OUTPUT``, ``ls src``).
+#: Seen otherwise on 2.1.252 and 2.1.332: a plugin command whose ``!`` lines hold ``touch ... && ls | tr`` and
+#: ``pwd`` was sent with every ``!`` line left as written, and a ``touch ... && echo`` line left no file.
+_MEASURED_SHELL = re.compile(r"(echo|ls)( [A-Za-z0-9_./-]+)*")
+
+
 def _shell(rt: Runtime, command: str) -> str:
+    if not _MEASURED_SHELL.fullmatch(command.strip()):
+        raise NotModelled(f"a slash command's ! line other than a plain echo or ls (measured): {command!r}")
     proc = subprocess.run(["bash", "-c", command], cwd=rt.workdir, env=dict(rt.env), stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=rt.timeout, check=False)
     if proc.returncode != 0 or proc.stderr:

@@ -61,3 +61,10 @@ def test_an_unknown_command_is_not_modelled(tmp_path: Path) -> None:
 def test_allowed_tools_are_read_for_the_turn(tmp_path: Path) -> None:
     engine = _engine(tmp_path, "---\ndescription: d\nallowed-tools: Bash(touch:*), Read\n---\nX $ARGUMENTS")
     assert expand(engine._rt, "greet", "a").allowed_tools == ("Bash(touch:*)", "Read")
+
+
+@pytest.mark.parametrize("line", ["touch x && echo armed", "pwd", "ls | tr a b", "echo $(id)"])
+def test_a_shell_line_beyond_a_plain_echo_or_ls_is_not_modelled(tmp_path: Path, line: str) -> None:
+    engine = _engine(tmp_path, f"X $ARGUMENTS !`{line}`")
+    with pytest.raises(NotModelled):
+        expand(engine._rt, "greet", "a")
