@@ -228,3 +228,22 @@ def test_a_200_kb_prompt_reaches_the_engine(write_case: CaseWriter, engine: str)
     name = "reference" if engine == "reference" else f"claude@{PINNED[-1]}"
     record = run_case(load_case(directory), make_engine(name), expectations=EXPECTATIONS)
     assert record.status == Status.PASS, record.fault
+
+
+def _many_calls(n: int) -> str:
+    turns = "".join("      - call: {name: Glob, input: {pattern: '*.txt'}}\n" for _ in range(n))
+    return HELLO.format(id="many").replace("      - say: Hello.\n", turns + "      - say: Hello.\n")
+
+
+def test_a_context_of_150_tool_calls_runs_to_its_end(write_case: CaseWriter) -> None:
+    """The reference engine stopped at 100 model calls (a crash); claude was measured to 600 calls."""
+    directory = write_case("many", _many_calls(150), {".claude/settings.json": "{}", "a.txt": "hi\n"})
+    record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    assert record.status == Status.PASS, record.fault
+
+
+def test_a_context_past_the_measured_calls_is_not_modelled(write_case: CaseWriter) -> None:
+    directory = write_case("many", _many_calls(601), {".claude/settings.json": "{}", "a.txt": "hi\n"})
+    record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    assert record.status == Status.NOT_MODELLED and record.fault is not None
+    assert "a context of more than 601 model calls" in record.fault.message
