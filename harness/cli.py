@@ -198,11 +198,15 @@ def run_all(
             signum = getattr(exc, "signum", signal.SIGINT)
             name = signal.Signals(signum).name
             console.print(f"interrupted ({name}): waiting for the running cases to finish (again to stop now)")
+            # Waiting on the futures, not on the threads: a Thread.join that a signal interrupts can leave the
+            # thread marked stopped (CPython before 3.13), and every later join, the interpreter's at exit
+            # included, would return while a case still runs, its private folder never removed.
             with _second_interrupt_stops():
-                pool.shutdown(wait=True)
+                wait(futures)
             writer.close(interrupted=True)  # before the workers stop: a case cut short is no result
             processes.kill_every_run()
-            pool.shutdown(wait=True)
+            wait(futures)
+            pool.shutdown(wait=False)
             raise Interrupted(writer.path, len(writer.records), signum) from None
         pool.shutdown()
     return list(writer.records)

@@ -366,3 +366,21 @@ def test_an_engine_version_that_is_a_path_is_refused_at_the_edge(capsys: pytest.
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert "'../../etc' is no version number" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_second_signal_stops_now_and_leaves_nothing_running(tmp_path: Path) -> None:
+    write_files(tmp_path / "suite", {"cc-harness.toml": SUITE_TOML})
+    long = SLOW.format(id="long").replace("sleep 1; echo HELLO", "sleep 60; echo HELLO")
+    write_files(tmp_path / "suite" / "cases" / "long", {"case.yaml": long, ".claude/settings.json": "{}"})
+    path = tmp_path / "run.jsonl"
+    run = _Run(tmp_path, "run", "--suite", str(tmp_path / "suite" / "cc-harness.toml"), "--results", str(path))
+    run.wait_for(lambda: any("sleep 60" in line for line in run.marked()))
+    run.proc.send_signal(signal.SIGTERM)
+    time.sleep(1)  # the first signal waits for the running case; the second stops it
+    started = time.monotonic()
+    err = run.stop(signal.SIGTERM)
+    assert run.proc.returncode == 143, err
+    assert time.monotonic() - started < 30, "the second signal did not stop the running case"
+    saved = results.read(path)
+    assert not saved.complete and saved.records == []  # a case cut short is no result
+    assert run.marked() == [] and list(run.tmp.iterdir()) == []
