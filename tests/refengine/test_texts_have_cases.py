@@ -31,6 +31,7 @@ NAMED: dict[str, tuple[str, ...]] = {
     "UI_COMMANDS": ("engine-skill-non-prompt",),
     "UNDEFINED_BUILTIN_AGENTS": ("subagent-type-not-found-lists-builtins",),
     "SEARCH_TOOL_HINTS": ("subagent-tool-search-allowlist",),
+    "prompt_blocked_reason": ("hook-event-userpromptsubmit-block-json",),
 }
 
 #: Texts no case of the suite holds yet. Each is measured (messages.py says where: an explore seed, a release's
@@ -38,8 +39,8 @@ NAMED: dict[str, tuple[str, ...]] = {
 WITHOUT_CASE = frozenset({
     "missing_parameter", "wrong_parameter_type", "SUGGESTED_COMMANDS", "skill_base_directory",
     "permission_not_granted", "write_not_granted", "bash_parts_require_approval",
-    "bash_redirect_blocked", "bash_exit_code", "edit_missing_file", "found_files", "search_not_a_directory",
-    "notebook_inserted", "agent_hook_not_met", "prompt_blocked", "stop_feedback", "PROMPT_HOOK_SYSTEM",
+    "bash_redirect_blocked", "edit_missing_file", "found_files", "search_not_a_directory",
+    "notebook_inserted", "agent_hook_not_met", "prompt_blocked", "PROMPT_HOOK_SYSTEM",
     "agent_hook_system", "STRUCTURED_OUTPUT_ENFORCE", "AGENT_LISTING_HEADER", "SKILL_LISTING_HEADER",
 })
 
