@@ -37,6 +37,7 @@ from harness.engines.environment import base_env
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed, is_native
 from harness.engines.streamjson import NotStreamJson, ProcessOutput, parse_line, step_outputs
+from harness.engines.vocabulary import Vocabulary
 from harness.errors import ApiFault, EngineCrash, EngineTimeout, NotObservable
 from harness.processes import COOKIE, contain, contained, kill_group, kill_run
 from harness.scripted import ScriptedModel
@@ -185,6 +186,7 @@ def run_command_line(
     tmp: Path,
     model: ScriptedModel,
     faults: ApiFaultPlan,
+    vocabulary: Vocabulary | None = None,
 ) -> EngineRun:
     """Every step of ``case``, one process per step group, each started as ``argv(group, resume, debug_log)``
     says and read as ``claude -p --output-format stream-json`` prints (the CLI, or a driver that speaks it)."""
@@ -206,7 +208,14 @@ def run_command_line(
             return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out), end=end)
 
         done = run_sessions(
-            case, engine=engine, workdir=workdir, home=home, model=model, one_process=one_process, faults=faults
+            case,
+            engine=engine,
+            workdir=workdir,
+            home=home,
+            model=model,
+            one_process=one_process,
+            faults=faults,
+            vocabulary=vocabulary,
         )
         # a server that failed to start says why: its stderr, from the engine's MCP log in the run's HOME
         failed = {s["name"]: s for step in done.steps for s in step.mcp_failed}
@@ -327,6 +336,7 @@ def run_sessions(
     model: ScriptedModel,
     one_process: OneProcess,
     faults: ApiFaultPlan,
+    vocabulary: Vocabulary | None = None,
 ) -> EngineRun:
     """What every adapter of the real binary shares: a seeded HOME, one fake API for the whole case (with
     its fault plan), one engine process per group of steps with the session id carried into a resume, the
@@ -337,7 +347,9 @@ def run_sessions(
     debug_logs: list[Path] = []
     stderr: list[str] = []
     engine_seconds: float | None = 0.0
-    with FakeMessagesAPI(respond=model.respond, faults=faults) as api:
+    # an agent with tool names of its own is spoken to in them; the scripted model sees Claude Code's
+    respond = vocabulary.wrap(model.respond) if vocabulary is not None else model.respond
+    with FakeMessagesAPI(respond=respond, faults=faults) as api:
         session_id: str | None = None
         for number, group in enumerate(processes(case)):
             resumes = group[0][1].session == "resume"

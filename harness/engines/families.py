@@ -97,8 +97,18 @@ def _sdk_ts(name: EngineName, default_version: str | None, api_faults: str | Non
     return SdkTsEngine(engine_version=name.version, api_faults=ApiFaultPlan.parse(api_faults or ""))
 
 
+def _qwen(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
+    from harness.engines.apifaults import ApiFaultPlan
+    from harness.engines.qwen import QwenEngine
+
+    assert name.version is not None  # needs_version
+    return QwenEngine(engine_version=name.version, api_faults=ApiFaultPlan.parse(api_faults or ""))
+
+
 register(Family(name="reference", build=_reference, needs_version=False, installs=False, rank=0))
 register(Family(name="claude", build=_claude, needs_version=True, installs=True, rank=1))
 register(Family(name="sdk", build=_sdk, needs_version=True, installs=True, rank=2))
 # The TypeScript Agent SDK at its own version (0.3.333), running the claude binary that release bundles.
 register(Family(name="sdk-ts", build=_sdk_ts, needs_version=True, installs=False, rank=3))
+# Qwen Code: another agent reading a Claude Code-like setup, the case translated into its folders and names.
+register(Family(name="qwen", build=_qwen, needs_version=True, installs=False, rank=4))

@@ -13,7 +13,7 @@ from harness.case.spec import PARTS
 from harness.claims import Catalogue
 from harness.grid import SYMBOL
 from harness.outcome import WORST_FIRST
-from harness.report import escape
+from harness.report import agents, escape
 from harness.report.summary import (
     ClaimCell,
     ClaimRow,
@@ -273,6 +273,7 @@ def render(
         "",
     ]
     lines += _claims_table(rows, engines)
+    lines += agents.markdown_lines(records)
     lines += _sources(records, engines)
     observed = _observations(rows, engines)
     if observed:

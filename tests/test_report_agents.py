@@ -1,0 +1,40 @@
+"""The agents section of the reports: per part of a setup, each engine's cases by status, from the records."""
+
+from __future__ import annotations
+
+from harness.outcome import Status
+from harness.report import agents, html, markdown
+from harness.results import Record
+
+
+def _record(case: str, engine: str, status: Status, combination: str, sources: str = "") -> Record:
+    return Record(
+        case=case, engine=engine, status=status, combination=combination, claims=(), flags=(), duration=1.0,
+        sources=sources,
+    )
+
+
+RECORDS = [
+    _record("a", "claude@2.1.332", Status.PASS, "skill -> hook"),
+    _record("a", "qwen@0.24.4", Status.KNOWN, "skill -> hook"),
+    _record("b", "claude@2.1.332", Status.PASS, "skill -> tool", sources="plugin -> project"),
+    _record("b", "qwen@0.24.4", Status.NOT_MODELLED, "subagent -> tool", sources="plugin -> project"),
+    _record("b", "reference@2.1.332", Status.PASS, "subagent -> tool", sources="plugin -> project"),
+]
+
+
+def test_each_part_counts_the_cases_reaching_it_per_engine_by_status() -> None:
+    t = agents.table(RECORDS)
+    assert t.cell("skill", "qwen@0.24.4") == "1 known"
+    assert t.cell("hook", "claude@2.1.332") == "1 pass"
+    assert t.cell("plugin", "qwen@0.24.4") == "1 not-modelled"
+    assert t.cell("subagent", "claude@2.1.332") == "·"  # no case of its reaches a subagent
+    assert t.cell("tool", "qwen@0.24.4") == "1 not-modelled"
+
+
+def test_the_section_is_in_both_reports_only_when_two_families_besides_the_reference_compare() -> None:
+    assert "## Agents" in markdown.render(RECORDS)
+    assert 'id="agents"' in html.render(RECORDS)
+    claude_only = [r for r in RECORDS if not r.engine.startswith("qwen")]
+    assert "## Agents" not in markdown.render(claude_only)
+    assert 'id="agents"' not in html.render(claude_only)
