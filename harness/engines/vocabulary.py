@@ -1,6 +1,7 @@
 """One agent's tool names, translated at the fake Messages API, so that a case keeps Claude Code's names.
 
-A case scripts ``Bash{command}``; Qwen Code offers ``run_shell_command{command}``. The translation sits between
+A case scripts ``Bash{command}``; Qwen Code offers ``run_shell_command{command}``, and its file tools take
+absolute paths only where Claude Code's also take one relative to the working folder. The translation sits between
 the fake API and the scripted model: each request the agent sends is rewritten into Claude Code's names (the
 tools it offers, the tool calls in its history) before the scripted model sees it, and each scripted call is
 rewritten into the agent's names before the agent gets it. The scripted model, the transcript and every check
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from harness.engines.fakeapi import Responder
@@ -23,6 +25,9 @@ class Vocabulary:
     """Claude Code's tool name -> the agent's, for tools whose input keys are the same in both."""
 
     tools: Mapping[str, str]
+    #: Input keys holding a path that the agent takes absolute only: a scripted relative path is made
+    #: absolute under the working folder (what a model would write for that agent's schema).
+    absolute: frozenset[str] = frozenset()
     _back: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -40,14 +45,26 @@ class Vocabulary:
     def knows(self, claude: str) -> bool:
         return claude in self.tools
 
-    def wrap(self, respond: Responder) -> Responder:
+    def wrap(self, respond: Responder, *, workdir: Path) -> Responder:
         """``respond`` spoken in the agent's names on the API side, Claude Code's on the model side."""
 
         def translated(request: ModelRequest) -> list[dict[str, Any]]:
             blocks = respond(self.to_claude(request))
-            return [self._named(block, self.agent_name) for block in blocks]
+            return [self._for_agent(block, workdir) for block in blocks]
 
         return translated
+
+    def _for_agent(self, block: dict[str, Any], workdir: Path) -> dict[str, Any]:
+        if block.get("type") != "tool_use":
+            return block
+        given = block.get("input")
+        tool_input = dict(given) if isinstance(given, dict) else given
+        if isinstance(tool_input, dict):
+            for key in self.absolute & tool_input.keys():
+                value = tool_input[key]
+                if isinstance(value, str) and value and not value.startswith("/"):
+                    tool_input[key] = str(workdir / value)
+        return {**block, "name": self.agent_name(str(block.get("name", ""))), "input": tool_input}
 
     def to_claude(self, request: ModelRequest) -> ModelRequest:
         messages = tuple(
