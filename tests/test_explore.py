@@ -15,9 +15,9 @@ from harness.explore.explorer import FALSE_VERDICT, NOT_MODELLED, draw, explore,
 from harness.explore.grammar import Scenario, Step, scenarios
 from harness.explore.observe import classes, disagreements, observable
 from harness.explore.vocabulary import reach
-from harness.surface.model import Kind, Surface
 from harness.outcome import Fault, Status
 from harness.results import Record
+from harness.surface.model import Kind, Surface
 from tests.conftest import PINNED
 
 pytestmark = pytest.mark.xdist_group("test_explore")
