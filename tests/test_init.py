@@ -180,7 +180,6 @@ def test_init_writes_a_suite_that_passes_on_reference_and_the_pinned_claude(
     records = _run_all(fixture_repo / "cc-harness.toml", tmp_path / "run.jsonl")
     assert "no snapshot yet" not in capsys.readouterr().out
     assert {r.engine for r in records} == {"reference", f"claude@{VERSION}"}
-    print({(r.case, r.engine, r.status.value, r.fault.message if r.fault else "") for r in records})
     assert {(r.case, r.engine, r.status.value) for r in records} == {
         (c, e, s) for c in EXPECTED_CASES for e, s in (("reference", "pass"), (f"claude@{VERSION}", "pass"))
     }
