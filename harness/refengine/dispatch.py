@@ -106,6 +106,10 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
         return _error(use_id, pre.message or "", notes=pre.contexts, stop_turn=pre.stop_turn)
     if pre.updated_input is not None:
         tool_input = dict(pre.updated_input)  # updatedInput replaces the whole input (notes §1.7)
+        if validation_error(name, tool_input) is not None:
+            # 2.1.332 refuses the call with its own message ("PreToolUse hook for Edit returned updatedInput
+            # that failed schema validation: ..."; cc-harness explore, seed 22061), per version unmeasured.
+            raise NotModelled(f"a PreToolUse updatedInput that fails the {name} tool's input validation")
     _check_modelled(rt, conversation, name, tool_input)
     decision = decide(Request(
         tool=name, tool_input=tool_input, mode=conversation.mode or rt.mode, workdir=rt.workdir, rules=rt.rules,
