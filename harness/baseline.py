@@ -40,6 +40,14 @@ def newest_pinned(pinned: Sequence[str], *, snapshot_root: Path) -> str | None:
     return newest(v for v in pinned if any((snapshot_root / EngineName.claude(v).dir).glob("*.json")))
 
 
+def chosen_version(version: str, *, against: str | None, pinned: Sequence[str], snapshot_root: Path) -> str | None:
+    """The claude version a check of ``version`` compares with (None when there is none): ``against`` when
+    named; else ``version`` itself when its run was accepted (``check V --accept`` committed its snapshots),
+    so that it is compared with what was accepted for it; else the newest pinned version with snapshots."""
+    accepted = version if newest_pinned([version], snapshot_root=snapshot_root) else None
+    return against or accepted or newest_pinned(pinned, snapshot_root=snapshot_root)
+
+
 def from_snapshots(
     cases: Iterable[Case], *, engine: EngineName, snapshot_root: Path, expectations_root: Path
 ) -> Baseline:

@@ -118,6 +118,7 @@ class ReferenceEngine:
             env=env,
             agent=case.run.agent,
             timeout=case.run.timeout,
+            approvals=tuple(a.as_json() for a in case.approvals) if case.approvals is not None else None,
             **_flag_fields(case, workdir),
         )
         outputs: list[StepOutput] = []
@@ -155,7 +156,8 @@ class ReferenceEngine:
             raise EngineCrash(str(exc)) from None
         except Exception as exc:  # the engine's own bug: still a named category, with its type
             raise EngineCrash(f"{self.name}: {type(exc).__name__}: {exc}") from exc
-        return EngineRun(steps=tuple(outputs), debug_log=engine.debug_log, notes=engine.notes, races=engine.races)
+        return EngineRun(steps=tuple(outputs), debug_log=engine.debug_log, notes=engine.notes, races=engine.races,
+                         approvals=engine.asked)
 
 
 #: Seconds a timed-out run gets to wind down (its processes killed again and again) before EngineTimeout.

@@ -79,6 +79,14 @@ def is_compound(command: str) -> bool:
     return _COMPOUND.search(command) is not None
 
 
+#: A parameter expansion: ``$NAME``, ``${NAME}``, ``$1``, ``$?`` (``$(`` is command substitution, judged apart).
+_VARIABLE = re.compile(r"\$[A-Za-z_{0-9?@*#!$-]")
+
+
+def has_variable(command: str) -> bool:
+    return _VARIABLE.search(command) is not None
+
+
 def bash_pattern_matches(pattern: str, command: str) -> bool:
     """``Bash(git:*)`` = ``Bash(git *)``; ``cmd *`` also matches the bare ``cmd`` (word boundary)."""
     if pattern.endswith(":*"):
@@ -156,6 +164,11 @@ def decide(request: Request) -> Decision:
         return Decision(behaviour="ask", message=messages.permission_not_granted(tool))
     if request.hook_allowed or request.mode == "bypass":
         return ALLOW
+    if tool == "Bash" and has_variable(str(tool_input.get("command", ""))):
+        # 2.1.332 refuses `echo VAR=$X` in default mode ("A variable in this command can't be checked before it
+        # runs"; cc-harness explore, seed 22061) where the read-only check would let it run: a variable's
+        # command is not modelled by bash_safety, with or without an allow rule.
+        raise NotModelled("a Bash command with a shell variable in default mode (its approval is not modelled)")
     allow_rules = (*request.rules.allow, *request.granted)
     if any_match(allow_rules):
         return ALLOW

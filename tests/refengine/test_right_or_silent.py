@@ -134,6 +134,18 @@ def test_a_hook_allow_against_a_deny_rule_is_not_modelled() -> None:
     assert decision("Bash", {"command": "rm x"}, hook_allowed=True) == "allow"
 
 
+@pytest.mark.parametrize("command", ["echo VAR=$EXPLORE_VAR", 'echo "${HOME}"', "echo $1"])
+def test_a_bash_command_with_a_variable_in_default_mode_is_not_modelled(command: str) -> None:
+    # Before: the read-only check ran `echo VAR=$X`; the engine refuses it (case bash-variable-default-mode),
+    # with a text that differs by version.
+    with pytest.raises(NotModelled, match="shell variable"):
+        decision("Bash", {"command": command})
+    with pytest.raises(NotModelled, match="shell variable"):
+        decision("Bash", {"command": command}, allow=("Bash(echo *)",))
+    assert decision("Bash", {"command": "echo PLAIN"}) == "allow"
+    assert decision("Bash", {"command": command}, deny=("Bash",)) == "deny"  # a bare deny still decides
+
+
 def test_rule_text_round_trips() -> None:
     assert Rule.parse("Edit(src/**)").text == "Edit(src/**)"
     assert Rule.parse("Bash").text == "Bash"
