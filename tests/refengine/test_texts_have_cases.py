@@ -38,7 +38,7 @@ NAMED: dict[str, tuple[str, ...]] = {
 #: binary, a run outside the suite); a case for each is work left.
 WITHOUT_CASE = frozenset({
     "SUGGESTED_COMMANDS", "skill_base_directory",
-    "permission_not_granted", "write_not_granted", "bash_parts_require_approval",
+    "bash_parts_require_approval",
     "bash_redirect_blocked", "edit_missing_file", "found_files", "search_not_a_directory",
     "notebook_inserted", "agent_hook_not_met", "prompt_blocked", "PROMPT_HOOK_SYSTEM",
     "agent_hook_system", "STRUCTURED_OUTPUT_ENFORCE", "AGENT_LISTING_HEADER", "SKILL_LISTING_HEADER",
