@@ -23,6 +23,11 @@ from harness.workfiles import FileState
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 _TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b")
 _HEX_ID = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{16,40}\b")  # agent ids and the like
+#: Short ids the engine draws at random, named by the text around them (a bare 8-hex pattern would also take
+#: a git hash or a colour): CronCreate's job id ("Scheduled one-shot task c706869e", "c706869e — ..." in
+#: CronList) and the session's name ListAgents gives ("This session is work-28 [1c3627]").
+_SHORT_ID = re.compile(r"(?<=Scheduled one-shot task )[0-9a-f]{8}\b|(?<=Scheduled recurring job )[0-9a-f]{8}\b"
+                       r"|(?m:^[0-9a-f]{8}(?= \u2014 ))|(?<=This session is )[\w.-]+ \[[0-9a-f]{6}\]")
 _TIMINGS = frozenset({"duration_ms", "duration_api_ms"})
 # every form a timing takes: `duration_ms: 12`, `duration_ms: 12.786115` (hooks' fractional milliseconds),
 # `"duration_ms": 12` inside quoted JSON, and `duration_ms=1e3`
@@ -60,6 +65,7 @@ class Normaliser:
             value = value.replace(form, label)
         value = _UUID.sub(lambda m: self._label(m, "uuid"), value)
         value = _HEX_ID.sub(lambda m: self._label(m, "id"), value)
+        value = _SHORT_ID.sub(lambda m: self._label(m, "id"), value)
         value = _DURATION.sub(r"\1\2<n>", value)
         return _TIMESTAMP.sub("<timestamp>", value)
 

@@ -25,6 +25,16 @@ def test_paths_ids_and_durations_are_normalised() -> None:
     )
 
 
+def test_random_cron_and_session_ids_are_normalised_by_the_text_around_them() -> None:
+    norm = Normaliser(workdir=Path("/w"), home=Path("/h"))
+    created = "Scheduled one-shot task c706869e (17 14 28 2 *). Session-only"
+    listed = "c706869e \u2014 17 14 28 2 * (one-shot) [session-only]: CRON-ONCE"
+    assert norm.text(created) == "Scheduled one-shot task <id-1> (17 14 28 2 *). Session-only"
+    assert norm.text(listed) == "<id-1> \u2014 17 14 28 2 * (one-shot) [session-only]: CRON-ONCE"
+    assert norm.text("This session is work-28 [1c3627] \u2014 the name") == "This session is <id-2> \u2014 the name"
+    assert norm.text("commit c706869f and colour a1b2c3") == "commit c706869f and colour a1b2c3"
+
+
 def test_ordinary_text_is_untouched() -> None:
     norm = Normaliser(workdir=Path("/w"), home=Path("/h"))
     for text in ("HELLO", "Execute skill: tooltest", "Exit code 3\nOUT", "cafe 1234 deadbeef"):

@@ -31,6 +31,14 @@ MODELLED_BUILTINS = ("Agent", "Bash", "Edit", "Glob", "Grep", "NotebookEdit", "R
 # "... is disabled for this session, in subagents as well as here." (measured on 2.1.252 to 2.1.332).
 # MultiEdit is no tool at all on those versions: a call gets the bare "No such tool available".
 DISABLED_BUILTINS = frozenset({"TodoWrite"})
+# Built-ins of the engine's surface the reference engine does not run: what a call answers depends on the
+# release (ToolSearch and Monitor exist from 2.1.332 only, TaskOutput up to 2.1.257) and on state it does not
+# keep (cron jobs, background tasks, other sessions, worktrees). The tool-builtin-* cases measure them; a call
+# to one is not-modelled.
+UNMODELLED_BUILTINS = frozenset({
+    "CronCreate", "CronDelete", "CronList", "EnterWorktree", "ExitWorktree", "ListAgents", "Monitor",
+    "ReportFindings", "ScheduleWakeup", "SendMessage", "TaskOutput", "TaskStop", "ToolSearch", "Workflow",
+})
 SEARCH_TOOLS = frozenset({"Glob", "Grep"})
 FILE_WRITING_TOOLS = frozenset({"Write", "Edit", "NotebookEdit"})
 BASH_TIMEOUT_SECONDS = 120.0  # the Bash tool's default (2 minutes)
