@@ -207,11 +207,20 @@ def build(
     if case.stderr is not None:
         wanted = (*case.stderr.include, *case.stderr.exclude)
         out["stderr"] = [norm.text(line) for line in run.stderr.splitlines() if any(w in line for w in wanted)]
+    if case.approvals is not None:
+        out["approvals"] = [_approval(case, asked, norm) for asked in run.approvals]
     if case.side_calls:
         out["side_calls"] = {side.name: side_calls.get(side.name, 0) for side in case.side_calls}
     if run.races:
         out["races"] = [[norm.text(text) for text in race] for race in run.races]
     return out
+
+
+def _approval(case: Case, asked: Mapping[str, Any], norm: Normaliser) -> dict[str, Any]:
+    """One permission prompt the engine showed: the tool, its input, and the answer the case gave."""
+    number = asked.get("answer")
+    answer = "unscripted" if number is None or case.approvals is None else case.approvals[number].answer
+    return {"tool": asked.get("tool"), "input": norm.value(asked.get("input")), "answer": answer}
 
 
 def event_matches(event: Any, pattern: Any) -> bool:

@@ -6,7 +6,6 @@ and a one-line message naming the file, and the harness itself is never the vict
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import subprocess
@@ -27,24 +26,7 @@ from harness.runner import run_case
 from harness.scripted import ModelRequest, ScriptedModel
 from harness.yamlfile import read_yaml
 from tests.conftest import EXPECTATIONS, PINNED, REPO, CaseWriter, write_files
-
-SUITE_TOML = 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n'
-
-HELLO = """\
-id: {id}
-title: a hook does something hostile
-documented_for: 2.1.332
-run: {{permission_mode: bypass, timeout: 30}}
-steps:
-  - prompt: Say hello.
-    turns:
-      - say: Hello.
-"""
-
-
-def _prompt_hook(command: str) -> dict[str, str]:
-    settings = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": command}]}]}}
-    return {".claude/settings.json": json.dumps(settings)}
+from tests.hostile_case import HOSTILE_CASE, SUITE_TOML, prompt_hooks
 
 
 def _suite(root: Path, cases: dict[str, str]) -> Path:
@@ -62,7 +44,8 @@ def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
 def test_a_hook_that_kills_its_parent_kills_the_engine_not_the_harness(tmp_path: Path) -> None:
     """claude runs a hook's command as its own child (measured: the hook's $PPID is the claude process),
     so ``kill -9 $PPID`` ends the engine (a crash); it must never reach cc-harness."""
-    files = {"k/case.yaml": HELLO.format(id="k"), **{f"k/{p}": t for p, t in _prompt_hook("kill -9 $PPID").items()}}
+    hook = prompt_hooks("kill -9 $PPID")
+    files = {"k/case.yaml": HOSTILE_CASE.format(id="k"), **{f"k/{p}": t for p, t in hook.items()}}
     suite = _suite(tmp_path, files)
     out = tmp_path / "r.jsonl"
     done = _cli("run", "--suite", str(suite), "--results", str(out))
@@ -74,7 +57,7 @@ def test_a_hook_that_kills_its_parent_kills_the_engine_not_the_harness(tmp_path:
 
 def test_a_bash_call_that_kills_its_parent_kills_the_engine_not_the_harness(tmp_path: Path) -> None:
     """Measured on 2.1.252 and 2.1.332: a Bash command's $PPID is the claude process too."""
-    case = HELLO.format(id="b").replace(
+    case = HOSTILE_CASE.format(id="b").replace(
         "      - say: Hello.", "      - call: {name: Bash, input: {command: 'kill -9 $PPID'}}\n      - say: Hello."
     )
     suite = _suite(tmp_path, {"b/case.yaml": case, "b/.claude/settings.json": "{}"})
@@ -96,14 +79,14 @@ def test_hook_output_that_is_not_utf8_reads_as_claude_reads_it(
         return respond(self, request)
 
     monkeypatch.setattr(ScriptedModel, "respond", spy)
-    directory = write_case("bytes", HELLO.format(id="bytes"), _prompt_hook("printf 'ok \\377 z'"))
+    directory = write_case("bytes", HOSTILE_CASE.format(id="bytes"), prompt_hooks("printf 'ok \\377 z'"))
     record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert record.status == Status.PASS, record.fault
     assert any("ok \ufffd z" in text for text in seen)
 
 
 def test_hook_output_with_unmeasured_bytes_is_not_modelled(write_case: CaseWriter) -> None:
-    directory = write_case("cut", HELLO.format(id="cut"), _prompt_hook("printf 'ok \\342\\202 z'"))
+    directory = write_case("cut", HOSTILE_CASE.format(id="cut"), prompt_hooks("printf 'ok \\342\\202 z'"))
     record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert record.status == Status.NOT_MODELLED and record.fault is not None
     assert "stdout that is not UTF-8" in record.fault.message
@@ -112,7 +95,7 @@ def test_hook_output_with_unmeasured_bytes_is_not_modelled(write_case: CaseWrite
 def test_a_case_file_that_is_not_utf8_fails_alone_and_only_when_selected(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    suite = _suite(tmp_path, {"good/case.yaml": HELLO.format(id="good"), "good/.claude/settings.json": "{}"})
+    suite = _suite(tmp_path, {"good/case.yaml": HOSTILE_CASE.format(id="good"), "good/.claude/settings.json": "{}"})
     (tmp_path / "cases" / "bad").mkdir()
     (tmp_path / "cases" / "bad" / "case.yaml").write_bytes(b"id: bad\ntitle: caf\xe9\n")
     path = tmp_path / "r.jsonl"
@@ -126,7 +109,7 @@ def test_a_case_file_that_is_not_utf8_fails_alone_and_only_when_selected(
 
 
 #: A case whose ``effects:`` list is given twice (PyYAML kept the second and dropped the first).
-TWICE = HELLO.format(id="twice") + (
+TWICE = HOSTILE_CASE.format(id="twice") + (
     "effects:\n  - {path: a.txt, exists: true}\neffects:\n  - {path: b.txt, exists: false}\n"
 )
 
@@ -156,7 +139,7 @@ def test_a_case_with_a_key_given_twice_is_a_case_error(write_case: CaseWriter) -
 
 @pytest.mark.parametrize("kind", ["fifo", "char-device"])
 def test_a_special_file_in_a_fixture_is_a_case_error_at_load(write_case: CaseWriter, kind: str) -> None:
-    directory = write_case("special", HELLO.format(id="special"), {".claude/settings.json": "{}"})
+    directory = write_case("special", HOSTILE_CASE.format(id="special"), {".claude/settings.json": "{}"})
     special = directory / "data" / kind
     special.parent.mkdir()
     if kind == "fifo":
@@ -173,7 +156,7 @@ def test_a_special_file_in_a_fixture_is_a_case_error_at_load(write_case: CaseWri
 
 @pytest.mark.parametrize("project", ["../../../../../../../..", "/"])
 def test_a_project_outside_the_cases_repository_is_refused(tmp_path: Path, project: str) -> None:
-    suite = _suite(tmp_path, {"p/case.yaml": HELLO.format(id="p") + f"project: {project}\n"})
+    suite = _suite(tmp_path, {"p/case.yaml": HOSTILE_CASE.format(id="p") + f"project: {project}\n"})
     with pytest.raises(CaseFormatError) as err:
         load_case(suite.parent / "cases" / "p")
     assert f"case.yaml: project: '{project}' " in str(err.value)
@@ -184,7 +167,7 @@ def test_a_fixture_tree_1200_levels_deep_is_copied_and_removed(
 ) -> None:
     """Deeper than Python's recursion limit (os.walk, rglob and rmtree recursed: RecursionError, and the
     private folder was left)."""
-    directory = write_case("deep", HELLO.format(id="deep"), {".claude/settings.json": "{}"})
+    directory = write_case("deep", HOSTILE_CASE.format(id="deep"), {".claude/settings.json": "{}"})
     deep = directory / "d"
     deep.mkdir()
     for _ in range(1200):  # os.makedirs recurses once per level too
@@ -207,7 +190,7 @@ def test_keep_workdirs_skips_a_socket_and_keeps_the_status(
 ) -> None:
     """A killed engine leaves its socket (tmp/cc-socks/<pid>.sock); copying it failed the case."""
     make_socket = "python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\"left.sock\")'"
-    directory = write_case("sock", HELLO.format(id="sock"), _prompt_hook(make_socket))
+    directory = write_case("sock", HOSTILE_CASE.format(id="sock"), prompt_hooks(make_socket))
     scratch, kept = tmp_path / "scratch", tmp_path / "kept"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
@@ -223,7 +206,7 @@ def test_a_200_kb_prompt_reaches_the_engine(write_case: CaseWriter, engine: str)
     """Linux refuses an argument longer than 128 KiB ("Argument list too long"): the claude adapter writes
     a long prompt to the engine's stdin instead."""
     prompt = "Say hello. " + "x" * 200_000
-    text = HELLO.format(id="long").replace("prompt: Say hello.", f"prompt: {prompt}")
+    text = HOSTILE_CASE.format(id="long").replace("prompt: Say hello.", f"prompt: {prompt}")
     directory = write_case("long", text, {".claude/settings.json": "{}"})
     name = "reference" if engine == "reference" else f"claude@{PINNED[-1]}"
     record = run_case(load_case(directory), make_engine(name), expectations=EXPECTATIONS)
@@ -232,7 +215,7 @@ def test_a_200_kb_prompt_reaches_the_engine(write_case: CaseWriter, engine: str)
 
 def _many_calls(n: int) -> str:
     turns = "".join("      - call: {name: Glob, input: {pattern: '*.txt'}}\n" for _ in range(n))
-    return HELLO.format(id="many").replace("      - say: Hello.\n", turns + "      - say: Hello.\n")
+    return HOSTILE_CASE.format(id="many").replace("      - say: Hello.\n", turns + "      - say: Hello.\n")
 
 
 def test_a_context_of_150_tool_calls_runs_to_its_end(write_case: CaseWriter) -> None:

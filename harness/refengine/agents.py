@@ -20,7 +20,7 @@ from harness.refengine.config import AgentDef, SkillDef
 from harness.refengine.conversation import AGENT, Conversation, system_note
 from harness.refengine.errors import NotModelled
 from harness.refengine.hooks import HookRule
-from harness.refengine.permissions import removed_by_deny
+from harness.refengine.permissions import mcp_removed_by_deny, removed_by_deny
 from harness.refengine.runtime import Runtime, new_agent_id
 from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, SEARCH_TOOLS, ToolResult
 
@@ -61,7 +61,8 @@ def all_agents(rt: Runtime) -> dict[str, AgentDef]:
 def full_pool(rt: Runtime) -> tuple[str, ...]:
     """Every modelled tool the session has, sorted as the real engine sorts built-ins, MCP tools after them."""
     removed = removed_by_deny(rt.rules)
-    return (*sorted(t for t in MODELLED_BUILTINS if t not in removed), *rt.mcp.offered_tools())
+    mcp = (t for t in rt.mcp.offered_tools() if not mcp_removed_by_deny(rt.rules, t))
+    return (*sorted(t for t in MODELLED_BUILTINS if t not in removed), *mcp)
 
 
 def canonical(name: str) -> str:

@@ -37,6 +37,15 @@ SKILL_KEYS = frozenset({
 #: permissionMode, mcpServers, memory, maxTurns, isolation, background, effort, initialPrompt, color, ...
 AGENT_KEYS = frozenset({"name", "description", "tools", "disallowedTools", "skills", "hooks", "model", "prompt"})
 
+#: Skills that ship with the engine and that it lists to the model (the list in 2.1.332's bundle; update-config is
+#: measured in the listing on 2.1.252 to 2.1.332: skill-setting-bundled-enabled). This engine lists none of them, so a
+#: check on the model's text that names one is not modelled. Names that are everyday words (commit, debug, loop,
+#: pr, verify, batch) are left out: a case's text names them for other reasons.
+BUNDLED_SKILLS = frozenset({
+    "artifact-diagramming", "claude-code-docs", "code-review", "dataviz", "explain-usage", "fewer-permission-prompts",
+    "keybindings-help", "memory-types", "plugin-authoring", "simplify", "update-config", "workflow-authoring",
+})
+
 #: File names the real engine loads as memory (instructions in the model's context).
 MEMORY_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md"})
 #: Folders the walk for memory files skips: never part of a fixture's instructions.

@@ -62,6 +62,8 @@ class Invocation:
     """``--agents JSON``: session agents by name."""
     setting_sources: tuple[str, ...] | None = None
     """``--setting-sources``: the settings levels that load (user, project, local); None for all."""
+    approvals: tuple[Mapping[str, Any], ...] | None = None
+    """``--permission-prompt-tool``: the user's answers to permission prompts, in order (approvals.py)."""
 
     def launch(self) -> Launch:
         """What the command line adds to the folder's configuration (config.Launch)."""
@@ -103,6 +105,7 @@ class Engine:
             timeout=invocation.timeout, depth_cap=_depth_cap(env, profile), main_agent=main_agent,
             session=new_session(home=invocation.home, workdir=invocation.workdir),
             converse=lambda conversation: "",  # replaced next: the loop needs the runtime it runs in
+            approvals=invocation.approvals,
         )
         rt.converse = lambda conversation: run_conversation(rt, conversation)
         rt.notes.extend(config.warnings)
@@ -130,6 +133,11 @@ class Engine:
         if self._running:
             self._running = False
             _end_process(self._rt)
+
+    @property
+    def asked(self) -> tuple[dict[str, Any], ...]:
+        """The permission prompts the user was shown (a run with approvals)."""
+        return tuple(self._rt.asked)
 
     @property
     def debug_log(self) -> str:

@@ -146,7 +146,11 @@ def skill_name(tool_input: Mapping[str, Any]) -> str:
 
 
 def resolve(path: str, *, workdir: Path) -> Path:
-    return Path(os.path.normpath(workdir / Path(path).expanduser()))
+    if path.startswith("~"):
+        # The real engine reads ~/ as the run's HOME (measured: settings-perm-block-reads-outside-absent); this
+        # engine does not know that HOME here, and the harness's own would be wrong.
+        raise NotModelled(f"a file path that starts with ~ ({path})")
+    return Path(os.path.normpath(workdir / path))
 
 
 def inside(path: Path, workdir: Path) -> bool:
