@@ -231,6 +231,8 @@ def _check_event_measured(action: HookAction, event: str) -> None:
 def _prompt(rt: Runtime, action: HookAction, data: Mapping[str, Any], event: str) -> ActionResult:
     """One tool-less request; the reply must be ``{"ok": ..., "reason": ...}``."""
     _check_event_measured(action, event)
+    if rt.config.memory.present:
+        raise NotModelled("memory files with a prompt hook (whether its request holds them is unmeasured)")
     system = messages.PROMPT_HOOK_SYSTEM_RULED if rt.profile.hook_verdict_rules else messages.PROMPT_HOOK_SYSTEM
     request = Request(system=system,
                       messages=(user_text(hook_prompt_text(action.prompt, data)),), tools=())
@@ -242,6 +244,8 @@ def _agent(rt: Runtime, conversation: Conversation, action: HookAction, *, event
            data: Mapping[str, Any]) -> ActionResult:
     """A subagent context with the subagent tools (no Agent) plus StructuredOutput (measured)."""
     _check_event_measured(action, event)
+    if rt.config.memory.present:
+        raise NotModelled("memory files with an agent hook (whether its context holds them is unmeasured)")
     checker = Conversation(
         kind="hook_agent",
         system=messages.agent_hook_system(event, rt.session.transcript_path, ruled=rt.profile.hook_verdict_rules),
