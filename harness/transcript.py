@@ -207,6 +207,8 @@ def build(
     if case.stderr is not None:
         wanted = (*case.stderr.include, *case.stderr.exclude)
         out["stderr"] = [norm.text(line) for line in run.stderr.splitlines() if any(w in line for w in wanted)]
+    if case.notices is not None:  # only then: other snapshots do not change
+        out["notices"] = [norm.text(line) for line in run.notices]
     if case.side_calls:
         out["side_calls"] = {side.name: side_calls.get(side.name, 0) for side in case.side_calls}
     if run.races:

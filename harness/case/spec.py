@@ -186,6 +186,8 @@ class Step:
     (an endless Stop loop): each further request gets the last turn again, and the case fails if none came."""
     init_tools: NameChecks | None = None
     events: EventCheck | None = None
+    printed: TextMatch | None = None
+    """What the engine printed as this prompt's result (print mode's output)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -255,6 +257,8 @@ class Flags:
     plugin_dirs: tuple[str, ...] = ()
     add_dirs: tuple[str, ...] = ()
     include_hook_events: bool = False
+    setup: Literal["init", "maintenance"] | None = None
+    """--init or --maintenance: run the Setup hooks (trigger init or maintenance) before the session."""
 
     def given(self) -> list[str]:
         """The case-file names of the flags that are set."""
@@ -298,6 +302,8 @@ class Case:
     """A sibling case whose fixture (and user HOME) this case's files are laid over."""
     stderr: TextChecks | None = None
     """Checks on what the engine printed on stderr (warnings printed nowhere else)."""
+    notices: TextChecks | None = None
+    """Checks on what the engine showed the user from hooks (stopReason, systemMessage, session title)."""
     side_calls: tuple[SideCall, ...] = ()
     project: Path | None = None
     """A folder whose files are the working copy (the repository holding a team's ``.claude/``)."""

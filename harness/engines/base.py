@@ -36,6 +36,9 @@ class EngineRun:
     engine_seconds: float | None = None
     """Wall time of the engine processes themselves (None where the engine runs in process)."""
     notes: tuple[str, ...] = field(default=())
+    notices: tuple[str, ...] = field(default=())
+    """What the engine showed the user from hooks (a stopReason, a systemMessage, a session title), one line
+    each (sessionlog.py); read only for a case that checks it."""
     races: tuple[tuple[str, ...], ...] = field(default=())
     """Texts a race decides (the reference engine's, e.g. several hooks blocking one event): each entry's
     first is the text this run gave, the others what the engine may give instead on another run."""

@@ -21,6 +21,7 @@ from mcp.client.stdio import stdio_client
 
 from harness.refengine import launch
 from harness.refengine.config import McpServerDef
+from harness.refengine.errors import NotModelled
 from harness.refengine.hooks import js_json
 
 
@@ -63,6 +64,7 @@ class McpConnection:
         self._closing: asyncio.Event | None = None
         self._session: ClientSession | None = None
         self._error: BaseException | None = None
+        self._elicited = False
         self.tools: tuple[str, ...] = ()
 
     def launch(self) -> None:
@@ -83,6 +85,8 @@ class McpConnection:
             result = future.result(self._timeout)
         except Exception as exc:
             raise McpUnavailable(f"MCP server {self.server.name!r}: tools/call {tool} failed: {exc!r}") from exc
+        if self._elicited:  # right or silent: what the server got back is the real engine's answer, unmeasured here
+            raise NotModelled(f"MCP server {self.server.name!r} asked for input (elicitation/create) during {tool}")
         # The SDK's 2.x names are snake_case, 1.x's camelCase.
         structured = getattr(result, "structured_content", getattr(result, "structuredContent", None))
         is_error = bool(getattr(result, "is_error", getattr(result, "isError", False)))
@@ -109,6 +113,13 @@ class McpConnection:
         self._stderr.seek(0)
         return self._stderr.read()
 
+    async def _elicit(self, context: Any, params: Any) -> Any:
+        """A server's elicitation request: noted (call() then abstains) and refused, as the SDK does by default."""
+        from mcp.types import ErrorData
+
+        self._elicited = True
+        return ErrorData(code=-32600, message="Elicitation not supported")
+
     def _serve(self) -> None:
         try:
             asyncio.run(self._hold())
@@ -121,7 +132,7 @@ class McpConnection:
         self._closing = asyncio.Event()
         try:
             async with stdio_client(self._params, errlog=self._stderr) as (read, write), \
-                    ClientSession(read, write) as session:
+                    ClientSession(read, write, elicitation_callback=self._elicit) as session:
                 await session.initialize()
                 listed = await session.list_tools()
                 self.tools = tuple(t.name for t in listed.tools)
