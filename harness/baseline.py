@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from harness import checks, expectations, snapshots
 from harness.case import Case
 from harness.compare import CaseChange, compare_case
 from harness.engine_name import EngineName
 from harness.expectations import KnownDifference
-from harness.outcome import Status, status_of
+from harness.outcome import Status
 from harness.results import Record
 from harness.versions import newest
 
@@ -39,6 +40,14 @@ def newest_pinned(pinned: Sequence[str], *, snapshot_root: Path) -> str | None:
     return newest(v for v in pinned if any((snapshot_root / EngineName.claude(v).dir).glob("*.json")))
 
 
+def chosen_version(version: str, *, against: str | None, pinned: Sequence[str], snapshot_root: Path) -> str | None:
+    """The claude version a check of ``version`` compares with (None when there is none): ``against`` when
+    named; else ``version`` itself when its run was accepted (``check V --accept`` committed its snapshots),
+    so that it is compared with what was accepted for it; else the newest pinned version with snapshots."""
+    accepted = version if newest_pinned([version], snapshot_root=snapshot_root) else None
+    return against or accepted or newest_pinned(pinned, snapshot_root=snapshot_root)
+
+
 def from_snapshots(
     cases: Iterable[Case], *, engine: EngineName, snapshot_root: Path, expectations_root: Path
 ) -> Baseline:
@@ -49,25 +58,27 @@ def from_snapshots(
         transcript = snapshots.read(snapshot_root, name, case.id)
         if transcript is None:
             continue
-        listed = known.get(case.id, [])
-        differences = checks.check(case, transcript, debug_log=None)
-        # The committed expectations are the record of what the baseline's debug log showed.
-        differences += [
-            checks.Difference(at=k.at, expected="as the case states", observed=k.observed)
-            for k in listed
-            if k.at == _DEBUG_LOG
-        ]
-        findings = expectations.judge(differences, listed)
-        status = status_of(findings, settle_intermittent=False)
-        records[case.id] = Record.of(
-            case, engine=name, status=status, duration=0.0, findings=findings, transcript=transcript
-        )
+        records[case.id] = replay(case, engine=name, transcript=transcript, listed=known.get(case.id, []))
     source = (
         f"committed snapshots {snapshot_root.name}/{engine.dir}/ and "
         f"{expectations.file_for(expectations_root, name).name}"
     )
     missing = f"no committed snapshot {snapshot_root.name}/{engine.dir}/<case>.json"
     return Baseline(engine=name, records=records, known=known, source=source, missing=missing)
+
+
+def replay(case: Case, *, engine: str, transcript: dict[str, Any], listed: list[KnownDifference]) -> Record:
+    """A committed transcript checked against the case file as it is now, judged against ``listed``."""
+    # The committed expectations are the record of what the baseline's debug log showed.
+    debug_log = [
+        checks.Difference(at=k.at, expected="as the case states", observed=k.observed)
+        for k in listed
+        if k.at == _DEBUG_LOG
+    ]
+    findings, status = expectations.judged(
+        case, transcript, listed, debug_log=None, settle_intermittent=False, also=debug_log
+    )
+    return Record.of(case, engine=engine, status=status, duration=0.0, findings=findings, transcript=transcript)
 
 
 def from_records(records: Iterable[Record], *, engine: EngineName, expectations_root: Path, source: str) -> Baseline:
@@ -89,7 +100,7 @@ def rejudge(record: Record, known: list[KnownDifference]) -> Status:
     if record.status.is_error or record.status is Status.NOT_MODELLED:
         return record.status
     differences = [checks.Difference(at=at, expected="", observed=got) for at, got in record.observed()]
-    return status_of(expectations.judge(differences, known), settle_intermittent=False)
+    return expectations.verdict(differences, known, settle_intermittent=False)[1]
 
 
 def changes(base: Baseline, new: Iterable[Record], *, case_ids: Iterable[str]) -> list[CaseChange]:

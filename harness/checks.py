@@ -123,6 +123,7 @@ def check(
                     observed=f"made {made} time(s)" if made else "not made",
                 )
             )
+    failures += _check_approvals(case, transcript.get("approvals", []))
     files = transcript["files"]
     for i in range(len(case.effects)):
         failures += _check_effect(case, i, files)
@@ -130,6 +131,27 @@ def check(
         for problem in case.debug_log.problems(debug_log, what="debug log"):
             failures.append(Difference(at="debug_log", expected="as the case states", observed=problem))
     return failures
+
+
+def _check_approvals(case: Case, asked: list[dict[str, Any]]) -> list[Difference]:
+    """Every scripted answer given, to a prompt about the tool it names, and no prompt beyond them."""
+    if case.approvals is None:
+        return []
+    out = []
+    for i, approval in enumerate(case.approvals):
+        if i >= len(asked):
+            out.append(Difference(at=f"approvals[{i}]", expected="a permission prompt", observed="not asked"))
+        elif approval.tool is not None and asked[i]["tool"] != approval.tool:
+            out.append(Difference(at=f"approvals[{i}].tool", expected=approval.tool, observed=asked[i]["tool"]))
+    for i in range(len(case.approvals), len(asked)):
+        out.append(
+            Difference(
+                at=f"approvals[{i}]",
+                expected="no further permission prompt",
+                observed=f"asked about {asked[i]['tool']} {json.dumps(asked[i]['input'], sort_keys=True)}",
+            )
+        )
+    return out
 
 
 def _check_events(index: int, checks: EventCheck, events: list[Any]) -> list[Difference]:

@@ -24,22 +24,23 @@ from syrupy.assertion import SnapshotAssertion
 from syrupy.location import PyTestLocation
 from syrupy.terminal import disable_color
 
-from harness import results, snapshots
+from harness import older_pinned, results, snapshots
 from harness.accept import is_todo
 from harness.case import CASE_FILE, BrokenCase, Case, load_or_broken
 from harness.engine_name import EngineName
-from harness.engines import expand, make_engine
+from harness.engines import expand
 from harness.expectations import Expectations
 from harness.outcome import Judgement, Status
 from harness.results import Record
-from harness.runner import run_case
+from harness.runner import run_named
 from harness.selection import Selection
 from harness.suite import Suite
-from harness.versions import newest
+from harness.versions import newest, version_key
 
 SUITE = pytest.StashKey[Suite | None]()
 _EXPECTATIONS = pytest.StashKey[Expectations]()
 _ENGINES = pytest.StashKey[list[EngineName]]()
+_NARROWED = pytest.StashKey[set[str]]()
 _WRITER = pytest.StashKey[results.Writer]()
 
 
@@ -48,7 +49,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--engine",
         default=None,
-        help="comma-separated engines: reference, reference@V, claude@V, pinned (default: the suite's engines)",
+        help="comma-separated engines: reference, reference@V, claude@V, pinned (default: the suite's engines);"
+        " claude@V:changed runs an older pinned version only on the cases whose behaviour there may differ from"
+        " the newest pinned version's, pinned:changed does so for every older pinned version",
     )
     group.addoption("--case", action="append", default=[], help="run only cases whose id matches (glob)")
     group.addoption("--claim", action="append", default=[], help="run only cases that check this claim id")
@@ -82,7 +85,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", "ignore:(?s).*Can not relate snapshot name:UserWarning")
     config.stash[snapshots.SNAPSHOT_ROOT] = suite.snapshots
     config.stash[_EXPECTATIONS] = Expectations(root=suite.expectations)
-    config.stash[_ENGINES] = expand(config.getoption("--engine") or suite.engines, pinned=suite.pinned)
+    names, config.stash[_NARROWED] = older_pinned.split(
+        config.getoption("--engine") or suite.engines, pinned=suite.pinned
+    )
+    config.stash[_ENGINES] = expand(names, pinned=suite.pinned)
     xdist_controller = getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput")
     if (folder := config.getoption("--cc-results")) and not xdist_controller:  # workers run the tests
         worker = getattr(config, "workerinput", {}).get("workerid", "main")
@@ -100,6 +106,12 @@ def case_engines(config: pytest.Config) -> list[str]:
     return [e.text() for e in engines]
 
 
+def narrowed_versions(config: pytest.Config) -> set[str]:
+    """The older pinned versions this session runs only on the cases that may differ (``claude@V:changed``)."""
+    found: set[str] = config.stash.get(_NARROWED, set())
+    return set(found)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     writer = session.config.stash.get(_WRITER, None)
     if writer is not None:
@@ -111,7 +123,16 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     if suite is None:
         return []
     engines = config.stash[_ENGINES]
-    return [f"cc-harness suite: {suite.describe()}; engines: {', '.join(e.text() for e in engines)}"]
+    found: set[str] = config.stash[_NARROWED]
+    narrowed = sorted(found, key=version_key)
+    shown = ", ".join(e.text() + (older_pinned.SUFFIX if e.version in narrowed else "") for e in engines)
+    lines = [f"cc-harness suite: {suite.describe()}; engines: {shown}"]
+    if narrowed:
+        lines.append(
+            f"{older_pinned.SUFFIX}: {', '.join(narrowed)} run only the cases whose behaviour there may differ"
+            f" from {newest(suite.pinned)}'s (the others are deselected; harness/older_pinned.py says why)"
+        )
+    return lines
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> CaseFile | None:
@@ -162,9 +183,12 @@ class CaseTest(pytest.Function):
         keep = self.config.getoption("--keep-workdirs")
         suite = self.config.stash[SUITE]
         assert suite is not None
-        engine = make_engine(self.engine, default_version=newest(suite.pinned))
-        self.record = run_case(
-            self.found, engine, expectations=self.config.stash[_EXPECTATIONS], keep=Path(keep) if keep else None
+        self.record = run_named(
+            self.found,
+            self.engine,
+            expectations=self.config.stash[_EXPECTATIONS],
+            keep=Path(keep) if keep else None,
+            default_version=newest(suite.pinned),
         )
         if (writer := self.config.stash.get(_WRITER, None)) is not None:
             writer.add(self.record)
@@ -243,8 +267,10 @@ class CaseFailure(AssertionError):
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Apply --case, --claim, --combination and --shard; what they leave out is reported as deselected."""
-    if config.stash.get(SUITE, None) is None:
+    """Apply --case, --claim, --combination and --shard, and narrow the ``:changed`` versions; what they
+    leave out is reported as deselected."""
+    suite = config.stash.get(SUITE, None)
+    if suite is None:
         return
     select = Selection.from_options(
         case=config.getoption("--case"),
@@ -252,12 +278,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         combination=config.getoption("--combination"),
         shard=config.getoption("--shard"),
     )
-    if not select.narrows:
+    narrowed = config.stash[_NARROWED]
+    if not select.narrows and not narrowed:
         return
+    changed = older_pinned.OlderPinned(
+        pinned=suite.pinned,
+        snapshot_root=suite.snapshots,
+        expectations=config.stash[_EXPECTATIONS],
+        edited=older_pinned.git_edited(suite.cases) if narrowed else frozenset(),
+    )
     keep: list[pytest.Item] = []
     drop: list[pytest.Item] = []
     for item in items:
         taken = not isinstance(item, CaseTest) or select.takes(item.found)
+        if taken and isinstance(item, CaseTest) and item.engine.version in narrowed:
+            why = changed.reason(item.found, item.engine.version or "")
+            taken = why is not None
+            item.user_properties.append(("runs because", why))
         (keep if taken else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)

@@ -706,10 +706,10 @@ def record_snapshots(report: Report, *, jobs: int = 2) -> list[str]:
 
     from harness import snapshots
     from harness.case import load_or_broken
-    from harness.engines import expand, make_engine
+    from harness.engines import expand
     from harness.expectations import Expectations
     from harness.outcome import Status
-    from harness.runner import run_case
+    from harness.runner import run_named
 
     assert report.suite_file is not None
     suite = Suite.from_file(report.suite_file)
@@ -718,11 +718,11 @@ def record_snapshots(report: Report, *, jobs: int = 2) -> list[str]:
     expectations = Expectations(root=suite.expectations)
     default = newest(suite.pinned)
 
-    def one(job: tuple[Path, str]) -> str | None:
+    def one(job: tuple[Path, EngineName]) -> str | None:
         folder, engine = job
         found = load_or_broken(folder, catalogue=suite.catalogue)
-        record = run_case(found, make_engine(engine, default_version=default), expectations=expectations)
-        path = snapshots.path_for(suite.snapshots, engine, found.id)
+        record = run_named(found, engine, expectations=expectations, default_version=default)
+        path = snapshots.path_for(suite.snapshots, engine.text(), found.id)
         if record.status in (Status.PASS, Status.KNOWN) and record.transcript is not None:
             if not path.exists():
                 path.parent.mkdir(parents=True, exist_ok=True)

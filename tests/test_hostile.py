@@ -6,45 +6,31 @@ and a one-line message naming the file, and the harness itself is never the vict
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import subprocess
 import sys
 import tempfile
+import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness import results, tree
+from harness import results, transcript, tree, workfiles
 from harness.case import load_case
 from harness.cli import main
 from harness.engines import make_engine
-from harness.errors import CaseFormatError
+from harness.errors import CaseFormatError, EngineTimeout
 from harness.outcome import Status
 from harness.runner import run_case
 from harness.scripted import ModelRequest, ScriptedModel
 from harness.yamlfile import read_yaml
-from tests.conftest import EXPECTATIONS, PINNED, REPO, CaseWriter, write_files
+from tests.conftest import EXPECTATIONS, PINNED, REPO, CaseWriter, DeepTree, write_files
+from tests.hostile_case import HOSTILE_CASE, SUITE_TOML, prompt_hooks
 
-SUITE_TOML = 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n'
-
-HELLO = """\
-id: {id}
-title: a hook does something hostile
-documented_for: 2.1.332
-run: {{permission_mode: bypass, timeout: 30}}
-steps:
-  - prompt: Say hello.
-    turns:
-      - say: Hello.
-"""
-
-
-def _prompt_hook(command: str) -> dict[str, str]:
-    settings = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": command}]}]}}
-    return {".claude/settings.json": json.dumps(settings)}
+pytest_plugins = ["pytester"]
 
 
 def _suite(root: Path, cases: dict[str, str]) -> Path:
@@ -62,7 +48,8 @@ def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
 def test_a_hook_that_kills_its_parent_kills_the_engine_not_the_harness(tmp_path: Path) -> None:
     """claude runs a hook's command as its own child (measured: the hook's $PPID is the claude process),
     so ``kill -9 $PPID`` ends the engine (a crash); it must never reach cc-harness."""
-    files = {"k/case.yaml": HELLO.format(id="k"), **{f"k/{p}": t for p, t in _prompt_hook("kill -9 $PPID").items()}}
+    hook = prompt_hooks("kill -9 $PPID")
+    files = {"k/case.yaml": HOSTILE_CASE.format(id="k"), **{f"k/{p}": t for p, t in hook.items()}}
     suite = _suite(tmp_path, files)
     out = tmp_path / "r.jsonl"
     done = _cli("run", "--suite", str(suite), "--results", str(out))
@@ -74,7 +61,7 @@ def test_a_hook_that_kills_its_parent_kills_the_engine_not_the_harness(tmp_path:
 
 def test_a_bash_call_that_kills_its_parent_kills_the_engine_not_the_harness(tmp_path: Path) -> None:
     """Measured on 2.1.252 and 2.1.332: a Bash command's $PPID is the claude process too."""
-    case = HELLO.format(id="b").replace(
+    case = HOSTILE_CASE.format(id="b").replace(
         "      - say: Hello.", "      - call: {name: Bash, input: {command: 'kill -9 $PPID'}}\n      - say: Hello."
     )
     suite = _suite(tmp_path, {"b/case.yaml": case, "b/.claude/settings.json": "{}"})
@@ -96,14 +83,14 @@ def test_hook_output_that_is_not_utf8_reads_as_claude_reads_it(
         return respond(self, request)
 
     monkeypatch.setattr(ScriptedModel, "respond", spy)
-    directory = write_case("bytes", HELLO.format(id="bytes"), _prompt_hook("printf 'ok \\377 z'"))
+    directory = write_case("bytes", HOSTILE_CASE.format(id="bytes"), prompt_hooks("printf 'ok \\377 z'"))
     record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert record.status == Status.PASS, record.fault
     assert any("ok \ufffd z" in text for text in seen)
 
 
 def test_hook_output_with_unmeasured_bytes_is_not_modelled(write_case: CaseWriter) -> None:
-    directory = write_case("cut", HELLO.format(id="cut"), _prompt_hook("printf 'ok \\342\\202 z'"))
+    directory = write_case("cut", HOSTILE_CASE.format(id="cut"), prompt_hooks("printf 'ok \\342\\202 z'"))
     record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert record.status == Status.NOT_MODELLED and record.fault is not None
     assert "stdout that is not UTF-8" in record.fault.message
@@ -112,7 +99,7 @@ def test_hook_output_with_unmeasured_bytes_is_not_modelled(write_case: CaseWrite
 def test_a_case_file_that_is_not_utf8_fails_alone_and_only_when_selected(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    suite = _suite(tmp_path, {"good/case.yaml": HELLO.format(id="good"), "good/.claude/settings.json": "{}"})
+    suite = _suite(tmp_path, {"good/case.yaml": HOSTILE_CASE.format(id="good"), "good/.claude/settings.json": "{}"})
     (tmp_path / "cases" / "bad").mkdir()
     (tmp_path / "cases" / "bad" / "case.yaml").write_bytes(b"id: bad\ntitle: caf\xe9\n")
     path = tmp_path / "r.jsonl"
@@ -126,7 +113,7 @@ def test_a_case_file_that_is_not_utf8_fails_alone_and_only_when_selected(
 
 
 #: A case whose ``effects:`` list is given twice (PyYAML kept the second and dropped the first).
-TWICE = HELLO.format(id="twice") + (
+TWICE = HOSTILE_CASE.format(id="twice") + (
     "effects:\n  - {path: a.txt, exists: true}\neffects:\n  - {path: b.txt, exists: false}\n"
 )
 
@@ -156,7 +143,7 @@ def test_a_case_with_a_key_given_twice_is_a_case_error(write_case: CaseWriter) -
 
 @pytest.mark.parametrize("kind", ["fifo", "char-device"])
 def test_a_special_file_in_a_fixture_is_a_case_error_at_load(write_case: CaseWriter, kind: str) -> None:
-    directory = write_case("special", HELLO.format(id="special"), {".claude/settings.json": "{}"})
+    directory = write_case("special", HOSTILE_CASE.format(id="special"), {".claude/settings.json": "{}"})
     special = directory / "data" / kind
     special.parent.mkdir()
     if kind == "fifo":
@@ -173,33 +160,89 @@ def test_a_special_file_in_a_fixture_is_a_case_error_at_load(write_case: CaseWri
 
 @pytest.mark.parametrize("project", ["../../../../../../../..", "/"])
 def test_a_project_outside_the_cases_repository_is_refused(tmp_path: Path, project: str) -> None:
-    suite = _suite(tmp_path, {"p/case.yaml": HELLO.format(id="p") + f"project: {project}\n"})
+    suite = _suite(tmp_path, {"p/case.yaml": HOSTILE_CASE.format(id="p") + f"project: {project}\n"})
     with pytest.raises(CaseFormatError) as err:
         load_case(suite.parent / "cases" / "p")
     assert f"case.yaml: project: '{project}' " in str(err.value)
 
 
 def test_a_fixture_tree_1200_levels_deep_is_copied_and_removed(
-    write_case: CaseWriter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    write_case: CaseWriter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deep_tree: DeepTree
 ) -> None:
     """Deeper than Python's recursion limit (os.walk, rglob and rmtree recursed: RecursionError, and the
     private folder was left)."""
-    directory = write_case("deep", HELLO.format(id="deep"), {".claude/settings.json": "{}"})
-    deep = directory / "d"
-    deep.mkdir()
-    for _ in range(1200):  # os.makedirs recurses once per level too
-        deep = deep / "d"
-        deep.mkdir()
-    (deep / "leaf.txt").write_text("x")
+    directory = write_case("deep", HOSTILE_CASE.format(id="deep"), {".claude/settings.json": "{}"})
+    (deep_tree(directory, 1201) / "leaf.txt").write_text("x")
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    try:
-        record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
-    finally:
-        tree.remove(directory / "d")  # pytest's own clean-up of tmp_path recurses too
+    record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert record.status == Status.PASS, record.fault and (record.fault.message + record.fault.detail[-3000:])
     assert list(scratch.iterdir()) == []
+
+
+SEARCHES = """\
+id: {id}
+title: Glob and Grep in a tree deeper than Python's recursion limit
+documented_for: 2.1.332
+run: {{permission_mode: bypass, timeout: 30}}
+steps:
+  - prompt: Find the leaf.
+    turns:
+      - call:
+          name: Agent
+          input:
+            description: Find the leaf
+            prompt: "SEARCH TASK: find the leaf."
+            subagent_type: search
+            run_in_background: false
+      - say: Found.
+contexts:
+  search:
+    opens_with: "SEARCH TASK"
+    turns:
+      - call: {{name: Glob, input: {{pattern: '**/leaf.txt'}}, expect: {{is_error: false}}}}
+      - call: {{name: Grep, input: {{pattern: LEAF}}, expect: {{is_error: false}}}}
+      - say: Found.
+"""
+SEARCH_AGENT = """\
+---
+name: search
+description: Finds files and text in the project.
+tools: Read, Grep, Glob
+---
+
+You look things up in the project.
+"""
+
+
+def test_glob_and_grep_in_a_tree_1200_levels_deep_answer(write_case: CaseWriter, deep_tree: DeepTree) -> None:
+    """The reference engine's Glob and Grep walked with os.walk, which recurses once per level."""
+    files = {".claude/settings.json": "{}", ".claude/agents/search.md": SEARCH_AGENT}
+    directory = write_case("search", SEARCHES.format(id="search"), files)
+    (deep_tree(directory, 1200) / "leaf.txt").write_text("LEAF\n")
+    record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    assert record.status == Status.PASS, record.fault and (record.fault.message + record.fault.detail[-3000:])
+    assert record.transcript is not None
+    searches = ("Glob", "Grep")
+    glob, grep = (e["result"] for e in record.transcript["exchanges"] if e.get("call", {}).get("name") in searches)
+    leaf = "/".join(["d"] * 1200 + ["leaf.txt"])
+    assert (glob, grep) == (leaf, f"Found 1 file\n{leaf}")
+
+
+def test_a_deep_tree_is_removed_when_its_test_fails(pytester: pytest.Pytester) -> None:
+    """What a failing test leaves in tmp_path is removed by pytest's rmtree later, with a RecursionError."""
+    pytester.makeconftest("from tests.conftest import deep_tree  # noqa: F401\n")
+    pytester.makepyfile(
+        test_inner="""
+        def test_fails(deep_tree, tmp_path):
+            deep_tree(tmp_path, 1200)
+            assert False
+        """
+    )
+    pytester.runpytest_inprocess("-p", "no:xdist", "-p", "no:cacheprovider").assert_outcomes(failed=1)
+    left = [folder for folder, _dirs, _files in tree.walk(pytester.path) if len(folder.parts) > 100]
+    assert left == []
 
 
 def test_keep_workdirs_skips_a_socket_and_keeps_the_status(
@@ -207,7 +250,7 @@ def test_keep_workdirs_skips_a_socket_and_keeps_the_status(
 ) -> None:
     """A killed engine leaves its socket (tmp/cc-socks/<pid>.sock); copying it failed the case."""
     make_socket = "python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\"left.sock\")'"
-    directory = write_case("sock", HELLO.format(id="sock"), _prompt_hook(make_socket))
+    directory = write_case("sock", HOSTILE_CASE.format(id="sock"), prompt_hooks(make_socket))
     scratch, kept = tmp_path / "scratch", tmp_path / "kept"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
@@ -223,7 +266,7 @@ def test_a_200_kb_prompt_reaches_the_engine(write_case: CaseWriter, engine: str)
     """Linux refuses an argument longer than 128 KiB ("Argument list too long"): the claude adapter writes
     a long prompt to the engine's stdin instead."""
     prompt = "Say hello. " + "x" * 200_000
-    text = HELLO.format(id="long").replace("prompt: Say hello.", f"prompt: {prompt}")
+    text = HOSTILE_CASE.format(id="long").replace("prompt: Say hello.", f"prompt: {prompt}")
     directory = write_case("long", text, {".claude/settings.json": "{}"})
     name = "reference" if engine == "reference" else f"claude@{PINNED[-1]}"
     record = run_case(load_case(directory), make_engine(name), expectations=EXPECTATIONS)
@@ -232,7 +275,7 @@ def test_a_200_kb_prompt_reaches_the_engine(write_case: CaseWriter, engine: str)
 
 def _many_calls(n: int) -> str:
     turns = "".join("      - call: {name: Glob, input: {pattern: '*.txt'}}\n" for _ in range(n))
-    return HELLO.format(id="many").replace("      - say: Hello.\n", turns + "      - say: Hello.\n")
+    return HOSTILE_CASE.format(id="many").replace("      - say: Hello.\n", turns + "      - say: Hello.\n")
 
 
 def test_a_context_of_150_tool_calls_runs_to_its_end(write_case: CaseWriter) -> None:
@@ -247,3 +290,59 @@ def test_a_context_past_the_measured_calls_is_not_modelled(write_case: CaseWrite
     record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert record.status == Status.NOT_MODELLED and record.fault is not None
     assert "a context of more than 601 model calls" in record.fault.message
+
+
+def test_a_200_mb_sparse_file_the_run_leaves_is_never_read_whole(write_case: CaseWriter) -> None:
+    """Every file of the working copy was read whole: 200 MB took the peak from 85 MB to 494 MB (and the
+    run from 12 s to 112 s). Only its head is read now, and the transcript shows it cut, with its size."""
+    warm = write_case("warm", HOSTILE_CASE.format(id="warm"), prompt_hooks("true"))
+    run_case(load_case(warm), make_engine("reference"), expectations=EXPECTATIONS)  # imports are not the run's
+    directory = write_case("sparse", HOSTILE_CASE.format(id="sparse"), prompt_hooks("truncate -s 200M big.bin"))
+    tracemalloc.start()
+    try:
+        record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert record.status == Status.PASS, record.fault
+    assert peak < 16 * 2**20, f"peak {peak / 2**20:.0f} MiB"  # measured: 3 MiB, and 427 MiB when read whole
+    assert record.transcript is not None
+    shown = record.transcript["files"]["big.bin"]
+    assert shown == "\0" * transcript.MAX_FILE_CHARS + f"... <{200 * 2**20} bytes>"
+
+
+def test_reading_the_working_copy_stops_at_the_runs_time_limit(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("a")
+    assert set(workfiles.snapshot(tmp_path, deadline=time.monotonic() + 60)) == {"a.txt"}
+    with pytest.raises(EngineTimeout, match=r"within the run's time limit \(run.timeout\)"):
+        workfiles.snapshot(tmp_path, deadline=time.monotonic() - 1)
+
+
+def test_a_large_file_the_run_rewrote_with_the_same_bytes_is_not_changed(write_case: CaseWriter) -> None:
+    """Larger than what is kept of a file: the run's change is told by size, else by a digest of the whole."""
+    size = workfiles.HEAD_BYTES + 10
+    rewrite = f"python3 -c \"import pathlib; p = pathlib.Path('same.bin'); p.write_bytes(p.read_bytes())\" && " \
+        f"python3 -c \"import pathlib; pathlib.Path('tail.bin').write_bytes(b'x' * {size - 1} + b'z')\""
+    files = {**prompt_hooks(rewrite), "same.bin": "x" * size, "tail.bin": "x" * size}
+    directory = write_case("rewrite", HOSTILE_CASE.format(id="rewrite"), files)
+    record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    assert record.status == Status.PASS, record.fault
+    assert record.transcript is not None
+    assert list(record.transcript["files"]) == ["tail.bin"]
+
+
+def test_a_file_the_run_left_unreadable_is_shown_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``chmod 0`` by a hook (root reads it anyway: the refusal a user meets is made here)."""
+    (tmp_path / "secret.txt").write_text("s")
+    opened = Path.open
+
+    def refuse(path: Path, *args: Any, **kwargs: Any) -> Any:
+        if path.name == "secret.txt":
+            raise PermissionError(13, "Permission denied", str(path))
+        return opened(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refuse)
+    (state,) = workfiles.snapshot(tmp_path).values()
+    assert not state.readable and state.size == 1
+    norm = transcript.Normaliser(workdir=tmp_path, home=tmp_path)
+    assert transcript._file_value("secret.txt", state, norm, unordered=False) == "<unreadable, 1 bytes>"

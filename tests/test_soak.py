@@ -1,10 +1,12 @@
 """Soak: the whole suite three times on the reference engine and once on a real claude version, four
 cases at a time, then nothing of it is left on the machine.
 
-The real version is the oldest pinned one this session's case tests do not run (``--engine``), so that
-its runs are new work, not a repeat; with ``--cc-results DIR`` its records are kept there beside the case
-tests' (as ``soak-<engine>.jsonl``), and ``cc-harness run --reuse`` takes them instead of running those
-cases again. When the case tests run every pinned version, the soak runs the newest one again.
+The real version is the oldest pinned one this session's case tests do not run (``--engine``), on the
+cases whose behaviour there may differ from the newest pinned version's (as ``claude@V:changed`` takes
+them, harness/older_pinned.py), so that its runs are new work, not a repeat; with ``--cc-results DIR``
+its records are kept there beside the case tests' (as ``soak-<engine>.jsonl``), and ``cc-harness run
+--reuse`` takes them instead of running those cases again. When the case tests run every pinned version,
+the soak runs the newest one again, on every case.
 
 The runs get a TMPDIR of their own, so every private folder (and the engines' scratch, which goes into
 each run's private TMPDIR) is under one folder the test can watch: afterwards it is empty, no process
@@ -15,7 +17,6 @@ user's ``~/.claude*`` are unchanged, and the three reference runs recorded the s
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import subprocess
@@ -28,9 +29,13 @@ from typing import Any
 import pytest
 
 from harness import results
+from harness.case import Case
 from harness.engines import engine_dir
+from harness.older_pinned import OlderPinned, git_edited
 from harness.pytest_plugin import case_engines
-from tests.conftest import PINNED, REPO, write_files
+from harness.versions import newest, version_key
+from tests.conftest import EXPECTATIONS, PINNED, REPO, SUITE, write_files
+from tests.hostile_case import HOSTILE_CASE, SUITE_TOML, prompt_hooks
 
 #: one worker for the whole module under ``pytest -n`` (it runs four cases at a time itself)
 pytestmark = pytest.mark.xdist_group("test_soak")
@@ -77,29 +82,39 @@ def _comparable(record: results.Record) -> dict[str, Any]:
     return data
 
 
-def real_engine(config: pytest.Config) -> str:
-    """The oldest pinned claude version the session's case tests do not run, else the newest pinned one."""
+def real_engine(config: pytest.Config, cases: list[Case]) -> tuple[str, list[str]]:
+    """The oldest pinned claude version the session's case tests do not run, with the cases that may differ
+    there; else the newest pinned one, with every case."""
     tested = set(case_engines(config))
-    untested = [e for e in (f"claude@{v}" for v in PINNED) if e not in tested]
-    return untested[0] if untested else f"claude@{PINNED[-1]}"
+    untested = [v for v in sorted(PINNED, key=version_key) if f"claude@{v}" not in tested]
+    if not untested or untested[0] == newest(PINNED):
+        return f"claude@{newest(PINNED)}", [c.id for c in cases]
+    changed = OlderPinned(
+        pinned=PINNED, snapshot_root=SUITE.snapshots, expectations=EXPECTATIONS, edited=git_edited(SUITE.cases)
+    )
+    return f"claude@{untested[0]}", [c.id for c in cases if changed.reason(c, untested[0]) is not None]
 
 
-def test_the_suite_four_at_a_time_leaves_nothing_behind(tmp_path: Path, pytestconfig: pytest.Config) -> None:
+def test_the_suite_four_at_a_time_leaves_nothing_behind(
+    tmp_path: Path, pytestconfig: pytest.Config, committed_cases: list[Case]
+) -> None:
     private = tmp_path / "tmpdir"
     private.mkdir()
     env = {**os.environ, "TMPDIR": str(private)}
     home = Path.home()
     watched = [REPO / "cases", home / ".claude", home / ".claude.json"]
     before, scratch_before = _digest(*watched), set(os.listdir(_scratch())) if _scratch().is_dir() else set()
-    real = real_engine(pytestconfig)
-    runs = [("reference", i) for i in range(3)] + [(real, 0)]
-    for engine, i in runs:
+    real, real_cases = real_engine(pytestconfig, committed_cases)
+    runs = [("reference", i, [c.id for c in committed_cases]) for i in range(3)] + [(real, 0, real_cases)]
+    for engine, i, ids in runs:
         path = tmp_path / f"{engine}-{i}.jsonl"
         argv = [sys.executable, "-m", "harness", "run", "--engine", engine, "-j", "4", "--results", str(path)]
+        if len(ids) < len(committed_cases):
+            argv += [f"--case={case_id}" for case_id in ids]
         done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=1800, check=False)
         assert done.returncode in (0, 1), done.stderr[-3000:]
         saved = results.read(path)
-        assert saved.complete and len(saved.records) >= 107
+        assert saved.complete and sorted(r.case for r in saved.records) == sorted(ids)
         errors = [r.explain() for r in saved.records if r.status.is_error]
         assert not errors, "\n\n".join(errors[:5])
 
@@ -116,35 +131,22 @@ def test_the_suite_four_at_a_time_leaves_nothing_behind(tmp_path: Path, pytestco
         shutil.copyfile(tmp_path / f"{real}-0.jsonl", Path(keep) / f"soak-{engine_dir(real)}.jsonl")
 
 
-ESCAPE_CASE = """\
-id: {id}
-title: hooks that try to escape the run
-documented_for: 2.1.332
-run: {{permission_mode: bypass, timeout: 30}}
-steps:
-  - prompt: Say hello.
-    turns:
-      - say: Hello.
-"""
-
-
 def _escapes(tag: str) -> dict[str, str]:
     """Hooks that drop the cookie, leave the session, double-fork, print bytes that are not UTF-8; and a
     case whose hook kills its parent."""
-    hooks = [
+    escape = prompt_hooks(
         f"env -u CC_HARNESS_RUN setsid nohup sleep {tag} >/dev/null 2>&1 &",
         f"setsid bash -c 'exec -c sleep {tag}' >/dev/null 2>&1 &",
         f"(env -i setsid sh -c 'exec sleep {tag}' &) >/dev/null 2>&1",
         "printf 'ok \\377 z'",
-    ]
-    settings = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": h} for h in hooks]}]}}
-    killer = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "kill -9 $PPID"}]}]}}
+    )
+    killer = prompt_hooks("kill -9 $PPID")
     return {
-        "cc-harness.toml": 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n',
-        "cases/escape/case.yaml": ESCAPE_CASE.format(id="escape"),
-        "cases/escape/.claude/settings.json": json.dumps(settings),
-        "cases/killer/case.yaml": ESCAPE_CASE.format(id="killer"),
-        "cases/killer/.claude/settings.json": json.dumps(killer),
+        "cc-harness.toml": SUITE_TOML,
+        "cases/escape/case.yaml": HOSTILE_CASE.format(id="escape"),
+        **{f"cases/escape/{p}": t for p, t in escape.items()},
+        "cases/killer/case.yaml": HOSTILE_CASE.format(id="killer"),
+        **{f"cases/killer/{p}": t for p, t in killer.items()},
     }
 
 

@@ -118,7 +118,7 @@ def test_committed_surface_is_what_the_release_says(version: str) -> None:
 def test_check_names_what_the_release_adds_against_the_newest_pin(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from harness import cli
+    from harness.commands import check
     from harness.suite import Suite
 
     old = Surface(version="1.0.0", elements={Kind.HOOK_EVENT: frozenset({"Stop"})})
@@ -128,10 +128,10 @@ def test_check_names_what_the_release_adds_against_the_newest_pin(
     suite = Suite.from_table({"pinned": ["1.0.0"], "surface": "surface"}, root=tmp_path, config_file=None, where="test")
     binary = tmp_path / "claude"
     binary.write_text("")
-    monkeypatch.setattr(cli, "binary_path", lambda version: binary)
+    monkeypatch.setattr(check, "binary_path", lambda version: binary)
     monkeypatch.setattr("harness.surface.read_surface", lambda version: new)
-    assert cli._surface_changes(suite, "1.0.1", []) == [
+    assert check.surface_changes(suite, "1.0.1", []) == [
         "claude@1.0.1 adds hook event Fresh (vs 1.0.0): no case covers it"
     ]
     binary.unlink()  # not installed (check --from-results): nothing to read the release from
-    assert cli._surface_changes(suite, "1.0.1", []) == []
+    assert check.surface_changes(suite, "1.0.1", []) == []

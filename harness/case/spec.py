@@ -220,6 +220,32 @@ class SideCall:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Approval:
+    """The user's answer to one permission prompt (``approvals``), in the order the engine asks."""
+
+    answer: Literal["allow", "deny"]
+    tool: str | None = None
+    """The tool the prompt must be about; None: any."""
+    updated_input: dict[str, Any] | None = None
+    """With allow: the input the call runs with instead of its own."""
+    message: str | None = None
+    """With deny: the user's reason."""
+    wait: float = 0.0
+    """Seconds the user takes to answer."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The answer as the permission prompt tool reads it (engines/approvals_server.py)."""
+        out: dict[str, Any] = {"answer": self.answer}
+        if self.updated_input is not None:
+            out["updated_input"] = self.updated_input
+        if self.message is not None:
+            out["message"] = self.message
+        if self.wait:
+            out["wait"] = self.wait
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
 class EventCheck:
     """Stream-json events of one prompt, each pattern a subset of an event's JSON."""
 
@@ -305,6 +331,8 @@ class Case:
     notices: TextChecks | None = None
     """Checks on what the engine showed the user from hooks (stopReason, systemMessage, session title)."""
     side_calls: tuple[SideCall, ...] = ()
+    approvals: tuple[Approval, ...] | None = None
+    """The user's answers to permission prompts; None: no one answers (print mode refuses what it would ask)."""
     project: Path | None = None
     """A folder whose files are the working copy (the repository holding a team's ``.claude/``)."""
     home: Path | None = None

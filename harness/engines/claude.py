@@ -32,6 +32,7 @@ from harness.case import Case, Flags, Step
 from harness.engine_name import EngineName
 from harness.engines import mcpstatus, sessionlog
 from harness.engines.apifaults import ApiFaultPlan, summarise
+from harness.engines.approvals import ApprovalsTool
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
 from harness.engines.fakeapi import FakeMessagesAPI
@@ -125,13 +126,16 @@ class ClaudeEngine:
         """Run every step of ``case`` on the real binary; see Engine.run for the contract."""
         prepare(case, model, engine=self.name, version=self.engine_version)
         binary = ensure_installed(self.engine_version)
+        approvals = ApprovalsTool.for_case(case, tmp)
 
         def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
-            return self._argv(binary, case, group, resume=resume, debug_log=debug_log, workdir=workdir)
+            extra = approvals.argv() if approvals is not None else []
+            return self._argv(binary, case, group, resume=resume, debug_log=debug_log, workdir=workdir) + extra
 
-        return run_command_line(
+        done = run_command_line(
             case, engine=self.name, argv=argv, workdir=workdir, home=home, tmp=tmp, model=model, faults=self.api_faults
         )
+        return dataclasses.replace(done, approvals=approvals.asked()) if approvals is not None else done
 
     def _argv(
         self,

@@ -223,6 +223,8 @@ def hook_prompt_text(prompt: str, data: Mapping[str, Any]) -> str:
 
 def _prompt(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
     """One tool-less request; the reply must be ``{"ok": ..., "reason": ...}``."""
+    if rt.config.memory.present:
+        raise NotModelled("memory files with a prompt hook (whether its request holds them is unmeasured)")
     request = Request(system=messages.PROMPT_HOOK_SYSTEM,
                       messages=(user_text(hook_prompt_text(action.prompt, data)),), tools=())
     verdict = _verdict(_json_object(text_of(rt.model.respond(request))))
@@ -232,6 +234,8 @@ def _prompt(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionR
 def _agent(rt: Runtime, conversation: Conversation, action: HookAction, *, event: str,
            data: Mapping[str, Any]) -> ActionResult:
     """A subagent context with the subagent tools (no Agent) plus StructuredOutput (measured)."""
+    if rt.config.memory.present:
+        raise NotModelled("memory files with an agent hook (whether its context holds them is unmeasured)")
     checker = Conversation(
         kind="hook_agent",
         system=messages.agent_hook_system(event, rt.session.transcript_path),

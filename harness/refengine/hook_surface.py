@@ -35,6 +35,15 @@ EVENTS: Mapping[str, Cases] = {
     "SessionEnd": ("hook-event-sessionend",),
 }
 
+#: Events measured not to fire in a print-mode run on every pinned version: a rule on one is inert (the engine
+#: never fires it), where a rule on any other event outside EVENTS makes the run not-modelled. Notification: the
+#: release sends it for an interactive permission dialog, an idle prompt, a login, background agents and teammates
+#: (none of which a print-mode run of this engine has), a permission request over the SDK's control stream, and an
+#: MCP server's elicitation; the last is not modelled (mcp_client.py answers not-modelled when a server elicits).
+QUIET_EVENTS: Mapping[str, Cases] = {
+    "Notification": ("hook-event-notification-print-mode", "hook-event-notification-permission-prompt"),
+}
+
 #: Keys of a handler (an entry of a rule's inner ``hooks`` list) that the engine reads, by action type.
 HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
     "command": {"type": ("tool-hook-pretooluse-deny",), "command": ("tool-hook-pretooluse-deny",),
@@ -133,14 +142,17 @@ ENDINGS: Mapping[str, Mapping[str, Cases]] = {
 def every_case() -> set[str]:
     """Every case the table names (for the test that keeps the table honest)."""
     found: set[str] = set()
-    for table in (*HANDLER_OPTIONS.values(), *OUTPUTS.values(), *ENDINGS.values(), EVENTS):
+    for table in (*HANDLER_OPTIONS.values(), *OUTPUTS.values(), *ENDINGS.values(), EVENTS, QUIET_EVENTS):
         for cases in table.values():
             found.update(cases)
     return found
 
 
 def check_rule(event: str, handlers: Iterable[tuple[str, Iterable[str]]], *, origin: str) -> None:
-    """NotModelled unless ``event`` and every key of each handler (its type, its keys) are in the table."""
+    """NotModelled unless ``event`` and every key of each handler (its type, its keys) are in the table; a rule on
+    a quiet event passes (it never fires, whatever its handlers say)."""
+    if event in QUIET_EVENTS:
+        return
     if event not in EVENTS:
         raise NotModelled(f"a hook on {event} ({origin}): the event is not modelled")
     for kind, keys in handlers:

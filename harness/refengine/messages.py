@@ -148,6 +148,11 @@ def bash_denied_by_rule(command: str) -> str:
     return f"Permission to use Bash with command {command} has been denied."
 
 
+def webfetch_domain_denied(host: str) -> str:
+    """A ``WebFetch(domain:)`` deny rule: names the call's host, not the rule (measured for ``*.example.com``)."""
+    return f"WebFetch denied access to domain:{host}."
+
+
 def permission_not_granted(tool: str) -> str:
     return f"Claude requested permissions to use {tool}, but you haven't granted it yet."
 

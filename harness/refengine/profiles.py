@@ -135,6 +135,12 @@ class Profile:
     read_deny_write_is_listed_denial: bool
     """A Write refused by a bare ``Read`` deny rule (``File is covered by a Read deny rule ...``) is listed in the
     prompt's ``permission_denials`` (false: the refusal is a validation error only)."""
+    memory_context_header: bool
+    """The CLAUDE.md block that opens a context is framed as user context (``# claudeMd`` ... ``# currentDate``);
+    false: it holds the files alone (memory.py)."""
+    memory_deferred_in_tool_result: bool
+    """A folder's CLAUDE.md or a scoped rule, loaded by the first Read of a file it covers, arrives as a
+    ``<system-reminder>`` block of the tool result's message (before: a message of its own after it)."""
     documented: bool = False
     """The articles' readings for this version are laid over the measured profile (readings.py)."""
     readings: tuple[str, ...] = ()
@@ -193,6 +199,10 @@ BASELINE: dict[str, Any] = {
     "read_unchanged_is_wasted_call": True,
     # Measured on 2.1.252 (cc-harness explore seed 1, x1-0061; permission-read-deny-blocks-write).
     "read_deny_write_is_listed_denial": False,
+    # Measured on 2.1.252 and 2.1.257 (memory-claude-md, memory-import, memory-rules-folder, memory-nested-folder);
+    # each changes at the release its row below names.
+    "memory_context_header": True,
+    "memory_deferred_in_tool_result": False,
 }
 
 
@@ -343,6 +353,18 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/scan.jsonl; `cc-harness bisect skill-tool-allowed-tools-approval --good 2.1.278 "
                     "--bad 2.1.332 --results docs/timeline/bisect/skill_approval_names_allow_rule.jsonl`): "
                     "skill-tool-allowed-tools-approval, silent-skill-key-hooks"),
+    Change(behaviour="memory_context_header", since=(2, 1, 268), value=False,
+           evidence="measured: first in 2.1.268, not in 2.1.267 (`cc-harness bisect memory-opening-wrapper --cases-dir "
+                    "docs/timeline/probes --good 2.1.257 --bad 2.1.278 --results "
+                    "docs/timeline/bisect/memory_opening_wrapper.jsonl`): up to 2.1.267 the CLAUDE.md block "
+                    "opens with 'As you answer the user's questions, you can use the following context:\\n# claudeMd' "
+                    "and ends with '# currentDate'; from 2.1.268 it holds the files alone"),
+    Change(behaviour="memory_deferred_in_tool_result", since=(2, 1, 307), value=True,
+           evidence="measured: first in 2.1.307, not in 2.1.306 (`cc-harness bisect memory-nested-placement "
+                    "--cases-dir docs/timeline/probes --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/memory_nested_in_tool_result.jsonl`): a folder's CLAUDE.md arrives as a "
+                    "<system-reminder> block of the Read's tool result message, no longer as a message of its own "
+                    "(memory-nested-folder)"),
     Change(behaviour="tools_used_summary", since=(2, 1, 311), value=True,
            evidence="measured: first in 2.1.311, not in 2.1.310 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect subagent-tool-inherit --field "

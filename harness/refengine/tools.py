@@ -20,6 +20,7 @@ from typing import Any
 from harness.refengine import launch, messages
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import Profile
+from harness.refengine.walk import walk
 
 # A4: tools lists, rules, matchers and calls may say Task for the Agent tool (renamed in 2.1.63).
 ALIASES = {"Task": "Agent"}
@@ -30,6 +31,14 @@ MODELLED_BUILTINS = ("Agent", "Bash", "Edit", "Glob", "Grep", "NotebookEdit", "R
 # "... is disabled for this session, in subagents as well as here." (measured on 2.1.252 to 2.1.332).
 # MultiEdit is no tool at all on those versions: a call gets the bare "No such tool available".
 DISABLED_BUILTINS = frozenset({"TodoWrite"})
+# Built-ins of the engine's surface the reference engine does not run: what a call answers depends on the
+# release (ToolSearch and Monitor exist from 2.1.332 only, TaskOutput up to 2.1.257) and on state it does not
+# keep (cron jobs, background tasks, other sessions, worktrees). The tool-builtin-* cases measure them; a call
+# to one is not-modelled.
+UNMODELLED_BUILTINS = frozenset({
+    "CronCreate", "CronDelete", "CronList", "EnterWorktree", "ExitWorktree", "ListAgents", "Monitor",
+    "ReportFindings", "ScheduleWakeup", "SendMessage", "TaskOutput", "TaskStop", "ToolSearch", "Workflow",
+})
 SEARCH_TOOLS = frozenset({"Glob", "Grep"})
 FILE_WRITING_TOOLS = frozenset({"Write", "Edit", "NotebookEdit"})
 BASH_TIMEOUT_SECONDS = 120.0  # the Bash tool's default (2 minutes)
@@ -126,7 +135,11 @@ def skill_name(tool_input: Mapping[str, Any]) -> str:
 
 
 def resolve(path: str, *, workdir: Path) -> Path:
-    return Path(os.path.normpath(workdir / Path(path).expanduser()))
+    if path.startswith("~"):
+        # The real engine reads ~/ as the run's HOME (measured: settings-perm-block-reads-outside-absent); this
+        # engine does not know that HOME here, and the harness's own would be wrong.
+        raise NotModelled(f"a file path that starts with ~ ({path})")
+    return Path(os.path.normpath(workdir / path))
 
 
 def inside(path: Path, workdir: Path) -> bool:
@@ -347,10 +360,14 @@ def glob_matcher(pattern: str) -> Callable[[str], bool]:
 
 
 def _files_under(base: Path) -> Iterator[Path]:
-    for root, dirs, files in os.walk(base):
-        dirs.sort()
-        for name in sorted(files):
-            yield Path(root) / name
+    for root, _dirs, files in walk(base):
+        for name in files:
+            path = root / name
+            if path.is_symlink() or not path.is_file():
+                # ripgrep does not follow links; whether the engine's Glob lists one, or a FIFO, is not measured
+                # (and reading a FIFO blocks until some process writes to it)
+                raise NotModelled("Glob or Grep over a link, FIFO, socket or device in the searched folder")
+            yield path
 
 
 def _shown(path: Path, workdir: Path) -> str:
@@ -363,9 +380,9 @@ _IGNORE_MARKERS = frozenset({".gitignore", ".ignore", ".rgignore", ".git"})
 
 
 def _check_no_ignore_files(tool: str, workdir: Path) -> None:
-    for root, dirs, files in os.walk(workdir):
+    for root, dirs, files in walk(workdir):
         if found := _IGNORE_MARKERS & {*dirs, *files}:
-            where = os.path.relpath(Path(root) / sorted(found)[0], workdir)
+            where = os.path.relpath(root / sorted(found)[0], workdir)
             raise NotModelled(f"{tool} in a working copy with {where} (ignore files, git work trees)")
 
 
@@ -445,7 +462,16 @@ def _grep_candidates(base: Path, tool_input: Mapping[str, Any]) -> list[Path]:
         filters.append(lambda rel: any(m(rel) for m in type_matchers))
     files = [base] if base.is_file() else list(_files_under(base))
     root = base.parent if base.is_file() else base
-    return [p for p in files if all(f(p.relative_to(root).as_posix()) for f in filters) and b"\0" not in p.read_bytes()]
+    return [p for p in files if all(f(p.relative_to(root).as_posix()) for f in filters) and not _has_nul(p)]
+
+
+def _has_nul(path: Path) -> bool:
+    """Whether the file holds a NUL byte, read a piece at a time (a sparse file of gigabytes is all NULs)."""
+    with path.open("rb") as f:
+        while piece := f.read(1 << 20):
+            if b"\0" in piece:
+                return True
+    return False
 
 
 def run_grep(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:

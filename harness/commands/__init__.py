@@ -1,0 +1,4 @@
+"""The commands of ``cc-harness``, one module each: its arguments (``add_parser``) and what it does (``run``).
+
+``harness.cli`` builds the parser from them and dispatches; the work itself lives below, in the
+harness's modules (``batch`` runs many cases, ``baseline`` chooses and judges what ``check`` compares)."""

@@ -1,0 +1,74 @@
+"""``cc-harness explore``: generated cases on reference@V and claude@V, their agreement and minimal cases."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from harness.commands.common import console, found_suite, stdout
+from harness.engine_name import EngineName
+from harness.errors import UsageError
+from harness.suite import results_folder
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "explore",
+        parents=[common],
+        help="generated cases on reference@V and claude@V: agreement, disagreement classes, minimal cases",
+        description="Exit status: 0 every generated case agreed, 1 disagreements (minimal cases written), 2 usage.",
+    )
+    p.add_argument("--version", required=True, help="claude version, e.g. 2.1.332")
+    p.add_argument("--budget", type=int, default=100, help="generated cases to run (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="the same seed draws the same cases")
+    p.add_argument("--shrink-budget", type=int, default=60, help="runs spent shrinking each disagreement class")
+    p.add_argument("--shard", default="1/1", help="I/N: run only every N-th generated case, from the I-th")
+    p.add_argument("--start", type=int, default=0, help="skip the first generated cases (finish an interrupted run)")
+    p.add_argument(
+        "--real-if-abstained", action="store_true",
+        help="run claude@V on the cases the reference engine answers not-modelled too (no figure changes)",
+    )
+    p.add_argument(
+        "--out", type=Path, default=None, help="results file and minimal cases (default: <results>/explore)"
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Generated cases on reference@V and claude@V; agreement, disagreement classes, minimal cases."""
+    from harness.explore.explorer import explore
+
+    out = stdout()
+    exploration = explore(
+        version=args.version,
+        budget=args.budget,
+        seed=args.seed,
+        out=args.out or results_folder(found_suite(args), beside=Path.cwd()) / "explore",
+        shrink_budget=args.shrink_budget,
+        shard=_shard(args.shard),
+        start=args.start,
+        real_if_abstained=args.real_if_abstained,
+        progress=lambda o, n: console.print(
+            f"{n + 1}/{args.budget} {o.case_id}: {o.verdict}"
+            + (f" ({len(o.found)} disagreement(s))" if o.found and o.real is not None else ""),
+            markup=False,
+        ),
+    )
+    verdicts = exploration.verdicts()
+    out.print(
+        f"{EngineName.claude(args.version)}, seed {args.seed}: {len(exploration.outcomes)} generated cases,"
+        f" agreement {exploration.agreement:.1%} ({verdicts['agree']} agree, {verdicts['not-modelled']}"
+        f" not-modelled, {verdicts['false verdict']} false verdicts)",
+        markup=False,
+    )
+    for cls, count in exploration.false_classes().most_common():
+        minimal = exploration.minimal.get(cls)
+        out.print(f"  {count:4d}  {cls}" + (f"  -> {minimal}" if minimal else ""), markup=False)
+    return 0 if not exploration.class_counts() else 1
+
+
+def _shard(text: str) -> tuple[int, int]:
+    i, _, n = text.partition("/")
+    if not (i.isdigit() and n.isdigit() and 1 <= int(i) <= int(n)):
+        raise UsageError(f"--shard {text!r}: expected I/N with 1 <= I <= N")
+    return int(i), int(n)
