@@ -82,7 +82,7 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
             called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in available,
             says_continue=rt.profile.unavailable_tool_says_continue,
             disabled=name in DISABLED_BUILTINS or name in removed_by_deny(rt.rules)))
-    invalid = validation_error(name, tool_input) or (
+    invalid = validation_error(name, tool_input, rt.profile.input_error_types) or (
         skills.validation_error(rt, tool_input) if name == "Skill" else None)
     if invalid is None and (invalid := _read_denied_write(rt, name)) is not None \
             and rt.profile.read_deny_write_is_listed_denial:
@@ -120,6 +120,7 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
         hook_allowed=pre.permission == "allow",
         skill_needs_approval=name == "Skill" and skills.needs_approval(rt, tool_input),
         skill_refusal_names_allow_rule=rt.profile.skill_approval_names_allow_rule,
+        bash_path_refusal=rt.profile.bash_path_refusal,
     ))
     if decision.behaviour != "allow" and pre.updated_without_decision:
         # Measured only where the rewritten call was allowed anyway (hook-output-pretooluse-updated-input-alone).
