@@ -131,6 +131,7 @@ def test_coverage_command_prints_the_figures(capsys: pytest.CaptureFixture[str])
 
 def test_contract_model_renders_the_reference_and_the_report_section() -> None:
     from harness.report import compat
+    from harness.reporting import compatibility_of
     from harness.surface import contract
 
     old = Surface(version="1.0.0", elements={Kind.HOOK_EVENT: frozenset({"Stop"})})
@@ -138,8 +139,8 @@ def test_contract_model_renders_the_reference_and_the_report_section() -> None:
         version="1.0.1", elements={Kind.HOOK_EVENT: frozenset({"Stop", "Fresh"}), Kind.TOOL: frozenset({"X"})}
     )
     lists = coverage.Lists(unreachable={"tool:X": "needs an account"}, backlog=frozenset({"hook-event:Fresh"}))
-    model = contract.build([old, new], [], lists)
-    text = contract.render_markdown(model, link=lambda c: f"cases/{c}")
+    model = compatibility_of(contract.build([old, new], [], lists))
+    text = compat.contract_markdown(model, link=lambda c: f"cases/{c}")
     assert "| `Fresh` | — | ✓ | backlog |" in text and "| `X` | — | ✓ | unreachable: needs an account |" in text
     assert "| Hook events | 1.0.1 | 2 | 0 | 0 | 2 |" in compat.markdown_lines(model, link=str)
     assert "<code>Fresh</code></td><td>—</td><td>✓</td><td>backlog</td>" in compat.html_section(model, link=str)

@@ -10,14 +10,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from harness.errors import HarnessError
-from harness.refengine.config import ProjectConfig, SkillDef
+from harness.refengine.config import ProjectConfig, SkillDef, load_project
 from harness.refengine.plugins import MANIFEST, load_plugin
-
-if TYPE_CHECKING:
-    from harness.scaffold import Planned, Report
+from harness.refengine.profiles import profile_for
+from harness.scaffold.casefile import Planned, Report, case_file, make_case, notes, slug
+from harness.scaffold.definitions import agent_case, quotable_line, skill_case
 
 #: Folders never searched for plugins: bulk, and the harness's own.
 _SKIP = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "results", ".cc-harness"})
@@ -67,7 +66,6 @@ def _plugins(root: Path, *, cases: Path, named: tuple[Path, ...], report: Report
 
 
 def _plugin_case(folder: Path, *, root: Path, cases: Path, report: Report) -> list[Planned]:
-    from harness import scaffold  # scaffold builds the case files and imports this module
 
     try:
         plugin = load_plugin(folder)
@@ -84,22 +82,21 @@ def _plugin_case(folder: Path, *, root: Path, cases: Path, report: Report) -> li
     if skill is None:
         report.skipped.append(f"plugin {plugin.name}: it has no skills (init scaffolds a plugin's skills)")
         return []
-    case_folder = cases / scaffold.slug(f"plugin-{plugin.name}")
+    case_folder = cases / slug(f"plugin-{plugin.name}")
     inside = root in folder.parents
     # a plugin outside the repository is copied into the case, as the case's own files over the working copy
     where = folder.relative_to(root).as_posix() if inside else f"plugins/{plugin.name}"
     out = [] if inside else list(_copied(folder, case_folder / where))
     case = _skill_case(skill, plugin_dir=where, outside=None if inside else folder)
-    out.append(scaffold.case_file(case_folder, case, root=root, what=f"plugin {plugin.name}"))
+    out.append(case_file(case_folder, case, root=root, what=f"plugin {plugin.name}"))
     return out
 
 
 def _skill_case(skill: SkillDef, *, plugin_dir: str, outside: Path | None) -> dict[str, object]:
-    from harness import scaffold
 
     name = skill.name
     loaded: dict[str, object] = {"say": f"The {name} skill is loaded."}
-    if line := scaffold.quotable_line(skill.body):
+    if line := quotable_line(skill.body):
         loaded = {"offered": {"context": {"include": [line]}}, **loaded}
     call = {
         "name": "Skill",
@@ -111,12 +108,12 @@ def _skill_case(skill: SkillDef, *, plugin_dir: str, outside: Path | None) -> di
         if outside
         else (f"{plugin_dir}/ of the repository")
     )
-    return scaffold.make_case(
+    return make_case(
         f"The {name} plugin skill loads with --plugin-dir and its instructions reach the model",
         {"project": "../..", "run": {"permission_mode": "bypass", "flags": {"plugin_dirs": [plugin_dir]}}},
         f"Use the {name} skill.",
         [{"call": call}, loaded],
-        notes=scaffold.notes(
+        notes=notes(
             f"the engine runs with --plugin-dir {plugin_dir} ({source}); the plugin's skill is named {name}, the"
             f" Skill call answers Launching skill: {name}, and the skill's body reaches the model's next request.",
             "Add the calls the skill leads to after the Skill call, each with an expect: of what it returns."
@@ -126,7 +123,6 @@ def _skill_case(skill: SkillDef, *, plugin_dir: str, outside: Path | None) -> di
 
 
 def _copied(source: Path, dest: Path) -> Iterator[Planned]:
-    from harness.scaffold import Planned
 
     for path in sorted(source.rglob("*")):
         if path.is_file() and not _SKIP & set(path.relative_to(source).parts):
@@ -139,7 +135,6 @@ def ignore_results(root: Path, results: Path) -> Planned | None:
 
     A run's results are not part of the repository: left untracked, a case with ``project: ../..`` would
     copy them into every working copy."""
-    from harness.scaffold import Planned
 
     try:
         rel = results.resolve().relative_to(root).as_posix()
@@ -163,10 +158,6 @@ def home_cases(claude_home: Path, *, root: Path, cases: Path, version: str, repo
     skill and agent that uses it (``home: ../home``); a ``no case:`` line for every other entry of the folder."""
     import tempfile
 
-    from harness import scaffold
-    from harness.refengine.config import load_project
-    from harness.refengine.profiles import profile_for
-    from harness.scaffold import Planned
 
     claude_home = claude_home.expanduser().resolve()
     if not claude_home.is_dir():
@@ -204,12 +195,12 @@ def home_cases(claude_home: Path, *, root: Path, cases: Path, version: str, repo
         "User-level: from your ~/.claude, copied into the shared layout home/ of the folder of cases (home: ../home)."
     )
     for skill in config.skills.values():
-        case = scaffold.skill_case(skill, root=root, profile=profile, report=report)
+        case = skill_case(skill, root=root, profile=profile, report=report)
         if case is not None:
             case["notes"] += "\n" + user
             out.append(
-                scaffold.case_file(
-                    cases / scaffold.slug(f"user-skill-{skill.name}"),
+                case_file(
+                    cases / slug(f"user-skill-{skill.name}"),
                     {**case, "home": "../home"},
                     root=root,
                     what=f"user skill {skill.name}",
@@ -217,11 +208,11 @@ def home_cases(claude_home: Path, *, root: Path, cases: Path, version: str, repo
             )
     for agent in config.agents.values():
         if agent.user_level:
-            case = scaffold.agent_case(agent, profile=profile)
+            case = agent_case(agent, profile=profile)
             case["notes"] += "\n" + user
             out.append(
-                scaffold.case_file(
-                    cases / scaffold.slug(f"user-agent-{agent.name}"),
+                case_file(
+                    cases / slug(f"user-agent-{agent.name}"),
                     {**case, "home": "../home"},
                     root=root,
                     what=f"user agent {agent.name}",
