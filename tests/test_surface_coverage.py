@@ -165,3 +165,30 @@ def test_coverage_command_fails_on_an_element_in_nothing(
     (tmp_path / "surface" / coverage.BACKLOG).write_text("- hook-event:Fresh\n")
     assert main(["coverage", "--suite", str(config)]) == 0
     assert "1.0.0" in capsys.readouterr().out
+
+
+def test_an_inline_command_counts_for_the_event_it_is_registered_on(write_case: CaseWriter) -> None:
+    """A handler's own `command` prints its output: its quoted keys count, an event's own field for the event the
+    handler is on (the text need not name it), and a field of another event does not."""
+    directory = write_case(
+        "surface-inline",
+        """
+        id: surface-inline
+        title: t
+        steps:
+          - prompt: go
+            turns: [{say: done}]
+        """,
+        {
+            ".claude/settings.json": """
+            {"hooks": {"SessionStart": [{"hooks": [{"type": "command",
+              "command": "echo '{\\"continue\\":false,\\"hookSpecificOutput\\":{\\"reloadSkills\\":true}}'"}]}]}}
+            """,
+        },
+    )
+    outputs = ["continue", "SessionStart.reloadSkills", "PreToolUse.reloadSkills", "stopReason"]
+    found = coverage.case_elements(load_case(directory), outputs)
+    assert {e for e in found if e.startswith("hook-output:")} == {
+        "hook-output:continue",
+        "hook-output:SessionStart.reloadSkills",
+    }
