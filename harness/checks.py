@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from harness.case import Case, EventCheck, TextMatch, Turn
+from harness.case import Case, EventCheck, TextChecks, TextMatch, Turn
 from harness.transcript import event_matches
 
 
@@ -107,7 +107,12 @@ def check(
                 )
         if step.events is not None:
             failures += _check_events(i, step.events, printed.get("events", []))
-    failures += _check_stderr(case, transcript.get("stderr", []))
+        if step.printed is not None and not step.printed.matches(printed.get("result") or ""):
+            failures.append(
+                Difference(at=f"steps[{i}].printed", expected=step.printed.describe(), observed=printed.get("result"))
+            )
+    failures += _check_lines("stderr", case.stderr, transcript.get("stderr", []))
+    failures += _check_lines("notices", case.notices, transcript.get("notices", []))
     for side in case.side_calls:
         made = transcript.get("side_calls", {}).get(side.name, 0)
         if side.made is not None and (made > 0) != side.made:
@@ -118,6 +123,7 @@ def check(
                     observed=f"made {made} time(s)" if made else "not made",
                 )
             )
+    failures += _check_approvals(case, transcript.get("approvals", []))
     files = transcript["files"]
     for i in range(len(case.effects)):
         failures += _check_effect(case, i, files)
@@ -125,6 +131,27 @@ def check(
         for problem in case.debug_log.problems(debug_log, what="debug log"):
             failures.append(Difference(at="debug_log", expected="as the case states", observed=problem))
     return failures
+
+
+def _check_approvals(case: Case, asked: list[dict[str, Any]]) -> list[Difference]:
+    """Every scripted answer given, to a prompt about the tool it names, and no prompt beyond them."""
+    if case.approvals is None:
+        return []
+    out = []
+    for i, approval in enumerate(case.approvals):
+        if i >= len(asked):
+            out.append(Difference(at=f"approvals[{i}]", expected="a permission prompt", observed="not asked"))
+        elif approval.tool is not None and asked[i]["tool"] != approval.tool:
+            out.append(Difference(at=f"approvals[{i}].tool", expected=approval.tool, observed=asked[i]["tool"]))
+    for i in range(len(case.approvals), len(asked)):
+        out.append(
+            Difference(
+                at=f"approvals[{i}]",
+                expected="no further permission prompt",
+                observed=f"asked about {asked[i]['tool']} {json.dumps(asked[i]['input'], sort_keys=True)}",
+            )
+        )
+    return out
 
 
 def _check_events(index: int, checks: EventCheck, events: list[Any]) -> list[Difference]:
@@ -139,18 +166,18 @@ def _check_events(index: int, checks: EventCheck, events: list[Any]) -> list[Dif
     return out
 
 
-def _check_stderr(case: Case, lines: list[str]) -> list[Difference]:
-    """stderr checks are per line: the transcript keeps the lines that hold a checked string."""
-    if case.stderr is None:
+def _check_lines(at: str, checks: TextChecks | None, lines: list[str]) -> list[Difference]:
+    """stderr and notices checks are per line: an included string must be in some line, an excluded one in none."""
+    if checks is None:
         return []
     out = [
-        Difference(at="stderr", expected=f"a line holding {s!r}", observed="none")
-        for s in case.stderr.include
+        Difference(at=at, expected=f"a line holding {s!r}", observed="none")
+        for s in checks.include
         if not any(s in line for line in lines)
     ]
-    for s in case.stderr.exclude:
+    for s in checks.exclude:
         if hit := next((line for line in lines if s in line), None):
-            out.append(Difference(at="stderr", expected=f"no line holding {s!r}", observed=hit))
+            out.append(Difference(at=at, expected=f"no line holding {s!r}", observed=hit))
     return out
 
 

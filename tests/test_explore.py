@@ -11,11 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from harness.case import load_case
-from harness.explore.explorer import draw, explore, write_case
-from harness.explore.grammar import Scenario, scenarios
+from harness.explore.explorer import FALSE_VERDICT, NOT_MODELLED, draw, explore, run_both, write_case
+from harness.explore.grammar import Scenario, Step, scenarios
 from harness.explore.observe import classes, disagreements, observable
+from harness.explore.vocabulary import reach
 from harness.outcome import Fault, Status
 from harness.results import Record
+from harness.surface.model import Kind, Surface
 from tests.conftest import PINNED
 
 pytestmark = pytest.mark.xdist_group("test_explore")
@@ -112,8 +114,57 @@ def test_after_a_shared_script_failure_no_later_step_is_compared_nor_the_subagen
     assert disagreements(reference, _failed_in_step_1("claude@2.1.252", other)) != []
 
 
+def test_the_grammar_draws_only_from_the_engines_surface() -> None:
+    # every event, output field, handler option, frontmatter key and built-in tool the grammar can write
+    # is one a pinned release knows (its committed surface): nothing is made up
+    # (an event's own output field is also written on other events, on purpose: the field is the surface's)
+    surfaces = [Surface.from_file(Path("docs/surface") / f"claude-{v}.json") for v in PINNED]
+    for kind, names in reach().items():
+        known = frozenset().union(*(s.elements[Kind(kind)] for s in surfaces))
+        if kind == "hook-output":
+            known = known | {f"{event}.{name.split('.')[-1]}" for name in known for event in reach()["hook-event"]}
+        if kind == "tool":
+            # Agent is the init list's Task; Glob and Grep are offered only where Bash is withheld (case
+            # skill-disallowed-search-tools-stay), so the init list the surface reads has neither
+            names = {n for n in names if not n.startswith("mcp__")} - {"Nope", "Agent", "Glob", "Grep"}
+        assert names <= known, (kind, sorted(names - known))
+
+
+def test_a_seed_of_300_reaches_every_area_of_the_grammar() -> None:
+    drawn = draw(300, seed=3)
+    hooks = [h for s in drawn for h in s.hooks]
+    calls = {str(c.input.get("file_path") or c.input.get("command") or c.tool) for s in drawn for st in s.steps
+             for c in st.calls}
+    assert {h.output for h in hooks} >= {"exit1", "block", "continue-false", "suppress", "updated-alone"}
+    assert {h.level for h in hooks} == {"user", "project", "local"}
+    assert {s.mode for s in drawn} == {"default", "bypass", "acceptEdits", "plan", "dontAsk"}
+    assert {"src", "empty.txt", "crlf.txt", "quotes.txt", "git add notes.txt && git push"} <= calls
+    assert any(s.memory for s in drawn) and any(s.env for s in drawn) and any(s.mcp for s in drawn)
+    assert {r.text for s in drawn for r in s.rules} >= {"Read(//etc/**)", "Read(~/notes.txt)",
+                                                        "WebFetch(domain:example.com)", "mcp__srv__ping"}
+
+
+def test_an_abstention_is_not_modelled_and_the_real_engine_is_not_run(tmp_path: Path) -> None:
+    # plan mode is not modelled: the verdict is not-modelled whatever claude would do, so it is not run
+    scenario = Scenario(skills=(), agents=(), hooks=(), rules=(), trusted=True, mode="plan",
+                        steps=(Step(session="new", calls=()),))
+    outcome = run_both(scenario, version=PINNED[-1], workdir=tmp_path, case_id="abstains")
+    assert outcome.verdict == NOT_MODELLED and outcome.real is None
+
+
+def test_an_answer_that_differs_is_a_false_verdict() -> None:
+    from harness.explore.explorer import Outcome
+
+    scenario = Scenario(skills=(), agents=(), hooks=(), rules=(), trusted=True, mode="default", steps=())
+    reference, real = _record("reference@2.1.332", ["Bash"], "HI"), _record("claude@2.1.332", ["Bash"], "HELLO")
+    outcome = Outcome(scenario=scenario, case_id="c", found=disagreements(reference, real), reference=reference,
+                      real=real)
+    assert outcome.verdict == FALSE_VERDICT
+
+
 def test_a_short_exploration_runs_both_engines_and_keeps_every_record(tmp_path: Path) -> None:
-    exploration = explore(version=PINNED[-1], budget=3, seed=11, out=tmp_path, shrink_budget=0)
+    exploration = explore(version=PINNED[-1], budget=3, seed=11, out=tmp_path, shrink_budget=0,
+                          real_if_abstained=True)
     assert len(exploration.outcomes) == 3
     assert all(o.real.engine == f"claude@{PINNED[-1]}" and o.real.transcript for o in exploration.outcomes)
     saved = (tmp_path / f"explore-{PINNED[-1]}-seed11.jsonl").read_text(encoding="utf-8")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from harness.outcome import Status
 from harness.report import agents, html, markdown
+from harness.reporting import model_of
 from harness.results import Record
 
 
@@ -21,10 +22,12 @@ RECORDS = [
     _record("b", "qwen@0.24.4", Status.NOT_MODELLED, "subagent -> tool", sources="plugin -> project"),
     _record("b", "reference@2.1.332", Status.PASS, "subagent -> tool", sources="plugin -> project"),
 ]
+ENGINES = ["reference@2.1.332", "claude@2.1.332", "qwen@0.24.4"]
 
 
 def test_each_part_counts_the_cases_reaching_it_per_engine_by_status() -> None:
-    t = agents.table(RECORDS)
+    t = agents.table(RECORDS, ENGINES)
+    assert t is not None
     assert t.cell("skill", "qwen@0.24.4") == "1 known"
     assert t.cell("hook", "claude@2.1.332") == "1 pass"
     assert t.cell("plugin", "qwen@0.24.4") == "1 not-modelled"
@@ -33,8 +36,9 @@ def test_each_part_counts_the_cases_reaching_it_per_engine_by_status() -> None:
 
 
 def test_the_section_is_in_both_reports_only_when_two_families_besides_the_reference_compare() -> None:
-    assert "## Agents" in markdown.render(RECORDS)
-    assert 'id="agents"' in html.render(RECORDS)
+    assert "## Agents" in markdown.render(model_of(RECORDS))
+    assert 'id="agents"' in html.render(model_of(RECORDS))
     claude_only = [r for r in RECORDS if not r.engine.startswith("qwen")]
-    assert "## Agents" not in markdown.render(claude_only)
-    assert 'id="agents"' not in html.render(claude_only)
+    assert agents.table(claude_only, ENGINES[:2]) is None
+    assert "## Agents" not in markdown.render(model_of(claude_only))
+    assert 'id="agents"' not in html.render(model_of(claude_only))

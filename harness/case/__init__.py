@@ -3,6 +3,7 @@
 from harness.case.fixture import copy_fixture, copy_home
 from harness.case.load import CASE_FILE, BrokenCase, discover_cases, load_case, load_or_broken, scan_cases
 from harness.case.spec import (
+    Approval,
     Call,
     Case,
     Combination,
@@ -26,6 +27,7 @@ from harness.case.spec import (
 
 __all__ = [
     "CASE_FILE",
+    "Approval",
     "BrokenCase",
     "Call",
     "Case",

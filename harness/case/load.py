@@ -19,6 +19,7 @@ from harness import formats, tree
 from harness.case.fixture import special_file_message
 from harness.case.placeholders import port_placeholders, text_placeholders
 from harness.case.spec import (
+    Approval,
     Call,
     Case,
     Combination,
@@ -216,7 +217,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         init_tools = _name_checks(s.get("init_tools"))
         events = _events(s.get("events"))
         steps.append(Step(prompt=s["prompt"], session=session, turns=turns, init_tools=init_tools, events=events,
-                          **_then(s)))
+                          printed=_text_match(s.get("printed")), **_then(s)))
     contexts = tuple(
         Context(
             name=name,
@@ -260,10 +261,12 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         effects=effects,
         debug_log=_text_checks(raw.get("debug_log")),
         stderr=_text_checks(raw.get("stderr")),
+        notices=_text_checks(raw.get("notices")),
         side_calls=tuple(
             SideCall(name=n, contains=v["contains"], reply=v["reply"], made=v.get("made"))
             for n, v in (raw.get("side_calls") or {}).items()
         ),
+        approvals=_approvals(raw, fail),
         unordered_files=tuple(raw.get("unordered_files", ())),
         servers=servers,
         directory=directory,
@@ -286,6 +289,27 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         if root != case.project:  # a project is the user's own repository, not a fixture with placeholders
             _check_placeholders(root, {s.name for s in servers}, case_file=case.case_file)
     return case
+
+
+def _approvals(raw: dict[str, Any], fail: Callable[[str, str], CaseFormatError]) -> tuple[Approval, ...] | None:
+    if "approvals" not in raw:
+        return None
+    out = []
+    for i, item in enumerate(raw["approvals"] or ()):
+        if item["answer"] == "allow" and "message" in item:
+            raise fail(f"approvals[{i}].message", "a message goes with deny; allow takes updated_input")
+        if item["answer"] == "deny" and "updated_input" in item:
+            raise fail(f"approvals[{i}].updated_input", "updated_input goes with allow; deny takes a message")
+        out.append(
+            Approval(
+                answer=item["answer"],
+                tool=item.get("tool"),
+                updated_input=item.get("updated_input"),
+                message=item.get("message"),
+                wait=float(item.get("wait", 0)),
+            )
+        )
+    return tuple(out)
 
 
 def _fixture_base(

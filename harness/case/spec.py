@@ -186,6 +186,8 @@ class Step:
     (an endless Stop loop): each further request gets the last turn again, and the case fails if none came."""
     init_tools: NameChecks | None = None
     events: EventCheck | None = None
+    printed: TextMatch | None = None
+    """What the engine printed as this prompt's result (print mode's output)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -215,6 +217,32 @@ class SideCall:
     reply: str
     made: bool | None = None
     """True: the case fails unless such a call was made; False: unless none was; None: either."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Approval:
+    """The user's answer to one permission prompt (``approvals``), in the order the engine asks."""
+
+    answer: Literal["allow", "deny"]
+    tool: str | None = None
+    """The tool the prompt must be about; None: any."""
+    updated_input: dict[str, Any] | None = None
+    """With allow: the input the call runs with instead of its own."""
+    message: str | None = None
+    """With deny: the user's reason."""
+    wait: float = 0.0
+    """Seconds the user takes to answer."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The answer as the permission prompt tool reads it (engines/approvals_server.py)."""
+        out: dict[str, Any] = {"answer": self.answer}
+        if self.updated_input is not None:
+            out["updated_input"] = self.updated_input
+        if self.message is not None:
+            out["message"] = self.message
+        if self.wait:
+            out["wait"] = self.wait
+        return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -255,6 +283,8 @@ class Flags:
     plugin_dirs: tuple[str, ...] = ()
     add_dirs: tuple[str, ...] = ()
     include_hook_events: bool = False
+    setup: Literal["init", "maintenance"] | None = None
+    """--init or --maintenance: run the Setup hooks (trigger init or maintenance) before the session."""
 
     def given(self) -> list[str]:
         """The case-file names of the flags that are set."""
@@ -298,7 +328,11 @@ class Case:
     """A sibling case whose fixture (and user HOME) this case's files are laid over."""
     stderr: TextChecks | None = None
     """Checks on what the engine printed on stderr (warnings printed nowhere else)."""
+    notices: TextChecks | None = None
+    """Checks on what the engine showed the user from hooks (stopReason, systemMessage, session title)."""
     side_calls: tuple[SideCall, ...] = ()
+    approvals: tuple[Approval, ...] | None = None
+    """The user's answers to permission prompts; None: no one answers (print mode refuses what it would ask)."""
     project: Path | None = None
     """A folder whose files are the working copy (the repository holding a team's ``.claude/``)."""
     home: Path | None = None

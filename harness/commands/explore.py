@@ -25,6 +25,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
     p.add_argument("--shard", default="1/1", help="I/N: run only every N-th generated case, from the I-th")
     p.add_argument("--start", type=int, default=0, help="skip the first generated cases (finish an interrupted run)")
     p.add_argument(
+        "--real-if-abstained", action="store_true",
+        help="run claude@V on the cases the reference engine answers not-modelled too (no figure changes)",
+    )
+    p.add_argument(
         "--out", type=Path, default=None, help="results file and minimal cases (default: <results>/explore)"
     )
     p.set_defaults(func=run)
@@ -43,17 +47,21 @@ def run(args: argparse.Namespace) -> int:
         shrink_budget=args.shrink_budget,
         shard=_shard(args.shard),
         start=args.start,
+        real_if_abstained=args.real_if_abstained,
         progress=lambda o, n: console.print(
-            f"{n + 1}/{args.budget} {o.case_id}: " + ("agree" if not o.found else f"{len(o.found)} disagreement(s)"),
+            f"{n + 1}/{args.budget} {o.case_id}: {o.verdict}"
+            + (f" ({len(o.found)} disagreement(s))" if o.found and o.real is not None else ""),
             markup=False,
         ),
     )
+    verdicts = exploration.verdicts()
     out.print(
         f"{EngineName.claude(args.version)}, seed {args.seed}: {len(exploration.outcomes)} generated cases,"
-        f" agreement {exploration.agreement:.1%}",
+        f" agreement {exploration.agreement:.1%} ({verdicts['agree']} agree, {verdicts['not-modelled']}"
+        f" not-modelled, {verdicts['false verdict']} false verdicts)",
         markup=False,
     )
-    for cls, count in exploration.class_counts().most_common():
+    for cls, count in exploration.false_classes().most_common():
         minimal = exploration.minimal.get(cls)
         out.print(f"  {count:4d}  {cls}" + (f"  -> {minimal}" if minimal else ""), markup=False)
     return 0 if not exploration.class_counts() else 1

@@ -36,7 +36,13 @@ class EngineRun:
     engine_seconds: float | None = None
     """Wall time of the engine processes themselves (None where the engine runs in process)."""
     notes: tuple[str, ...] = field(default=())
+    notices: tuple[str, ...] = field(default=())
+    """What the engine showed the user from hooks (a stopReason, a systemMessage, a session title), one line
+    each (sessionlog.py); read only for a case that checks it."""
     races: tuple[tuple[str, ...], ...] = field(default=())
+    approvals: tuple[dict[str, Any], ...] = field(default=())
+    """The permission prompts the engine showed (a case with ``approvals``), in order: ``{"tool", "input",
+    "answer"}``, answer the index of the case's answer given, None when it had none left."""
     """Texts a race decides (the reference engine's, e.g. several hooks blocking one event): each entry's
     first is the text this run gave, the others what the engine may give instead on another run."""
 

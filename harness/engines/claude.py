@@ -30,8 +30,9 @@ from typing import IO, Protocol
 
 from harness.case import Case, Flags, Step
 from harness.engine_name import EngineName
-from harness.engines import mcpstatus
+from harness.engines import mcpstatus, sessionlog
 from harness.engines.apifaults import ApiFaultPlan, summarise
+from harness.engines.approvals import ApprovalsTool
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
 from harness.engines.fakeapi import FakeMessagesAPI
@@ -126,13 +127,16 @@ class ClaudeEngine:
         """Run every step of ``case`` on the real binary; see Engine.run for the contract."""
         prepare(case, model, engine=self.name, version=self.engine_version)
         binary = ensure_installed(self.engine_version)
+        approvals = ApprovalsTool.for_case(case, tmp)
 
         def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
-            return self._argv(binary, case, group, resume=resume, debug_log=debug_log, workdir=workdir)
+            extra = approvals.argv() if approvals is not None else []
+            return self._argv(binary, case, group, resume=resume, debug_log=debug_log, workdir=workdir) + extra
 
-        return run_command_line(
+        done = run_command_line(
             case, engine=self.name, argv=argv, workdir=workdir, home=home, tmp=tmp, model=model, faults=self.api_faults
         )
+        return dataclasses.replace(done, approvals=approvals.asked()) if approvals is not None else done
 
     def _argv(
         self,
@@ -242,6 +246,8 @@ def flag_args(flags: Flags, *, workdir: Path) -> list[str]:
         out += ["--add-dir", str(workdir / folder)]
     if flags.include_hook_events:
         out.append("--include-hook-events")
+    if flags.setup is not None:
+        out.append(f"--{flags.setup}")
     return out
 
 
@@ -368,7 +374,10 @@ def run_sessions(
                 None if engine_seconds is None or done.end.seconds is None else engine_seconds + done.end.seconds
             )
     debug = "\n".join(p.read_text(errors="replace") for p in debug_logs if p.is_file())
-    return EngineRun(steps=tuple(outputs), debug_log=debug, stderr="".join(stderr), engine_seconds=engine_seconds)
+    shown = sessionlog.notices(home) if case.notices is not None else ()
+    return EngineRun(
+        steps=tuple(outputs), debug_log=debug, stderr="".join(stderr), engine_seconds=engine_seconds, notices=shown
+    )
 
 
 def judge_process(case: Case, *, engine: str, api: FakeMessagesAPI, end: ProcessEnd) -> None:

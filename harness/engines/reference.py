@@ -23,6 +23,7 @@ from harness.refengine import errors as refengine_errors
 from harness.refengine import launch
 from harness.refengine.profiles import Profile, newest_measured, profile_for
 from harness.refengine.runtime import Request
+from harness.refengine.scope import BUNDLED_SKILLS
 from harness.refengine.session import Engine, Invocation
 from harness.scripted import ModelRequest, ScriptedModel
 
@@ -45,10 +46,24 @@ def unmodelled_parts(case: Case) -> list[str]:
         out.append("run.trusted: parent")
     if case.stderr is not None:
         out.append("stderr (what the engine prints there)")
+    if case.notices is not None:
+        out.append("notices (what the engine shows the user from hooks)")
     out += [f"steps[{i}].events (stream-json events)" for i, step in enumerate(case.steps) if step.events]
     if case.side_calls:
         out.append("side_calls (which requests without tools the engine makes)")
+    out += [f"a check on the model's text that names the bundled skill {name} (the engine's own skills)"
+            for name in sorted(_bundled_skills_named(case))]
     return out
+
+
+def _bundled_skills_named(case: Case) -> set[str]:
+    turns = [t for s in case.steps for t in s.turns] + [t for c in case.contexts for t in c.turns]
+    texts: list[str] = []
+    for offered in (t.offered for t in turns if t.offered is not None):
+        if offered.context is not None:
+            texts += [*offered.context.include, *offered.context.exclude]
+        texts += [m.contains or "" for m in offered.messages] + [m.lacks or "" for m in offered.messages]
+    return {name for name in BUNDLED_SKILLS for text in texts if name in text}
 
 
 class ReferenceEngine:
@@ -118,6 +133,7 @@ class ReferenceEngine:
             env=env,
             agent=case.run.agent,
             timeout=case.run.timeout,
+            approvals=tuple(a.as_json() for a in case.approvals) if case.approvals is not None else None,
             **_flag_fields(case, workdir),
         )
         outputs: list[StepOutput] = []
@@ -155,7 +171,8 @@ class ReferenceEngine:
             raise EngineCrash(str(exc)) from None
         except Exception as exc:  # the engine's own bug: still a named category, with its type
             raise EngineCrash(f"{self.name}: {type(exc).__name__}: {exc}") from exc
-        return EngineRun(steps=tuple(outputs), debug_log=engine.debug_log, notes=engine.notes, races=engine.races)
+        return EngineRun(steps=tuple(outputs), debug_log=engine.debug_log, notes=engine.notes, races=engine.races,
+                         approvals=engine.asked)
 
 
 #: Seconds a timed-out run gets to wind down (its processes killed again and again) before EngineTimeout.

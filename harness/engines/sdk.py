@@ -35,6 +35,7 @@ from typing import Any, cast
 from harness.case import Case
 from harness.engine_name import EngineName
 from harness.engines.apifaults import ApiFaultPlan
+from harness.engines.approvals import not_scripted_here
 from harness.engines.base import EngineRun
 from harness.engines.claude import (
     ProcessEnd,
@@ -83,6 +84,7 @@ class SdkEngine:
         import anyio
 
         prepare(case, model, engine=self.name, version=self.engine_version)
+        not_scripted_here(case, self.name)
         binary = ensure_installed(self.engine_version)
         with contained() as cookie:
 

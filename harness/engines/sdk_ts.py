@@ -33,6 +33,7 @@ from pathlib import Path
 from harness.case import Case
 from harness.engine_name import EngineName
 from harness.engines.apifaults import ApiFaultPlan
+from harness.engines.approvals import not_scripted_here
 from harness.engines.base import EngineRun
 from harness.engines.claude import ClaudeEngine, StepGroup, prepare, run_command_line
 from harness.engines.paths import cache_root
@@ -66,6 +67,7 @@ class SdkTsEngine:
         """Run every step of ``case`` through the SDK's query(); see Engine.run for the contract."""
         install, claude_version = ensure_sdk(self.engine_version)
         prepare(case, model, engine=self.name, version=claude_version)
+        not_scripted_here(case, self.name)
         node = shutil.which("node")
         if node is None:
             raise InstallError("node is not on PATH: the sdk-ts engine runs the TypeScript Agent SDK under Node.js")

@@ -6,6 +6,10 @@ Hypothesis then searches for the smallest scenario that still shows it (``hypoth
 minimal case is written out with the real engine's answers as its expectations, ready to be given
 claims and added to a suite. Every run of both engines goes to one results file, so a long exploration
 loses nothing it finished.
+
+Each case ends in one of three verdicts: **agree**; **not-modelled** (the reference engine abstained:
+nothing it said can be wrong, and the real engine is not run unless asked, since its answer would change
+no figure); **false verdict** (the reference engine answered, and not what the real engine did).
 """
 
 from __future__ import annotations
@@ -32,20 +36,30 @@ from harness.engine_name import EngineName
 from harness.engines import make_engine
 from harness.expectations import Expectations
 from harness.explore.grammar import Scenario, scenarios
-from harness.explore.observe import classes, disagreements
+from harness.explore.observe import classes, disagreements, status_text
+from harness.outcome import Status
 from harness.results import Record
 from harness.runner import run_case
+
+AGREE, NOT_MODELLED, FALSE_VERDICT = "agree", "not-modelled", "false verdict"
 
 
 @dataclass(kw_only=True)
 class Outcome:
-    """One scenario on both engines."""
+    """One scenario on both engines (``real`` is None when the reference engine abstained and the real
+    engine was not run)."""
 
     scenario: Scenario
     case_id: str
     found: list[str]
     reference: Record
-    real: Record
+    real: Record | None
+
+    @property
+    def verdict(self) -> str:
+        if self.reference.status is Status.NOT_MODELLED:
+            return NOT_MODELLED
+        return FALSE_VERDICT if self.found else AGREE
 
 
 @dataclass(kw_only=True)
@@ -55,6 +69,9 @@ class Exploration:
     outcomes: list[Outcome] = field(default_factory=list)
     minimal: dict[str, Path] = field(default_factory=dict)
     """A disagreement class -> the minimal case written for it."""
+    unjudged: list[str] = field(default_factory=list)
+    """Cases ``rejudge`` cannot judge: the reference engine abstained at the run (so the real engine was not
+    run) and answers now."""
 
     @property
     def agreement(self) -> float:
@@ -62,6 +79,14 @@ class Exploration:
 
     def class_counts(self) -> Counter[str]:
         return Counter(c for o in self.outcomes for c in classes(o.found))
+
+    def verdicts(self) -> Counter[str]:
+        """How many cases ended in each verdict (agree, not-modelled, false verdict)."""
+        return Counter({AGREE: 0, NOT_MODELLED: 0, FALSE_VERDICT: 0}) + Counter(o.verdict for o in self.outcomes)
+
+    def false_classes(self) -> Counter[str]:
+        """The disagreement classes of the false verdicts: what the reference engine must fix or abstain on."""
+        return Counter(c for o in self.outcomes if o.verdict == FALSE_VERDICT for c in classes(o.found))
 
 
 def write_case(scenario: Scenario, folder: Path, case_id: str, *, expect_from: Record | None = None) -> Path:
@@ -90,11 +115,17 @@ def _expect(case: dict[str, Any], transcript: dict[str, Any]) -> None:
         turn["call"]["expect"] = {"result": ex["result"], "is_error": bool(ex.get("is_error"))}
 
 
-def run_both(scenario: Scenario, *, version: str, workdir: Path, case_id: str) -> Outcome:
+def run_both(scenario: Scenario, *, version: str, workdir: Path, case_id: str, real_if_abstained: bool = False
+             ) -> Outcome:
+    """``scenario`` on reference@V, then on claude@V unless the reference engine abstained (and
+    ``real_if_abstained`` is off): a not-modelled case is not-modelled whatever the real engine does."""
     directory = write_case(scenario, workdir, case_id)
     case = load_case(directory)
     none = Expectations(root=workdir / "no-expectations")  # a generated case has no known differences
     reference = run_case(case, make_engine(EngineName("reference", version)), expectations=none)
+    if reference.status is Status.NOT_MODELLED and not real_if_abstained:
+        return Outcome(scenario=scenario, case_id=case_id, found=[f"status: {status_text(reference)} -> (not run)"],
+                       reference=reference, real=None)
     real = run_case(case, make_engine(EngineName.claude(version)), expectations=none)
     return Outcome(
         scenario=scenario, case_id=case_id, found=disagreements(reference, real), reference=reference, real=real
@@ -111,6 +142,7 @@ def explore(
     progress: Callable[[Outcome, int], None] | None = None,
     shard: tuple[int, int] = (1, 1),
     start: int = 0,
+    real_if_abstained: bool = False,
 ) -> Exploration:
     """Draw ``budget`` scenarios with ``seed``, run them, then shrink one example of each disagreement class.
 
@@ -132,15 +164,17 @@ def explore(
             for n, scenario in enumerate(draw(budget, seed)):
                 if n < start or n % shard[1] != shard[0] - 1:
                     continue
-                outcome = run_both(scenario, version=version, workdir=scratch, case_id=f"x{seed}-{n:04d}")
+                outcome = run_both(scenario, version=version, workdir=scratch, case_id=f"x{seed}-{n:04d}",
+                                   real_if_abstained=real_if_abstained)
                 exploration.outcomes.append(outcome)
                 writer.add(outcome.reference)
-                writer.add(outcome.real)
+                if outcome.real is not None:
+                    writer.add(outcome.real)
                 if progress is not None:
                     progress(outcome, n)
-        for cls in sorted(exploration.class_counts()) if shrink_budget > 0 else ():
+        for cls in sorted(exploration.false_classes()) if shrink_budget > 0 else ():
             minimal = shrink(cls, version=version, seed=seed, budget=shrink_budget, workdir=scratch)
-            if minimal is not None:
+            if minimal is not None and minimal.real is not None:
                 name = _slug(cls)
                 exploration.minimal[cls] = write_case(minimal.scenario, out / "cases", name, expect_from=minimal.real)
     finally:
@@ -148,11 +182,13 @@ def explore(
     return exploration
 
 
-def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | None = None) -> Exploration:
+def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | None = None, partial: bool = False
+            ) -> Exploration:
     """An earlier exploration's results file judged again: its cases drawn again from its seed and budget,
     run on the reference engine as it is now, against the real engine's records in the file (which are
-    not run again). The way to measure a reference-engine fix on cases whose real answers are known."""
-    done = results.merge(paths)
+    not run again). The way to measure a reference-engine fix on cases whose real answers are known.
+    ``partial``: a run still going (or killed) is judged on the cases it finished."""
+    done = results.merge(paths, partial=partial)
     options = done.head.get("options", {})
     seed, budget = int(options["seed"]), int(options["budget"])
     real_engine = next(e for e in done.head["engines"] if e.startswith("claude@"))
@@ -161,13 +197,21 @@ def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | Non
     exploration = Exploration(version=version, seed=seed)
     scratch = Path(tempfile.mkdtemp(prefix="cch-rejudge-"))
     none = Expectations(root=scratch / "no-expectations")
+    ran = {r.case for r in done.records}
     try:
         for n, scenario in enumerate(draw(budget, seed)):
             case_id = f"x{seed}-{n:04d}"
-            if case_id not in real:
+            if case_id not in ran:
                 continue  # the run was interrupted before this case
             case = load_case(write_case(scenario, scratch, case_id))
             reference = run_case(case, make_engine(EngineName("reference", version)), expectations=none)
+            if case_id not in real:  # the reference engine abstained when the run was made
+                if reference.status is Status.NOT_MODELLED:
+                    exploration.outcomes.append(Outcome(scenario=scenario, case_id=case_id, reference=reference,
+                                                        found=[f"status: {status_text(reference)}"], real=None))
+                else:
+                    exploration.unjudged.append(case_id)  # it answers now: only a real run can judge it
+                continue
             recorded = _unordered(real[case_id], case.unordered_files)
             outcome = Outcome(
                 scenario=scenario,
@@ -221,7 +265,7 @@ def shrink(cls: str, *, version: str, seed: int, budget: int, workdir: Path) -> 
     def shows(scenario: Scenario) -> bool:
         tried["runs"] += 1
         outcome = run_both(scenario, version=version, workdir=workdir, case_id=f"shrink-{tried['runs']}")
-        return cls in classes(outcome.found)
+        return outcome.verdict == FALSE_VERDICT and cls in classes(outcome.found)
 
     options = settings(max_examples=budget, database=None, deadline=None, suppress_health_check=list(HealthCheck))
     try:

@@ -1,11 +1,11 @@
 """Valid random cases from a grammar of what the engine reads, as Hypothesis strategies.
 
-A **scenario** is a whole case: the files of a `.claude/` fixture (skills, agents, settings hooks and
-permissions, at the project or the user level), the run's options (trust, permission mode), one to
-three prompts, and the scripted model's turns, including the contexts the turns open (each subagent
-task, each forked skill). Everything is drawn from small vocabularies, so that shrinking gives short
-cases a person can read, and every name a turn uses is one the fixture may define (or, on purpose,
-one it does not).
+A **scenario** is a whole case: the files of a `.claude/` fixture (skills, agents, settings hooks,
+permissions and ``env`` at the user, project or local level, memory files, an MCP server, files for the
+tools' edge cases), the run's options (trust, permission mode), one to three prompts, and the scripted
+model's turns, including the contexts the turns open (each subagent task, each forked skill). Everything
+is drawn from the small vocabularies of ``vocabulary.py``, so that shrinking gives short cases a person can
+read, and every name a turn uses is one the fixture may define (or, on purpose, one it does not).
 
 Hypothesis draws and shrinks; the explorer (``explorer.py``) runs each scenario on two engines.
 """
@@ -18,15 +18,48 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-SKILL_NAMES = ("alpha", "beta")
-AGENT_NAMES = ("probe", "helper")
-#: Matchers of every shape the docs and the claims speak of: exact, regex, everything, lists, broken.
-MATCHERS = ("Bash", "", "*", "Ba.*", "Bash|Read", "Read", "Bash,Read", "[", "Skill", "Agent")
-TOOL_EVENTS = ("PreToolUse", "PostToolUse")
-OTHER_EVENTS = ("UserPromptSubmit", "SessionStart", "Stop")
-HOOK_OUTPUTS = ("marker", "exit2", "deny", "context")
-RULES = ("Bash(echo *)", "Bash", "Read", "Write", "Skill(alpha)", "Bash(echo M1)")
+from harness.explore.vocabulary import (
+    AGENT_EXTRA,
+    AGENT_NAMES,
+    BASE_FILES,
+    CALL_WEIGHTS,
+    HANDLER_OPTIONS,
+    HOOK_OUTPUTS,
+    IGNORE_FILES,
+    LEVELS,
+    MATCHERS,
+    MEMORY,
+    MODES,
+    OTHER_EVENTS,
+    OTHER_MATCHERS,
+    RULES,
+    SKILL_EXTRA,
+    SKILL_NAMES,
+    TOOL_CALLS,
+    TOOL_EVENTS,
+    hook_output,
+)
+
 TOOL_LISTS: tuple[tuple[str, ...] | None, ...] = (None, ("Read",), ("Read", "Bash"), ("Bash", "Agent"), ("Skill",))
+#: The MCP server a fixture may hold (``srv``, one tool ``ping``), approved by the project's settings.
+MCP_SERVER = '''"""srv: a stdio MCP server with one tool, ping, that answers PONG."""
+try:  # mcp >= 2
+    from mcp.server.mcpserver import MCPServer as Server
+except ImportError:  # mcp 1.x
+    from mcp.server.fastmcp import FastMCP as Server
+
+server = Server("srv")
+
+
+@server.tool()
+def ping() -> str:
+    """Answer PONG."""
+    return "PONG"
+
+
+if __name__ == "__main__":
+    server.run()
+'''
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,6 +73,8 @@ class Skill:
     disable_model_invocation: bool
     hook: bool
     level: str  # project | user
+    extra: tuple[str, ...] = ()
+    """Keys of ``SKILL_EXTRA`` the frontmatter also sets."""
 
     @property
     def body(self) -> str:
@@ -61,6 +96,7 @@ class Skill:
             meta["disable-model-invocation"] = True
         if self.hook:
             meta["hooks"] = _deny_hooks("SKILL-HOOK")
+        meta.update({key: SKILL_EXTRA[key] for key in self.extra})
         return _frontmatter(meta) + self.body + "\n"
 
 
@@ -72,6 +108,8 @@ class Agent:
     skills: tuple[str, ...] | None
     hook: bool
     level: str
+    extra: tuple[str, ...] = ()
+    """Keys of ``AGENT_EXTRA`` the frontmatter also sets."""
 
     def text(self) -> str:
         meta: dict[str, Any] = {"name": self.name, "description": f"The {self.name} agent. Use for {self.name} work."}
@@ -83,6 +121,7 @@ class Agent:
             meta["skills"] = list(self.skills)
         if self.hook:
             meta["hooks"] = _deny_hooks("AGENT-HOOK")
+        meta.update({key: AGENT_EXTRA[key] for key in self.extra})
         return _frontmatter(meta) + f"You are the {self.name} agent. AGENT-{self.name.upper()}-BODY\n"
 
 
@@ -93,38 +132,30 @@ class Hook:
     output: str
     level: str
     index: int
+    options: tuple[str, ...] = ()
+    """Handler options of ``HANDLER_OPTIONS`` the handler also sets."""
 
     def rule(self) -> dict[str, Any]:
-        rule: dict[str, Any] = {"hooks": [{"type": "command", "command": f"bash .claude/hooks/h{self.index}.sh"}]}
+        handler: dict[str, Any] = {"type": "command", "command": f"bash .claude/hooks/h{self.index}.sh"}
+        handler.update({key: HANDLER_OPTIONS[key] for key in self.options})
+        rule: dict[str, Any] = {"hooks": [handler]}
         if self.matcher is not None:
             rule["matcher"] = self.matcher
         return rule
 
     def script(self) -> str:
-        """Records the event and its payload's tool or prompt, then answers as ``output`` says."""
+        """Records the event, then answers as ``output`` says."""
         head = f'cat > /dev/null; echo "{self.event} h{self.index}" >> "$CLAUDE_PROJECT_DIR/hooks.txt"\n'
-        reason = f"HOOK-{self.index}-DENIED"
-        answers = {
-            "marker": "",
-            "exit2": f'echo "{reason}" >&2; exit 2\n',
-            "deny": "echo '"
-            + json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "hookEventName": self.event,
-                        "permissionDecision": "deny",
-                        "permissionDecisionReason": reason,
-                    }
-                }
-            )
-            + "'\n",
-            "context": "echo '"
-            + json.dumps(
-                {"hookSpecificOutput": {"hookEventName": self.event, "additionalContext": f"HOOK-{self.index}-CONTEXT"}}
-            )
-            + "'\n",
-        }
-        return "#!/bin/bash\n" + head + answers[self.output]
+        return "#!/bin/bash\n" + head + hook_output(self.event, self.output, self.index)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rule:
+    """A permission rule at a settings level, in its ``allow``, ``deny`` or ``ask`` list."""
+
+    text: str
+    kind: str  # allow | deny | ask
+    level: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -146,12 +177,17 @@ class Scenario:
     skills: tuple[Skill, ...]
     agents: tuple[Agent, ...]
     hooks: tuple[Hook, ...]
-    allow: tuple[str, ...]
-    deny: tuple[str, ...]
+    rules: tuple[Rule, ...]
     trusted: bool
-    bypass: bool
+    mode: str
     steps: tuple[Step, ...]
     subagent_calls_bash: bool = field(default=False)
+    env: tuple[str, ...] = ()
+    """Levels whose settings set ``env.EXPLORE_VAR`` (to the level's name)."""
+    memory: tuple[str, ...] = ()
+    """Memory files of ``MEMORY`` the fixture holds."""
+    ignore_files: bool = False
+    mcp: bool = False
 
     def files(self) -> dict[str, str]:
         """The case's files, relative to its folder (``home/`` is the user level)."""
@@ -160,14 +196,21 @@ class Scenario:
             out[_root(s.level) + f".claude/skills/{s.name}/SKILL.md"] = s.text()
         for a in self.agents:
             out[_root(a.level) + f".claude/agents/{a.name}.md"] = a.text()
-        for level in ("project", "user"):
+        for level in ("project", "user", "local"):
             settings = self._settings(level)
             if settings:
-                out[_root(level) + ".claude/settings.json"] = json.dumps(settings, indent=2) + "\n"
+                out[_settings_path(level)] = json.dumps(settings, indent=2) + "\n"
         for h in self.hooks:
             out[f".claude/hooks/h{h.index}.sh"] = h.script()
         out.setdefault(".claude/settings.json", "{}\n")  # the project folder always exists
-        out["notes.txt"] = "NOTES-CONTENT\n"
+        out.update(BASE_FILES)
+        out.update({name: MEMORY[name] for name in self.memory})
+        if self.ignore_files:
+            out.update(IGNORE_FILES)
+        if self.mcp:
+            out[".mcp.json"] = json.dumps({"mcpServers": {"srv": {"type": "stdio", "command": "python3",
+                                                                  "args": [".claude/mcp/srv.py"]}}}, indent=2)
+            out[".claude/mcp/srv.py"] = MCP_SERVER
         return out
 
     def _settings(self, level: str) -> dict[str, Any]:
@@ -178,8 +221,16 @@ class Scenario:
                 rules.setdefault(h.event, []).append(h.rule())
         if rules:
             settings["hooks"] = rules
-        if level == "project" and (self.allow or self.deny):
-            settings["permissions"] = {k: list(v) for k, v in (("allow", self.allow), ("deny", self.deny)) if v}
+        lists: dict[str, list[str]] = {}
+        for r in self.rules:
+            if r.level == level:
+                lists.setdefault(r.kind, []).append(r.text)
+        if lists:
+            settings["permissions"] = lists
+        if level in self.env:
+            settings["env"] = {"EXPLORE_VAR": level.upper()}
+        if level == "project" and self.mcp:
+            settings["enableAllProjectMcpServers"] = True
         return settings
 
     def case(self, case_id: str) -> dict[str, Any]:
@@ -202,23 +253,25 @@ class Scenario:
         case: dict[str, Any] = {
             "id": case_id,
             "title": "a generated case (cc-harness explore)",
-            "run": {"permission_mode": "bypass" if self.bypass else "default", "trusted": self.trusted},
+            "run": {"permission_mode": self.mode, "trusted": self.trusted},
             "steps": steps,
         }
         if contexts:
             case["contexts"] = contexts
         if self.hooks:
             case["unordered_files"] = ["hooks.txt"]  # hooks of one event run in parallel (measured)
-        if any(level == "user" for level in self._levels()):
+        if any(name.startswith("home/") for name in self.files()):
             case["home"] = "home"
         return case
-
-    def _levels(self) -> list[str]:
-        return [*(s.level for s in self.skills), *(a.level for a in self.agents), *(h.level for h in self.hooks)]
 
 
 def _root(level: str) -> str:
     return "home/" if level == "user" else ""
+
+
+def _settings_path(level: str) -> str:
+    return {"user": "home/.claude/settings.json", "project": ".claude/settings.json",
+            "local": ".claude/settings.local.json"}[level]
 
 
 def _frontmatter(meta: dict[str, Any]) -> str:
@@ -241,6 +294,16 @@ def _deny_hooks(reason: str) -> dict[str, Any]:
 
 
 _levels = st.sampled_from(("project", "project", "user"))
+_settings_levels = st.sampled_from(LEVELS)
+
+
+def _some(keys: tuple[str, ...], *, one_in: int = 5) -> st.SearchStrategy[tuple[str, ...]]:
+    """None of ``keys`` but about once in ``one_in`` draws, then one or two of them: each drawn case reaches
+    a few of the surface's rarer elements, not all at once, so a case that touches one the reference engine
+    does not model (it answers not-modelled) does not hide the rest of the grammar."""
+    some = st.lists(st.sampled_from(keys), unique=True, min_size=1, max_size=2).map(tuple)
+    # sampled_from, not integers: Hypothesis draws an integer range's ends far more often than its middle
+    return st.sampled_from((False,) * (one_in - 1) + (True,)).flatmap(lambda hit: some if hit else st.just(()))
 
 
 @st.composite
@@ -252,11 +315,12 @@ def skills(draw: st.DrawFn) -> tuple[Skill, ...]:
             description=draw(st.booleans()),
             fork=draw(st.booleans()),
             agent=draw(st.sampled_from((None, None, "Explore", *AGENT_NAMES, "nosuch"))),
-            allowed_tools=draw(st.sampled_from((None, None, "Read", "Bash"))),
+            allowed_tools=draw(st.sampled_from((None, None, "Read", "Bash", "Bash(echo *)", "Edit(src/**)"))),
             disallowed_tools=draw(st.sampled_from((None, None, "Bash"))),
             disable_model_invocation=draw(st.booleans()),
             hook=draw(st.booleans()),
             level=draw(_levels),
+            extra=draw(_some(tuple(SKILL_EXTRA), one_in=6)),
         )
         for name in names
     )
@@ -273,6 +337,7 @@ def agents(draw: st.DrawFn) -> tuple[Agent, ...]:
             skills=draw(st.sampled_from((None, None, ("alpha",)))),
             hook=draw(st.booleans()),
             level=draw(_levels),
+            extra=draw(_some(tuple(AGENT_EXTRA), one_in=6)),
         )
         for name in names
     )
@@ -283,24 +348,37 @@ def hooks(draw: st.DrawFn) -> tuple[Hook, ...]:
     count = draw(st.integers(min_value=0, max_value=3))
     out = []
     for index in range(count):
-        event = draw(st.sampled_from((*TOOL_EVENTS, *TOOL_EVENTS, *OTHER_EVENTS)))
-        matcher = draw(st.sampled_from(MATCHERS)) if event in TOOL_EVENTS else None
+        event = draw(st.sampled_from((*TOOL_EVENTS[:2], *TOOL_EVENTS, *OTHER_EVENTS)))
+        matcher: str | None
+        if event in TOOL_EVENTS:
+            matcher = draw(st.sampled_from(MATCHERS))
+        else:
+            matcher = draw(st.sampled_from(OTHER_MATCHERS.get(event, (None,))))
         out.append(
             Hook(
                 event=event,
                 matcher=matcher,
                 output=draw(st.sampled_from(HOOK_OUTPUTS)),
-                level=draw(_levels),
+                level=draw(_settings_levels),
                 index=index,
+                options=draw(_some(tuple(HANDLER_OPTIONS))),
             )
         )
     return tuple(out)
 
 
+@st.composite
+def rules(draw: st.DrawFn) -> tuple[Rule, ...]:
+    drawn = draw(st.lists(st.tuples(st.sampled_from(RULES), st.sampled_from(("allow", "allow", "deny", "ask")),
+                                    _settings_levels), max_size=3, unique_by=lambda r: r[0]))
+    return tuple(Rule(text=text, kind=kind, level=level) for text, kind, level in drawn)
+
+
+_KINDS = tuple(kind for kind in TOOL_CALLS for _ in range(CALL_WEIGHTS.get(kind, 1)))
+
+
 def _call(draw: st.DrawFn, n: int) -> Call:
-    kind = draw(st.sampled_from(("Bash", "Bash", "Skill", "Agent", "Read", "Write", "Nope")))
-    if kind == "Bash":
-        return Call(tool="Bash", input={"command": f"echo M{n}"})
+    kind = draw(st.sampled_from(("builtin", "builtin", "builtin", "Skill", "Agent")))
     if kind == "Skill":
         name = draw(st.sampled_from((*SKILL_NAMES, "nosuch")))
         body = f"SKILL-{name.upper()}-BODY"
@@ -313,11 +391,8 @@ def _call(draw: st.DrawFn, n: int) -> Call:
             input={"description": f"task {n}", "prompt": task, "subagent_type": agent, "run_in_background": False},
             context=(f"task-{n}", f"TASK-{n}:"),
         )
-    if kind == "Read":
-        return Call(tool="Read", input={"file_path": "notes.txt"})
-    if kind == "Write":
-        return Call(tool="Write", input={"file_path": f"out{n}.txt", "content": f"W{n}"})
-    return Call(tool="Nope", input={})
+    tool, template = TOOL_CALLS[draw(st.sampled_from(_KINDS))]
+    return Call(tool=tool, input={k: v.format(n=n) if isinstance(v, str) else v for k, v in template.items()})
 
 
 @st.composite
@@ -341,10 +416,13 @@ def scenarios(draw: st.DrawFn) -> Scenario:
         skills=draw(skills()),
         agents=draw(agents()),
         hooks=draw(hooks()),
-        allow=tuple(draw(st.lists(st.sampled_from(RULES), unique=True, max_size=2))),
-        deny=tuple(draw(st.lists(st.sampled_from(RULES), unique=True, max_size=1))),
+        rules=draw(rules()),
         trusted=draw(st.booleans()),
-        bypass=draw(st.booleans()),
+        mode=draw(st.sampled_from(MODES)),
         steps=draw(steps()),
         subagent_calls_bash=draw(st.booleans()),
+        env=draw(_some(("user", "project", "local"), one_in=8)),
+        memory=draw(_some(tuple(MEMORY), one_in=8)),
+        ignore_files=draw(st.booleans()),
+        mcp=draw(st.sampled_from((False, False, False, True))),
     )

@@ -59,7 +59,7 @@ def disagreements(reference: Record, real: Record) -> list[str]:
     if reference.status is Status.NOT_MODELLED or reference.status.is_error or real.status.is_error:
         if reference.status is real.status and reference.status is not Status.NOT_MODELLED:
             return []
-        return [f"status: {_status(reference)} -> {_status(real)}"]
+        return [f"status: {status_text(reference)} -> {status_text(real)}"]
     if reference.transcript is not None and real.transcript is not None:
         # where the reference engine names a race, the real engine's other branch is not a disagreement
         real = dataclasses.replace(real, transcript=races.settle(reference.transcript, real.transcript))
@@ -86,7 +86,7 @@ def classes(found: Iterable[str]) -> set[str]:
     return out
 
 
-def _status(record: Record) -> str:
+def status_text(record: Record) -> str:
     return record.status.value + (f" ({record.fault.message.splitlines()[0][:120]})" if record.fault else "")
 
 

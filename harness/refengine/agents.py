@@ -15,12 +15,12 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import messages
+from harness.refengine import memory, messages
 from harness.refengine.config import AgentDef, SkillDef
 from harness.refengine.conversation import AGENT, Conversation, system_note
 from harness.refengine.errors import NotModelled
 from harness.refengine.hooks import HookRule
-from harness.refengine.permissions import removed_by_deny
+from harness.refengine.permissions import mcp_removed_by_deny, removed_by_deny
 from harness.refengine.runtime import Runtime, new_agent_id
 from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, SEARCH_TOOLS, ToolResult
 
@@ -61,7 +61,8 @@ def all_agents(rt: Runtime) -> dict[str, AgentDef]:
 def full_pool(rt: Runtime) -> tuple[str, ...]:
     """Every modelled tool the session has, sorted as the real engine sorts built-ins, MCP tools after them."""
     removed = removed_by_deny(rt.rules)
-    return (*sorted(t for t in MODELLED_BUILTINS if t not in removed), *rt.mcp.offered_tools())
+    mcp = (t for t in rt.mcp.offered_tools() if not mcp_removed_by_deny(rt.rules, t))
+    return (*sorted(t for t in MODELLED_BUILTINS if t not in removed), *mcp)
 
 
 def canonical(name: str) -> str:
@@ -179,6 +180,14 @@ def subagent(rt: Runtime, parent: Conversation, agent: AgentDef, opening: list[d
     """A fresh context one level below ``parent``; ``fork`` marks a forked skill's context."""
     depth = parent.depth + 1
     tools = context_tools(rt, agent, depth=depth)
+    if rt.config.memory.present:
+        # Measured: a general-purpose subagent's task opens with the main thread's CLAUDE.md block. Other agents
+        # (Explore, a project agent, omitClaudeMd) and forked skills were not measured.
+        if fork or agent.name != GENERAL_PURPOSE or not agent.builtin:
+            raise NotModelled(f"memory files with a {'forked skill' if fork else f'{agent.name} subagent'} "
+                              "(measured: a general-purpose subagent)")
+        opening = [memory.opening_block(rt.config.memory.opening, rt.profile), *opening] \
+            if rt.config.memory.opening else opening
     conversation = Conversation(
         kind="fork" if fork else "subagent",
         system=system_text(rt, agent),

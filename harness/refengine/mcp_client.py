@@ -8,6 +8,7 @@ lives on a private event loop in its own thread, and the synchronous engine subm
 from __future__ import annotations
 
 import asyncio
+import inspect
 import re
 import tempfile
 import threading
@@ -18,9 +19,11 @@ from typing import Any
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.types import INVALID_REQUEST, ErrorData
 
 from harness.refengine import launch
 from harness.refengine.config import McpServerDef
+from harness.refengine.errors import NotModelled
 from harness.refengine.hooks import js_json
 
 
@@ -45,6 +48,12 @@ def tool_prefix_name(server: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", server)
 
 
+def _elicitation(callback: Any) -> dict[str, Any]:
+    """The session's elicitation callback, where the installed SDK takes one (it came after mcp 1.2)."""
+    takes = "elicitation_callback" in inspect.signature(ClientSession.__init__).parameters
+    return {"elicitation_callback": callback} if takes else {}
+
+
 class McpConnection:
     """One running server: started by ``launch`` and ``wait``, used by ``call``, stopped by ``stop`` and ``close``."""
 
@@ -64,6 +73,9 @@ class McpConnection:
         self._session: ClientSession | None = None
         self._error: BaseException | None = None
         self.tools: tuple[str, ...] = ()
+        self.elicited = False
+        """The server asked the user something (an MCP elicitation): the engine's dialog, and the Notification and
+        Elicitation hooks it fires, are not modelled."""
 
     def launch(self) -> None:
         """Start the server and its connection without waiting for it (``wait`` does)."""
@@ -83,6 +95,9 @@ class McpConnection:
             result = future.result(self._timeout)
         except Exception as exc:
             raise McpUnavailable(f"MCP server {self.server.name!r}: tools/call {tool} failed: {exc!r}") from exc
+        finally:
+            if self.elicited:
+                raise NotModelled(f"MCP server {self.server.name!r} elicited input during tools/call {tool}")
         # The SDK's 2.x names are snake_case, 1.x's camelCase.
         structured = getattr(result, "structured_content", getattr(result, "structuredContent", None))
         is_error = bool(getattr(result, "is_error", getattr(result, "isError", False)))
@@ -115,13 +130,18 @@ class McpConnection:
         finally:
             self._ready.set()
 
+    async def _elicit(self, *_request: Any) -> ErrorData:
+        """An elicitation is noted (call raises NotModelled) and refused as the SDK's default callback refuses it."""
+        self.elicited = True
+        return ErrorData(code=INVALID_REQUEST, message="Elicitation not supported")
+
     async def _hold(self) -> None:
         # The transport and session context managers must be entered and left in one task: this one.
         self._loop = asyncio.get_running_loop()
         self._closing = asyncio.Event()
         try:
             async with stdio_client(self._params, errlog=self._stderr) as (read, write), \
-                    ClientSession(read, write) as session:
+                    ClientSession(read, write, **_elicitation(self._elicit)) as session:
                 await session.initialize()
                 listed = await session.list_tools()
                 self.tools = tuple(t.name for t in listed.tools)

@@ -11,10 +11,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from harness.refengine import messages
 from harness.refengine.bash_safety import approval_message
 from harness.refengine.errors import NotModelled
+from harness.refengine.profiles import BashPathRefusal
 from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, READ_ONLY_TOOLS, SPECS, resolve, skill_name
 
 Mode = Literal["default", "bypass", "dontAsk"]
@@ -41,22 +43,36 @@ class Rule:
     def covers_tool(self, tool: str) -> bool:
         if self.tool == tool:
             return True
-        # ``mcp__server`` and ``mcp__server__*`` cover every tool of that server.
-        if self.tool.endswith("__*"):
+        # ``mcp__server`` covers every tool of that server; ``mcp__server__*`` and ``mcp__server__rec*`` the
+        # tools whose names start so (measured for allow rules: rule-mcp-star, rule-mcp-prefix).
+        if self.tool.startswith("mcp__") and self.tool.endswith("*"):
             return tool.startswith(self.tool[:-1])
-        if self.tool.startswith("mcp__") and self.tool.count("__") == 1:
+        if self.is_mcp_server:
             return tool.startswith(self.tool + "__")
         return False
+
+    @property
+    def is_mcp_server(self) -> bool:
+        """The bare ``mcp__server`` form."""
+        return self.tool.startswith("mcp__") and self.tool.count("__") == 1 and self.specifier is None
 
     def matches(self, tool: str, tool_input: Mapping[str, Any], *, workdir: Path) -> bool:
         if not self.covers_tool(tool):
             return False
         if tool.startswith("mcp__"):
-            raise NotModelled(f"permission rule {self.text} for the MCP tool {tool} (MCP server and tool rules)")
+            if self.specifier is not None:
+                raise NotModelled(f"permission rule {self.text} for the MCP tool {tool} (MCP server and tool rules)")
+            return True  # which lists a covering rule may sit in is checked by _check_modelled
         if self.specifier is None:
             return True
         if tool == "Bash":
             return bash_pattern_matches(self.specifier, str(tool_input.get("command", "")))
+        if tool == "WebFetch" and self.specifier.startswith("domain:"):
+            return domain_matches(self.specifier.removeprefix("domain:"), str(tool_input.get("url", "")))
+        if tool == "WebSearch":
+            # Measured on 2.1.252 to 2.1.332 (rule-websearch-query): WebSearch(claude ai) in deny does not refuse a
+            # search for exactly "claude ai"; a WebSearch rule with a specifier binds no call.
+            return False
         if tool == "Skill":
             name = skill_name(tool_input)
             return name == self.specifier or (self.specifier.endswith(":*") and name == self.specifier[:-2])
@@ -73,10 +89,56 @@ class Rule:
 
 #: What makes a command compound: the real engine splits it and checks each part against the rules.
 _COMPOUND = re.compile(r"[;&|\n`]|\$\(")
+#: A compound command whose split is measured: plain words (no quotes, variables, globs or redirections)
+#: joined by ``&&`` (rule-bash-compound-deny, rule-bash-compound-git-push, 2.1.252 to 2.1.332).
+_PLAIN_PART = re.compile(r"[\w./:@%+,=-]+(?: [\w./:@%+,=-]+)*")
+
+
+def host_of(url: str) -> str | None:
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:
+        return None
+    return host or None
+
+
+def domain_matches(pattern: str, url: str) -> bool:
+    """``WebFetch(domain:H)`` and ``WebFetch(domain:*.H)`` against a URL's host. Measured on 2.1.252 to 2.1.332
+    (rule-webfetch-domain, rule-webfetch-domain-wildcard): ``example.com`` binds example.com, ``*.example.com``
+    binds docs.example.com and not 127.0.0.1. Whether ``example.com`` binds a subdomain, or ``*.example.com``
+    the bare domain, is not measured."""
+    host = host_of(url)
+    if host is None:
+        raise NotModelled(f"WebFetch(domain:{pattern}) against the URL {url!r} (no host)")
+    base = pattern.removeprefix("*.").lower()
+    if pattern.startswith("*."):
+        if host.endswith("." + base):
+            return True
+    elif host == base:
+        return True
+    if host == base or host.endswith("." + base):
+        raise NotModelled(f"WebFetch(domain:{pattern}) against the host {host} (unmeasured domain match)")
+    return False
+
+
+def plain_parts(command: str) -> list[str] | None:
+    """The parts of a compound command of the measured shape, or None for any other command."""
+    parts = [p.strip() for p in command.split("&&")]
+    if len(parts) < 2 or not all(_PLAIN_PART.fullmatch(p) for p in parts):
+        return None
+    return parts
 
 
 def is_compound(command: str) -> bool:
     return _COMPOUND.search(command) is not None
+
+
+#: A parameter expansion: ``$NAME``, ``${NAME}``, ``$1``, ``$?`` (``$(`` is command substitution, judged apart).
+_VARIABLE = re.compile(r"\$[A-Za-z_{0-9?@*#!$-]")
+
+
+def has_variable(command: str) -> bool:
+    return _VARIABLE.search(command) is not None
 
 
 def bash_pattern_matches(pattern: str, command: str) -> bool:
@@ -127,6 +189,8 @@ class Request:
     skill_needs_approval: bool = False
     skill_refusal_names_allow_rule: bool = False
     """The profile's ``skill_approval_names_allow_rule``: how the Skill tool's ask is worded."""
+    bash_path_refusal: BashPathRefusal = "blocked"
+    """The profile's ``bash_path_refusal``: how a redirection's or a path program's refusal is worded."""
 
 
 def removed_by_deny(rules: RuleSet) -> frozenset[str]:
@@ -134,6 +198,12 @@ def removed_by_deny(rules: RuleSet) -> frozenset[str]:
     2.1.332: Bash is not offered and a call gets "Bash is disabled for this session, in subagents as well as
     here."); a rule with a specifier refuses matching calls instead (``decide``)."""
     return frozenset(r.tool for r in rules.deny if r.specifier is None and r.tool in MODELLED_BUILTINS)
+
+
+def mcp_removed_by_deny(rules: RuleSet, tool: str) -> bool:
+    """An MCP tool a bare ``mcp__server`` deny rule takes out of every context (measured on 2.1.252 to 2.1.332,
+    rule-mcp-server: its tools are not offered and a call gets the plain "No such tool available")."""
+    return any(r.is_mcp_server and r.covers_tool(tool) for r in rules.deny)
 
 
 def decide(request: Request) -> Decision:
@@ -147,36 +217,76 @@ def decide(request: Request) -> Decision:
     if tool in request.withheld:
         return Decision(behaviour="deny", message=messages.permission_denied(tool))
     for rule in request.rules.deny:
-        if rule.matches(tool, tool_input, workdir=request.workdir):
-            text = messages.bash_denied_by_rule(str(tool_input.get("command", ""))) if tool == "Bash" \
-                and rule.specifier else messages.permission_denied(tool)
-            return Decision(behaviour="deny", message=text)
+        if _denies(rule, tool, tool_input, workdir=request.workdir):
+            return Decision(behaviour="deny", message=_deny_text(rule, tool, tool_input))
     # Explicit ask rules are never auto-approved, not even in bypass mode (notes §4.1).
     if any_match(request.rules.ask):
         return Decision(behaviour="ask", message=messages.permission_not_granted(tool))
     if request.hook_allowed or request.mode == "bypass":
         return ALLOW
+    if tool == "Bash" and has_variable(str(tool_input.get("command", ""))):
+        # 2.1.332 refuses `echo VAR=$X` in default mode ("A variable in this command can't be checked before it
+        # runs"; cc-harness explore, seed 22061) where the read-only check would let it run: a variable's
+        # command is not modelled by bash_safety, with or without an allow rule.
+        raise NotModelled("a Bash command with a shell variable in default mode (its approval is not modelled)")
     allow_rules = (*request.rules.allow, *request.granted)
     if any_match(allow_rules):
         return ALLOW
     return _tool_default(request, allow_rules)
 
 
+def _denies(rule: Rule, tool: str, tool_input: Mapping[str, Any], *, workdir: Path) -> bool:
+    """A deny rule against a call; a Bash rule with a specifier binds any part of a compound command."""
+    command = str(tool_input.get("command", ""))
+    if tool == "Bash" and rule.specifier is not None and is_compound(command):
+        parts = plain_parts(command)
+        assert parts is not None  # _check_modelled let only the measured shape through
+        return any(bash_pattern_matches(rule.specifier, part) for part in parts)
+    return rule.matches(tool, tool_input, workdir=workdir)
+
+
+def _deny_text(rule: Rule, tool: str, tool_input: Mapping[str, Any]) -> str:
+    if tool == "Bash" and rule.specifier:
+        return messages.bash_denied_by_rule(str(tool_input.get("command", "")))
+    if tool == "WebFetch" and rule.specifier:
+        return messages.webfetch_domain_denied(host_of(str(tool_input.get("url", ""))) or "")
+    return messages.permission_denied(tool)
+
+
 def _check_modelled(request: Request) -> None:
     """Rule evaluations with no measurement behind them: a compound Bash command against a Bash rule with a
-    specifier (the engine checks each part; measured only for allow rules through bash_safety's split), and a
-    PreToolUse hook's ``allow`` against a matching deny or ask rule."""
+    specifier other than a deny rule against plain words joined by ``&&`` (the engine checks each part), a
+    PreToolUse hook's ``allow`` against a matching deny or ask rule, and every MCP or ``WebFetch(domain:)``
+    rule in a list it was not measured in."""
     tool, tool_input, workdir = request.tool, request.tool_input, request.workdir
-    if tool == "Bash" and is_compound(str(tool_input.get("command", ""))):
-        rules = (*request.rules.deny, *request.rules.ask)
-        if any(r.covers_tool("Bash") and r.specifier is not None for r in rules):
-            raise NotModelled("a compound Bash command against a Bash deny or ask rule with a specifier")
+    command = str(tool_input.get("command", ""))
+    if tool == "Bash" and is_compound(command):
+        if any(r.covers_tool("Bash") and r.specifier is not None for r in request.rules.ask):
+            raise NotModelled("a compound Bash command against a Bash ask rule with a specifier")
+        if plain_parts(command) is None and any(r.covers_tool("Bash") and r.specifier is not None
+                                                 for r in request.rules.deny):
+            raise NotModelled("a compound Bash command other than plain words joined by && against a Bash deny "
+                              "rule with a specifier")
         if any(r.specifier is not None and r.matches(tool, tool_input, workdir=workdir)
                for r in (*request.rules.allow, *request.granted)):
             raise NotModelled("a compound Bash command that a Bash allow rule matches as a whole")
     if request.hook_allowed and any(r.matches(tool, tool_input, workdir=workdir)
                                     for r in (*request.rules.deny, *request.rules.ask)):
         raise NotModelled("a PreToolUse hook's allow against a matching deny or ask rule")
+    if tool.startswith("mcp__"):
+        # Measured: a bare mcp__server deny rule (the tools are gone before this), and mcp__s__*, mcp__s__rec*,
+        # mcp__s__tool allow rules in default mode.
+        if any(r.covers_tool(tool) for r in (*request.rules.deny, *request.rules.ask)):
+            raise NotModelled(f"a deny or ask rule for the MCP tool {tool} other than a bare mcp__server deny")
+        if any(r.is_mcp_server and r.covers_tool(tool) for r in request.rules.allow):
+            raise NotModelled(f"a bare mcp__server allow rule for the MCP tool {tool}")
+        if any(r.covers_tool(tool) for r in request.granted):
+            raise NotModelled(f"a skill's allowed-tools rule for the MCP tool {tool}")
+    if tool == "WebFetch":
+        domain_rules = [r for r in (*request.rules.allow, *request.rules.ask, *request.granted)
+                        if r.covers_tool(tool) and (r.specifier or "").startswith("domain:")]
+        if any(r.matches(tool, tool_input, workdir=workdir) for r in domain_rules):
+            raise NotModelled("a WebFetch(domain:) allow or ask rule that binds the call (only deny is measured)")
 
 
 def _tool_default(request: Request, allow_rules: tuple[Rule, ...]) -> Decision:
@@ -188,7 +298,8 @@ def _tool_default(request: Request, allow_rules: tuple[Rule, ...]) -> Decision:
         def allowed(part: str) -> bool:
             return any(r.matches("Bash", {"command": part}, workdir=request.workdir) for r in allow_rules)
 
-        message = approval_message(str(request.tool_input["command"]), workdir=request.workdir, allowed=allowed)
+        message = approval_message(str(request.tool_input["command"]), workdir=request.workdir, allowed=allowed,
+                                   path_refusal=request.bash_path_refusal)
         return ALLOW if message is None else Decision(behaviour="ask", message=message)
     if tool in ("Write", "Edit", "NotebookEdit"):
         # Measured for NotebookEdit too: "Claude requested permissions to write to <absolute path> ...".

@@ -102,6 +102,10 @@ class Runtime:
     converse: Callable[[Conversation], str]
     """Runs a context until its model stops calling tools; returns the final text (session.py)."""
     debug: list[str] = field(default_factory=list)
+    approvals: tuple[Mapping[str, Any], ...] | None = None
+    """The user's answers to permission prompts, in order (approvals.py); None: print mode asks no one."""
+    asked: list[dict[str, Any]] = field(default_factory=list)
+    """The permission prompts shown so far: ``{"tool", "input", "answer"}`` (the answer's index or None)."""
     notes: list[str] = field(default_factory=list)
     races: list[tuple[str, ...]] = field(default_factory=list)
     """Texts a race decides: each entry's first is the one this run gave, the rest what the real engine may

@@ -100,6 +100,9 @@ def render(rt: Runtime, skill: SkillDef, args: str) -> str:
     """The body with its placeholders filled (notes §2.4); arguments are appended when the body
     does not place them. ``${CLAUDE_PLUGIN_ROOT}`` is filled in a plugin's skills only: measured, a
     project skill's stays as written."""
+    if "!`" in skill.body:
+        # The real engine runs the command and puts its output in the body (measured: skill-setting-shell-enabled).
+        raise NotModelled(f"skill {skill.name!r}: a !`command` in its body (inline shell execution)")
     body = skill.body.replace("${CLAUDE_SKILL_DIR}", str(skill.directory))
     if skill.plugin_root is not None:
         body = body.replace("${CLAUDE_PLUGIN_ROOT}", str(skill.plugin_root))

@@ -16,7 +16,6 @@ from harness.case.spec import PARTS
 from harness.engine_name import EngineName
 from harness.outcome import WORST_FIRST, Status
 from harness.report import escape
-from harness.report.summary import engines_of
 from harness.results import Record
 
 #: The rows: the four parts, then what comes from a plugin (a source, not a part).
@@ -45,25 +44,22 @@ def parts_of(record: Record) -> set[str]:
     return reached
 
 
-def table(records: Sequence[Record]) -> AgentsTable:
-    engines = tuple(engines_of(records))
+def table(records: Sequence[Record], engines: Sequence[str]) -> AgentsTable | None:
+    """The table of ``records`` with ``engines`` as its columns; None unless the records compare two engine
+    families or more besides the reference engine (one family's grid says it all)."""
+    families = {EngineName.parse(e).family for e in engines} - {"reference"}
+    if len(families) < 2:
+        return None
     cells: dict[tuple[str, str], Counter[Status]] = {}
     for record in records:
         for row in parts_of(record):
             cells.setdefault((row, record.engine), Counter())[record.status] += 1
-    return AgentsTable(engines=engines, cells=cells)
+    return AgentsTable(engines=tuple(engines), cells=cells)
 
 
-def families(records: Sequence[Record]) -> int:
-    """How many engine families the records hold (the section is shown only when it compares two or more
-    besides the reference engine)."""
-    return len({EngineName.parse(r.engine).family for r in records} - {"reference"})
-
-
-def markdown_lines(records: Sequence[Record]) -> list[str]:
-    if families(records) < 2:
+def markdown_lines(t: AgentsTable | None) -> list[str]:
+    if t is None:
         return []
-    t = table(records)
     lines = [
         "",
         "## Agents",
@@ -78,10 +74,9 @@ def markdown_lines(records: Sequence[Record]) -> list[str]:
     return lines
 
 
-def html_section(records: Sequence[Record]) -> str:
-    if families(records) < 2:
+def html_section(t: AgentsTable | None) -> str:
+    if t is None:
         return ""
-    t = table(records)
     head = "".join(f"<th>{escape.html(e)}</th>" for e in t.engines)
     rows = "".join(
         f"<tr><td>{escape.html(row)}</td>" + "".join(f"<td>{escape.html(t.cell(row, e))}</td>" for e in t.engines)

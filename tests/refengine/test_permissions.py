@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.refengine.permissions import Decision, Request, Rule, RuleSet, bash_pattern_matches, decide
+import pytest
+
+from harness.refengine.errors import NotModelled
+from harness.refengine.permissions import (
+    Decision,
+    Mode,
+    Request,
+    Rule,
+    RuleSet,
+    bash_pattern_matches,
+    decide,
+    mcp_removed_by_deny,
+)
 
 WORKDIR = Path("/work/copy")
 
@@ -76,3 +88,74 @@ def test_bash_rule_patterns() -> None:
     assert bash_pattern_matches("git:*", "git status")
     assert bash_pattern_matches("ls *", "ls")
     assert not bash_pattern_matches("ls *", "lsof")
+
+
+def call(tool: str, tool_input: dict[str, str], *, mode: Mode = "default", **lists: tuple[str, ...]) -> Decision:
+    rules = RuleSet.from_lists(allow=lists.get("allow", ()), deny=lists.get("deny", ()), ask=lists.get("ask", ()))
+    return decide(Request(tool=tool, tool_input=tool_input, mode=mode, workdir=WORKDIR, rules=rules))
+
+
+def test_a_bash_deny_rule_binds_a_part_of_a_compound_of_plain_words() -> None:
+    # rule-bash-compound-deny, rule-bash-compound-git-push: the refusal names the whole command.
+    denied = call("Bash", {"command": "echo staged && git push origin main"}, mode="bypass", deny=("Bash(git push:*)",))
+    assert denied == Decision(
+        behaviour="deny",
+        message="Permission to use Bash with command echo staged && git push origin main has been denied.")
+    assert call("Bash", {"command": "echo staged && echo git push"}, mode="bypass",
+                deny=("Bash(git push:*)",)).behaviour == "allow"
+    # rule-bash-prefix-space: "rm *" is a word prefix, so "echo rm keep.txt" is not bound.
+    assert call("Bash", {"command": "rm keep.txt"}, mode="bypass", deny=("Bash(rm *)",)).behaviour == "deny"
+    assert call("Bash", {"command": "echo rm keep.txt"}, mode="bypass", deny=("Bash(rm *)",)).behaviour == "allow"
+
+
+@pytest.mark.parametrize("command", ["echo a; rm x", "echo a | rm x", "echo 'a' && rm x", "echo a > f && rm x"])
+def test_other_compound_shapes_against_a_bash_deny_rule_are_not_modelled(command: str) -> None:
+    with pytest.raises(NotModelled):
+        call("Bash", {"command": command}, mode="bypass", deny=("Bash(rm:*)",))
+
+
+def test_a_compound_against_a_bash_ask_rule_is_not_modelled() -> None:
+    with pytest.raises(NotModelled):
+        call("Bash", {"command": "echo a && touch x"}, mode="bypass", ask=("Bash(touch *)",))
+
+
+def test_webfetch_domain_rules_name_the_host_and_stay_silent_where_unmeasured() -> None:
+    deny = ("WebFetch(domain:*.example.com)",)
+    assert call("WebFetch", {"url": "https://docs.example.com/", "prompt": "p"}, mode="bypass", deny=deny) == Decision(
+        behaviour="deny", message="WebFetch denied access to domain:docs.example.com.")
+    local = call("WebFetch", {"url": "http://127.0.0.1:9/", "prompt": "p"}, mode="bypass", deny=deny)
+    assert local.behaviour == "allow"
+    with pytest.raises(NotModelled):  # whether *.example.com binds example.com itself is not measured
+        call("WebFetch", {"url": "https://example.com/", "prompt": "p"}, mode="bypass", deny=deny)
+    with pytest.raises(NotModelled):  # nor whether example.com binds its subdomains
+        call("WebFetch", {"url": "https://a.example.com/", "prompt": "p"}, mode="bypass",
+             deny=("WebFetch(domain:example.com)",))
+    with pytest.raises(NotModelled):  # only deny is measured
+        call("WebFetch", {"url": "https://example.com/", "prompt": "p"}, allow=("WebFetch(domain:example.com)",))
+
+
+def test_a_websearch_rule_with_a_query_binds_no_search() -> None:
+    # rule-websearch-query: WebSearch(claude ai) in deny lets a search for "claude ai" run.
+    assert call("WebSearch", {"query": "claude ai"}, mode="bypass", deny=("WebSearch(claude ai)",)).behaviour == "allow"
+
+
+@pytest.mark.parametrize("rule", ["mcp__marker__*", "mcp__marker__rec*", "mcp__marker__record"])
+def test_mcp_allow_rules_pre_approve_the_tools_they_name(rule: str) -> None:
+    assert call("mcp__marker__record", {"text": "x"}, allow=(rule,)).behaviour == "allow"
+    assert call("mcp__other__record", {"text": "x"}, allow=(rule,)) == Decision(
+        behaviour="ask",
+        message="Claude requested permissions to use mcp__other__record, but you haven't granted it yet.")
+
+
+def test_mcp_prefix_rules_cover_only_their_prefix() -> None:
+    assert Rule.parse("mcp__marker__rec*").covers_tool("mcp__marker__record")
+    assert not Rule.parse("mcp__marker__rec*").covers_tool("mcp__marker__note")
+
+
+def test_a_bare_mcp_server_deny_removes_its_tools_and_other_mcp_rules_are_not_modelled() -> None:
+    rules = RuleSet.from_lists(allow=(), deny=("mcp__marker",), ask=())
+    assert mcp_removed_by_deny(rules, "mcp__marker__note")
+    assert not mcp_removed_by_deny(rules, "mcp__other__note")
+    for lists in ({"deny": ("mcp__marker__record",)}, {"ask": ("mcp__marker__*",)}, {"allow": ("mcp__marker",)}):
+        with pytest.raises(NotModelled):
+            call("mcp__marker__record", {"text": "x"}, **lists)

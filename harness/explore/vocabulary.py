@@ -1,0 +1,196 @@
+"""The words the grammar draws from, each an element of the engine's surface (``docs/surface/claude-V.json``).
+
+The vocabularies are small on purpose (shrinking gives cases a person reads), but together they reach every
+area a team's setup touches: permission rule forms at the user, project and local level, the permission
+modes, hook events with every output field and exit code, handler options, skill and agent frontmatter keys,
+memory files, settings ``env``, and the built-in tools' edge cases (a Read past the end, of a folder, of an
+empty file; an Edit after the file changed on disk, with curly quotes, on CRLF; Grep and Glob beside a
+``.gitignore`` and in a git work tree). ``reach`` names the surface elements they reach, so the grammar's
+reach is read from the code, not written down twice (settings ``env`` and memory files are drawn too,
+though the surface does not list them as elements).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+SKILL_NAMES = ("alpha", "beta")
+AGENT_NAMES = ("probe", "helper")
+LEVELS = ("project", "project", "user", "local")
+"""Settings levels: ``user`` is ``~/.claude/settings.json``, ``local`` ``.claude/settings.local.json``."""
+#: Print mode's ``default`` and ``bypass`` most of the time, each other mode about one case in fifteen.
+MODES = ("default",) * 6 + ("bypass",) * 6 + ("acceptEdits", "plan", "dontAsk")
+
+#: Matchers of every shape the docs and the claims speak of: exact, regex, everything, lists, broken.
+MATCHERS = ("Bash", "", "*", "Ba.*", "Bash|Read", "Read", "Bash,Read", "[", "Skill", "Agent", "Edit|Write",
+            "Grep|Glob", "WebFetch", "mcp__.*")
+TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure")
+#: Events with a matcher on something other than a tool name (SessionStart: the source; Subagent*: the type).
+OTHER_EVENTS = ("UserPromptSubmit", "SessionStart", "Stop", "SubagentStart", "SubagentStop", "SessionEnd")
+OTHER_MATCHERS: Mapping[str, tuple[str | None, ...]] = {
+    "SessionStart": (None, "startup", "resume"),
+    "SubagentStart": (None, "probe", "general-purpose"),
+    "SubagentStop": (None, "probe", "general-purpose"),
+}
+
+#: How a hook command answers: exit codes, plain stdout, and JSON output fields (``hook_output`` writes them).
+HOOK_OUTPUTS = ("marker", "exit2", "exit1", "stdout", "deny", "allow", "ask", "updated-allow", "updated-alone",
+                "context", "block", "continue-false", "suppress", "system-message")
+#: Handler options beside ``type`` and ``command``, with a value each.
+HANDLER_OPTIONS: Mapping[str, Any] = {
+    "timeout": 30, "statusMessage": "Checking", "once": True, "async": True, "if": "Bash(echo *)", "shell": "bash",
+}
+
+#: Permission rules of every form: bare tools, Bash prefixes (also inside compound commands), path globs
+#: (relative, ``//abs``, ``~/``), WebFetch domains, MCP server and tool rules, Skill and Agent specifiers.
+RULES = (
+    "Bash(echo *)", "Bash", "Read", "Write", "Skill(alpha)", "Bash(echo M1)", "Bash(git add:*)", "Bash(git push:*)",
+    "Bash(git *)", "Read(src/**)", "Edit(src/**)", "Edit", "Write(out*.txt)", "Read(*.txt)", "Read(//etc/**)",
+    "Read(~/notes.txt)", "Edit(/src/**)", "Grep", "Glob", "WebFetch(domain:example.com)", "WebFetch",
+    "mcp__srv", "mcp__srv__ping", "mcp__srv__*", "Agent(probe)", "Agent",
+)
+
+
+def rule_form(rule: str) -> str:
+    """The surface's ``rule-form`` of ``rule``: ``Bash(<prefix> *)``, ``<tool>(<glob>)``, ``mcp__<server>``."""
+    if rule.startswith("mcp__"):
+        parts = rule.split("__")
+        return "mcp__<server>" if len(parts) == 2 else "mcp__<server>__*" if parts[2] == "*" \
+            else "mcp__<server>__<tool>"
+    if "(" not in rule:
+        return "<tool>"
+    tool, specifier = rule[:-1].split("(", 1)
+    if specifier.startswith("domain:"):
+        return "WebFetch(domain:<host>)"
+    if tool == "Bash" and (specifier.endswith(" *") or specifier.endswith(":*")):
+        return "Bash(<prefix> *)"
+    return "<tool>(<glob>)" if "*" in specifier or "/" in specifier else "<tool>(<specifier>)"
+
+#: Skill frontmatter beyond name, description, context, agent, the tool lists and hooks (surface skill-key).
+SKILL_EXTRA: Mapping[str, Any] = {
+    "model": "sonnet", "effort": "low", "argument-hint": "[topic]", "user-invocable": False,
+    "when_to_use": "When asked for it.", "paths": ["src/**"], "shell": "bash", "version": "1.0.0",
+    "license": "MIT",
+}
+#: Agent frontmatter beyond name, description, tools, disallowedTools, skills and hooks (surface agent-key).
+AGENT_EXTRA: Mapping[str, Any] = {
+    "model": "sonnet", "permissionMode": "acceptEdits", "maxTurns": 1, "effort": "low", "color": "blue",
+    "memory": "project", "background": True, "initialPrompt": "Start.", "omitClaudeMd": True,
+}
+
+#: Memory files: what each says and where it lies (``home/`` is the user level).
+MEMORY = {
+    "CLAUDE.md": "Project memory: MEMORY-PROJECT.\n",
+    "CLAUDE.local.md": "Local memory: MEMORY-LOCAL.\n",
+    ".claude/rules/style.md": "Rule file: MEMORY-RULE.\n",
+    "src/CLAUDE.md": "Nested memory: MEMORY-NESTED.\n",
+    "home/.claude/CLAUDE.md": "User memory: MEMORY-USER.\n",
+}
+
+#: Files every fixture holds, for the tools' edge cases.
+BASE_FILES = {
+    "notes.txt": "NOTES-CONTENT\n",
+    "empty.txt": "",
+    "crlf.txt": "line one\r\nline two\r\n",
+    "quotes.txt": "It\u2019s \u201cquoted\u201d.\n",
+    "src/code.py": "print('CODE')\n",
+}
+#: A ``.gitignore`` and the file it hides (drawn; a Bash ``git init`` turns the folder into a work tree).
+IGNORE_FILES = {".gitignore": "ignored.txt\n", "ignored.txt": "NOTES-CONTENT hidden\n"}
+
+#: The built-in calls, with what each reaches: kind -> (tool, input). ``{n}`` is the call's number.
+TOOL_CALLS: Mapping[str, tuple[str, dict[str, Any]]] = {
+    "bash-echo": ("Bash", {"command": "echo M{n}"}),
+    "bash-compound": ("Bash", {"command": "git add notes.txt && git push"}),
+    "bash-git-status": ("Bash", {"command": "git status --short"}),
+    "bash-git-init": ("Bash", {"command": "git init -q && echo INIT"}),
+    "bash-env": ("Bash", {"command": "echo VAR=$EXPLORE_VAR"}),
+    "bash-touch-notes": ("Bash", {"command": "echo CHANGED >> notes.txt"}),
+    "read-notes": ("Read", {"file_path": "notes.txt"}),
+    "read-past-end": ("Read", {"file_path": "notes.txt", "offset": 50}),
+    "read-folder": ("Read", {"file_path": "src"}),
+    "read-empty": ("Read", {"file_path": "empty.txt"}),
+    "read-crlf": ("Read", {"file_path": "crlf.txt"}),
+    "read-abs": ("Read", {"file_path": "/etc/hostname"}),
+    "read-code": ("Read", {"file_path": "src/code.py"}),
+    "write-out": ("Write", {"file_path": "out{n}.txt", "content": "W{n}"}),
+    "write-src": ("Write", {"file_path": "src/new{n}.txt", "content": "S{n}"}),
+    "edit-notes": ("Edit", {"file_path": "notes.txt", "old_string": "NOTES-CONTENT", "new_string": "EDITED-{n}"}),
+    "edit-quotes": ("Edit", {"file_path": "quotes.txt", "old_string": "It's \"quoted\"", "new_string": "Plain"}),
+    "edit-crlf": ("Edit", {"file_path": "crlf.txt", "old_string": "line two", "new_string": "line 2"}),
+    "edit-code": ("Edit", {"file_path": "src/code.py", "old_string": "CODE", "new_string": "EDITED"}),
+    "grep": ("Grep", {"pattern": "NOTES", "output_mode": "files_with_matches"}),
+    "glob": ("Glob", {"pattern": "**/*.txt"}),
+    "webfetch": ("WebFetch", {"url": "https://example.com/", "prompt": "Summarise."}),
+    "mcp": ("mcp__srv__ping", {}),
+    "nope": ("Nope", {}),
+}
+#: How often each kind is drawn, relative to the others (Skill and Agent calls are drawn apart).
+CALL_WEIGHTS: Mapping[str, int] = {"bash-echo": 4, "read-notes": 2, "write-out": 2, "edit-notes": 2}
+
+
+def hook_output(event: str, kind: str, index: int) -> str:
+    """The shell lines after a hook has recorded itself: how it answers ``kind`` on ``event``."""
+    reason = f"HOOK-{index}-REASON"
+    specific: dict[str, Any] = {"hookEventName": event}
+    if kind == "marker":
+        return ""
+    if kind in ("exit2", "exit1"):
+        return f'echo "{reason}" >&2; exit {kind[-1]}\n'
+    if kind == "stdout":
+        return f"echo HOOK-{index}-STDOUT\n"
+    if kind in ("deny", "allow", "ask"):
+        payload: dict[str, Any] = {"hookSpecificOutput": {**specific, "permissionDecision": kind,
+                                                          "permissionDecisionReason": reason}}
+    elif kind.startswith("updated"):
+        specific["updatedInput"] = {"command": f"echo UPDATED-{index}"}
+        if kind == "updated-allow":
+            specific["permissionDecision"] = "allow"
+        payload = {"hookSpecificOutput": specific}
+    elif kind == "context":
+        payload = {"hookSpecificOutput": {**specific, "additionalContext": f"HOOK-{index}-CONTEXT"}}
+    elif kind == "block":
+        payload = {"decision": "block", "reason": reason}
+    elif kind == "continue-false":
+        payload = {"continue": False, "stopReason": f"HOOK-{index}-STOP"}
+    elif kind == "suppress":
+        payload = {"suppressOutput": True}
+    else:
+        payload = {"systemMessage": f"HOOK-{index}-MESSAGE"}
+    return "echo '" + json.dumps(payload) + "'\n"
+
+
+def _surface_names(event: str, kind: str) -> set[str]:
+    """The surface's ``hook-output`` elements a hook answering ``kind`` on ``event`` uses."""
+    fields = {
+        "deny": {"hookSpecificOutput", f"{event}.permissionDecision", f"{event}.permissionDecisionReason"},
+        "allow": {"hookSpecificOutput", f"{event}.permissionDecision", f"{event}.permissionDecisionReason"},
+        "ask": {"hookSpecificOutput", f"{event}.permissionDecision", f"{event}.permissionDecisionReason"},
+        "updated-allow": {"hookSpecificOutput", f"{event}.updatedInput", f"{event}.permissionDecision"},
+        "updated-alone": {"hookSpecificOutput", f"{event}.updatedInput"},
+        "context": {"hookSpecificOutput", f"{event}.additionalContext"},
+        "block": {"decision", "reason"},
+        "continue-false": {"continue", "stopReason"},
+        "suppress": {"suppressOutput"},
+        "system-message": {"systemMessage"},
+    }
+    return fields.get(kind, set())
+
+
+def reach() -> dict[str, set[str]]:
+    """The surface elements (kinds as in ``docs/surface/claude-V.json``) the grammar can draw."""
+    events = {*TOOL_EVENTS, *OTHER_EVENTS}
+    return {
+        "hook-event": events,
+        "hook-output": {name for e in events for k in HOOK_OUTPUTS for name in _surface_names(e, k)},
+        "hook-handler": {"command.command", *(f"command.{o}" for o in HANDLER_OPTIONS)},
+        "skill-key": {"name", "description", "context", "agent", "allowed-tools", "disallowed-tools",
+                      "disable-model-invocation", "hooks", *SKILL_EXTRA},
+        "agent-key": {"name", "description", "tools", "disallowedTools", "skills", "hooks", *AGENT_EXTRA},
+        "tool": {tool for tool, _ in TOOL_CALLS.values()} | {"Skill", "Agent"},
+        "rule-form": {rule_form(rule) for rule in RULES},
+        "setting": {"hooks", "permissions", "permissions.allow", "permissions.deny", "permissions.ask",
+                    "enableAllProjectMcpServers"},
+    }
