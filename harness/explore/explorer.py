@@ -182,11 +182,13 @@ def explore(
     return exploration
 
 
-def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | None = None) -> Exploration:
+def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | None = None, partial: bool = False
+            ) -> Exploration:
     """An earlier exploration's results file judged again: its cases drawn again from its seed and budget,
     run on the reference engine as it is now, against the real engine's records in the file (which are
-    not run again). The way to measure a reference-engine fix on cases whose real answers are known."""
-    done = results.merge(paths)
+    not run again). The way to measure a reference-engine fix on cases whose real answers are known.
+    ``partial``: a run still going (or killed) is judged on the cases it finished."""
+    done = results.merge(paths, partial=partial)
     options = done.head.get("options", {})
     seed, budget = int(options["seed"]), int(options["budget"])
     real_engine = next(e for e in done.head["engines"] if e.startswith("claude@"))
