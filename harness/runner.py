@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness import races, servers, transcript, tree
+from harness import races, servers, transcript, tree, workfiles
 from harness.case import BrokenCase, Case, copy_fixture, copy_home
 from harness.case.lint import fixture_notes
 from harness.engine_name import EngineName
@@ -113,7 +113,8 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
     with servers.running(case, workdir=folders.work, logs=folders.root) as ports:
         quoting.ports = ports
         model.ports = ports
-        before = transcript.snapshot_files(folders.work)
+        # reading the working copy counts against the run's time limit too (a run can leave any file)
+        before = workfiles.snapshot(folders.work, deadline=time.monotonic() + case.run.timeout)
         try:
             run = engine.run(case, workdir=folders.work, home=folders.home, tmp=folders.tmp, model=model)
             model.finish()
@@ -128,14 +129,14 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
         duration = time.monotonic() - started
         notes = tuple(quoting.text(n) for n in notes)
         return Record.of(case, engine=engine.name, status=fault.status, duration=duration, fault=fault, notes=notes)
-    after = transcript.snapshot_files(folders.work)
+    after = workfiles.snapshot(folders.work, deadline=time.monotonic() + case.run.timeout, before=before)
     norm = transcript.Normaliser(workdir=folders.work, home=folders.home, tmp=folders.tmp, ports=ports)
     data = transcript.build(
         case=case,
         engine=engine.name,
         exchanges=model.in_order(),
         run=run,
-        files=transcript.changed_files(before, after),
+        files=workfiles.changed(before, after),
         norm=norm,
         side_calls=model.side_calls_made,
     )
