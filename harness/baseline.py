@@ -18,7 +18,7 @@ from harness.case import Case
 from harness.compare import CaseChange, compare_case
 from harness.engine_name import EngineName
 from harness.expectations import KnownDifference
-from harness.outcome import Status, status_of
+from harness.outcome import Status
 from harness.results import Record
 from harness.versions import newest
 
@@ -69,15 +69,15 @@ def from_snapshots(
 
 def replay(case: Case, *, engine: str, transcript: dict[str, Any], listed: list[KnownDifference]) -> Record:
     """A committed transcript checked against the case file as it is now, judged against ``listed``."""
-    differences = checks.check(case, transcript, debug_log=None)
     # The committed expectations are the record of what the baseline's debug log showed.
-    differences += [
+    debug_log = [
         checks.Difference(at=k.at, expected="as the case states", observed=k.observed)
         for k in listed
         if k.at == _DEBUG_LOG
     ]
-    findings = expectations.judge(differences, listed)
-    status = status_of(findings, settle_intermittent=False)
+    findings, status = expectations.judged(
+        case, transcript, listed, debug_log=None, settle_intermittent=False, also=debug_log
+    )
     return Record.of(case, engine=engine, status=status, duration=0.0, findings=findings, transcript=transcript)
 
 
@@ -100,7 +100,7 @@ def rejudge(record: Record, known: list[KnownDifference]) -> Status:
     if record.status.is_error or record.status is Status.NOT_MODELLED:
         return record.status
     differences = [checks.Difference(at=at, expected="", observed=got) for at, got in record.observed()]
-    return status_of(expectations.judge(differences, known), settle_intermittent=False)
+    return expectations.verdict(differences, known, settle_intermittent=False)[1]
 
 
 def changes(base: Baseline, new: Iterable[Record], *, case_ids: Iterable[str]) -> list[CaseChange]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import signal
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
@@ -20,9 +19,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from harness import processes, results
 from harness.case import BrokenCase, Case
 from harness.engine_name import EngineName
-from harness.engines import make_engine
 from harness.expectations import Expectations
-from harness.runner import bug, run_case
+from harness.runner import run_named
 from harness.suite import Suite
 from harness.versions import newest
 
@@ -101,17 +99,14 @@ def run_all(
 
         def one(item: tuple[EngineName, Found]) -> results.Record:
             engine, case = item
-            started = time.monotonic()
-            try:
-                record = run_case(
-                    case,
-                    make_engine(engine, default_version=default_version(suite), api_faults=api_faults),
-                    expectations=expectations,
-                    keep=keep,
-                )
-            except Exception as exc:  # a crash is a result too: the run goes on and the file records it
-                duration = time.monotonic() - started
-                record = results.Record.faulted(case, engine=engine.text(), fault=bug(exc), duration=duration)
+            record = run_named(
+                case,
+                engine,
+                expectations=expectations,
+                keep=keep,
+                default_version=default_version(suite),
+                api_faults=api_faults,
+            )
             writer.add(record)
             progress.update(task, advance=1, description=f"{engine} {case.id}")
             return record

@@ -23,7 +23,6 @@ skipped, as ``git bisect skip`` does.
 from __future__ import annotations
 
 import re
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -32,13 +31,12 @@ from typing import Any
 from harness.case import Case
 from harness.compare import keyed_exchanges, show
 from harness.engine_name import EngineName
-from harness.engines import make_engine
 from harness.engines.install import binary_path
 from harness.errors import UsageError
 from harness.expectations import Expectations, KnownDifference
 from harness.outcome import Judgement, Status
 from harness.results import Record
-from harness.runner import bug, run_case
+from harness.runner import run_named
 
 #: The value of a case-file field where the run did what the case documents.
 AS_DOCUMENTED = "(as documented)"
@@ -408,12 +406,7 @@ def live_runner(case: Case, expectations: Expectations) -> Runner:
 
     def run(version: str) -> tuple[Record, bool]:
         fresh = not binary_path(version).is_file()
-        started = time.monotonic()
-        engine = EngineName.claude(version)
-        try:
-            record = run_case(case, make_engine(engine), expectations=expectations)
-        except Exception as exc:  # a harness bug is a run without a verdict, not the end of the search
-            record = Record.faulted(case, engine=engine.text(), fault=bug(exc), duration=time.monotonic() - started)
-        return record, fresh
+        # a harness bug is a run without a verdict (run_named's fault), not the end of the search
+        return run_named(case, EngineName.claude(version), expectations=expectations), fresh
 
     return run

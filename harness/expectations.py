@@ -18,15 +18,18 @@ engine returns either the documented or the listed value from run to run; wpt's 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from harness import checks
+from harness.case import Case
 from harness.checks import Difference
 from harness.errors import CaseFormatError
-from harness.outcome import Finding, Judgement
+from harness.outcome import Finding, Judgement, Status, status_of
 from harness.yamlfile import read_yaml
 
 
@@ -145,3 +148,27 @@ def judge(differences: list[Difference], listed: list[KnownDifference]) -> tuple
             )
         )
     return tuple(findings)
+
+
+def verdict(
+    differences: list[Difference], listed: list[KnownDifference], *, settle_intermittent: bool
+) -> tuple[tuple[Finding, ...], Status]:
+    """The differences judged against the listed ones, and the status those findings make (``status_of``)."""
+    findings = judge(differences, listed)
+    return findings, status_of(findings, settle_intermittent=settle_intermittent)
+
+
+def judged(
+    case: Case,
+    transcript: dict[str, Any],
+    listed: list[KnownDifference],
+    *,
+    debug_log: str | None,
+    settle_intermittent: bool,
+    script_detail: str = "",
+    also: Sequence[Difference] = (),
+) -> tuple[tuple[Finding, ...], Status]:
+    """A transcript's verdict: the case's checks on it (and ``also``, differences known otherwise), judged
+    against the engine's known differences ``listed``, and the status they make."""
+    differences = checks.check(case, transcript, debug_log=debug_log, script_detail=script_detail)
+    return verdict([*differences, *also], listed, settle_intermittent=settle_intermittent)

@@ -28,11 +28,11 @@ from harness import older_pinned, results, snapshots
 from harness.accept import is_todo
 from harness.case import CASE_FILE, BrokenCase, Case, load_or_broken
 from harness.engine_name import EngineName
-from harness.engines import expand, make_engine
+from harness.engines import expand
 from harness.expectations import Expectations
 from harness.outcome import Judgement, Status
 from harness.results import Record
-from harness.runner import run_case
+from harness.runner import run_named
 from harness.selection import Selection
 from harness.suite import Suite
 from harness.versions import newest, version_key
@@ -183,9 +183,12 @@ class CaseTest(pytest.Function):
         keep = self.config.getoption("--keep-workdirs")
         suite = self.config.stash[SUITE]
         assert suite is not None
-        engine = make_engine(self.engine, default_version=newest(suite.pinned))
-        self.record = run_case(
-            self.found, engine, expectations=self.config.stash[_EXPECTATIONS], keep=Path(keep) if keep else None
+        self.record = run_named(
+            self.found,
+            self.engine,
+            expectations=self.config.stash[_EXPECTATIONS],
+            keep=Path(keep) if keep else None,
+            default_version=newest(suite.pinned),
         )
         if (writer := self.config.stash.get(_WRITER, None)) is not None:
             writer.add(self.record)

@@ -13,15 +13,17 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from harness import checks, races, servers, transcript, tree
+from harness import races, servers, transcript, tree, workfiles
 from harness.case import BrokenCase, Case, copy_fixture, copy_home
 from harness.case.lint import fixture_notes
-from harness.engines import engine_dir
+from harness.engine_name import EngineName
+from harness.engines import engine_dir, make_engine
 from harness.engines.base import Engine, EngineRun
 from harness.errors import HarnessError, NotModelled, ScriptError
-from harness.expectations import Expectations, judge
-from harness.outcome import Fault, Status, status_of
+from harness.expectations import Expectations, judged
+from harness.outcome import Fault, Finding, Status
 from harness.results import Record
 from harness.scripted import ScriptedModel
 
@@ -71,6 +73,25 @@ def run_case(
     return Record.faulted(case, engine=engine.name, fault=fault, duration=time.monotonic() - started)
 
 
+def run_named(
+    case: Case | BrokenCase,
+    engine: EngineName,
+    *,
+    expectations: Expectations,
+    keep: Path | None = None,
+    default_version: str | None = None,
+    api_faults: str | None = None,
+) -> Record:
+    """``case`` on the engine ``engine`` names, made here (see ``make_engine``), whatever happens: a crash of
+    the harness while making or running it is the record's fault, so a batch, a scan or a bisection goes on."""
+    started = time.monotonic()
+    try:
+        made = make_engine(engine, default_version=default_version, api_faults=api_faults)
+        return run_case(case, made, expectations=expectations, keep=keep)
+    except Exception as exc:  # a crash is a result too: the file records it and the caller carries on
+        return Record.faulted(case, engine=engine.text(), fault=bug(exc), duration=time.monotonic() - started)
+
+
 def bug(exc: Exception) -> Fault:
     """A harness-error fault for an exception cc-harness did not expect (call it in the ``except``)."""
     return Fault(
@@ -92,7 +113,8 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
     with servers.running(case, workdir=folders.work, logs=folders.root) as ports:
         quoting.ports = ports
         model.ports = ports
-        before = transcript.snapshot_files(folders.work)
+        # reading the working copy counts against the run's time limit too (a run can leave any file)
+        before = workfiles.snapshot(folders.work, deadline=time.monotonic() + case.run.timeout)
         try:
             run = engine.run(case, workdir=folders.work, home=folders.home, tmp=folders.tmp, model=model)
             model.finish()
@@ -107,14 +129,14 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
         duration = time.monotonic() - started
         notes = tuple(quoting.text(n) for n in notes)
         return Record.of(case, engine=engine.name, status=fault.status, duration=duration, fault=fault, notes=notes)
-    after = transcript.snapshot_files(folders.work)
+    after = workfiles.snapshot(folders.work, deadline=time.monotonic() + case.run.timeout, before=before)
     norm = transcript.Normaliser(workdir=folders.work, home=folders.home, tmp=folders.tmp, ports=ports)
     data = transcript.build(
         case=case,
         engine=engine.name,
         exchanges=model.in_order(),
         run=run,
-        files=transcript.changed_files(before, after),
+        files=workfiles.changed(before, after),
         norm=norm,
         side_calls=model.side_calls_made,
     )
@@ -122,13 +144,15 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
         # a stable string (no temporary or checkout paths), so that it can be listed as a known difference
         data["script_error"] = norm.text(script_failure.splitlines()[0]).replace(str(case.directory), "<case>")
     listed = expectations.listed(engine.name, case.id)
-    differences = checks.check(case, data, debug_log=run.debug_log, script_detail=script_failure or "")
-    findings = judge(differences, listed)
     # an intermittent case is "known" whichever way this run went, so reports do not flip between runs
-    status = status_of(findings, settle_intermittent=True)
+    def verdict(shown: dict[str, Any]) -> tuple[tuple[Finding, ...], Status]:
+        return judged(
+            case, shown, listed, debug_log=run.debug_log, settle_intermittent=True, script_detail=script_failure or ""
+        )
+
+    findings, status = verdict(data)
     for variant in itertools.islice(races.variants(data), 1, None):
-        other = judge(checks.check(case, variant, debug_log=run.debug_log, script_detail=script_failure or ""), listed)
-        if status_of(other, settle_intermittent=True) is not status:
+        if verdict(variant)[1] is not status:
             raise NotModelled(f"{engine.name}: the case's checks hold for one outcome of a race and not for another "
                               f"(texts: {' | '.join(races.races(data)[0])})")
     return Record.of(

@@ -30,12 +30,11 @@ from harness import results
 from harness.bisect import AS_DOCUMENTED, field_value, outcome_of
 from harness.case import BrokenCase, Case
 from harness.engine_name import EngineName, version_of
-from harness.engines import make_engine
 from harness.engines.cache import human, prune
 from harness.errors import CaseFormatError
 from harness.expectations import Expectations
 from harness.results import Record
-from harness.runner import bug, run_case
+from harness.runner import run_named
 from harness.timeline_model import Row, Timeline
 from harness.versions import version_key
 from harness.yamlfile import read_yaml
@@ -69,12 +68,7 @@ def scan_version(
     head = results.header(engines=[engine.text()], options=options, revision="")
 
     def one(case: Case | BrokenCase) -> Record:
-        started = time.monotonic()
-        try:
-            record = run_case(case, make_engine(engine), expectations=expectations)
-        except Exception as exc:  # a crash of the harness is a record too: the scan goes on
-            record = Record.faulted(case, engine=engine.text(), fault=bug(exc), duration=time.monotonic() - started)
-        return record
+        return run_named(case, engine, expectations=expectations)
 
     with results.Writer(file_for(folder, version), head=head) as writer, ThreadPoolExecutor(max(1, jobs)) as pool:
         for record in pool.map(one, cases):

@@ -7,22 +7,27 @@ removes only noise: temporary paths, session ids and other uuids, timestamps.
 
 from __future__ import annotations
 
+import codecs
 import json
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import tree
 from harness.case import Case
 from harness.engines.base import EngineRun
 from harness.scripted import Exchange
+from harness.workfiles import FileState
 
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 _TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b")
 _HEX_ID = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{16,40}\b")  # agent ids and the like
+#: Short ids the engine draws at random, named by the text around them (a bare 8-hex pattern would also take
+#: a git hash or a colour): CronCreate's job id ("Scheduled one-shot task c706869e", "c706869e — ..." in
+#: CronList) and the session's name ListAgents gives ("This session is work-28 [1c3627]").
+_SHORT_ID = re.compile(r"(?<=Scheduled one-shot task )[0-9a-f]{8}\b|(?<=Scheduled recurring job )[0-9a-f]{8}\b"
+                       r"|(?m:^[0-9a-f]{8}(?= \u2014 ))|(?<=This session is )[\w.-]+ \[[0-9a-f]{6}\]")
 _TIMINGS = frozenset({"duration_ms", "duration_api_ms"})
 # every form a timing takes: `duration_ms: 12`, `duration_ms: 12.786115` (hooks' fractional milliseconds),
 # `"duration_ms": 12` inside quoted JSON, and `duration_ms=1e3`
@@ -60,6 +65,7 @@ class Normaliser:
             value = value.replace(form, label)
         value = _UUID.sub(lambda m: self._label(m, "uuid"), value)
         value = _HEX_ID.sub(lambda m: self._label(m, "id"), value)
+        value = _SHORT_ID.sub(lambda m: self._label(m, "id"), value)
         value = _DURATION.sub(r"\1\2<n>", value)
         return _TIMESTAMP.sub("<timestamp>", value)
 
@@ -81,35 +87,18 @@ def _is_timing(key: str, value: Any) -> bool:
     return key in _TIMINGS and isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def snapshot_files(root: Path) -> dict[str, bytes]:
-    """Every file under ``root`` by relative path. Links are never followed (a run could point one at
-    ``/proc/self/environ``): a link is recorded as its target's name. A name that is not UTF-8 is kept
-    with its bytes escaped."""
-    out: dict[str, bytes] = {}
-    for path in tree.entries(root):  # does not descend into linked folders
-        key = _printable(str(path.relative_to(root)))
-        if path.is_symlink():
-            out[key] = f"<symlink to {_printable(os.readlink(path))}>".encode()
-        elif path.is_file():
-            out[key] = path.read_bytes()
-    return dict(sorted(out.items()))
-
-
-def _printable(name: str) -> str:
-    """A file name as text: undecodable bytes (surrogate escapes) become ``\\xNN``."""
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
-def changed_files(before: dict[str, bytes], after: dict[str, bytes]) -> dict[str, bytes | None]:
-    """Files the run created, changed (new content) or removed (None)."""
-    out: dict[str, bytes | None] = {k: v for k, v in after.items() if before.get(k) != v}
-    out.update({k: None for k in before if k not in after})
-    return dict(sorted(out.items()))
-
-
-def _file_value(name: str, data: bytes | None, norm: Normaliser, *, unordered: bool) -> Any:
-    if data is None:
+def _file_value(name: str, state: FileState | None, norm: Normaliser, *, unordered: bool) -> Any:
+    if state is None:
         return {"removed": True}
+    if not state.readable:
+        return f"<unreadable, {state.size} bytes>"
+    if not state.whole:  # only its head was read: shown cut, with the file's size
+        try:
+            text = codecs.getincrementaldecoder("utf-8")().decode(state.head, final=False)
+        except UnicodeDecodeError:
+            return f"<binary, {state.size} bytes>"
+        return norm.text(text)[:MAX_FILE_CHARS] + f"... <{state.size} bytes>"
+    data = state.head
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -164,7 +153,7 @@ def build(
     engine: str,
     exchanges: list[Exchange],
     run: EngineRun,
-    files: dict[str, bytes | None],
+    files: dict[str, FileState | None],
     norm: Normaliser,
     side_calls: Mapping[str, int],
 ) -> dict[str, Any]:
@@ -207,6 +196,8 @@ def build(
     if case.stderr is not None:
         wanted = (*case.stderr.include, *case.stderr.exclude)
         out["stderr"] = [norm.text(line) for line in run.stderr.splitlines() if any(w in line for w in wanted)]
+    if case.notices is not None:  # only then: other snapshots do not change
+        out["notices"] = [norm.text(line) for line in run.notices]
     if case.approvals is not None:
         out["approvals"] = [_approval(case, asked, norm) for asked in run.approvals]
     if case.side_calls:

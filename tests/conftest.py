@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import signal
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
 
+from harness import tree
 from harness.case import Case, copy_fixture, discover_cases, load_case
 from harness.engines import Engine, EngineRun
 from harness.engines.install import ensure_installed
@@ -25,6 +26,7 @@ EXPECTATIONS = Expectations(root=SUITE.expectations)
 PINNED = SUITE.pinned
 
 CaseWriter = Callable[..., Path]
+DeepTree = Callable[[Path, int], Path]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -65,6 +67,29 @@ def write_case(tmp_path: Path) -> CaseWriter:
         return directory
 
     return write
+
+
+@pytest.fixture
+def deep_tree() -> Iterator[DeepTree]:
+    """``make(under, levels)``: a chain of ``levels`` folders ``d/d/...`` under ``under``; returns the deepest.
+
+    Removed at teardown, whatever the test's outcome: pytest removes old temporary folders with
+    ``shutil.rmtree``, which recurses once per level, so a tree deeper than the recursion limit left in
+    ``tmp_path`` makes a later session print a RecursionError for each."""
+    made: list[Path] = []
+
+    def make(under: Path, levels: int) -> Path:
+        deep = under / "d"
+        made.append(deep)
+        deep.mkdir()
+        for _ in range(levels - 1):  # os.makedirs recurses once per level too
+            deep = deep / "d"
+            deep.mkdir()
+        return deep
+
+    yield make
+    for top in made:
+        tree.remove(top)
 
 
 class CopiedRun(NamedTuple):

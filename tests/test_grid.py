@@ -6,6 +6,7 @@ from harness import grid
 from harness.case.spec import ALONE, Combination
 from harness.outcome import Status
 from harness.report import markdown
+from harness.reporting import model_of
 from harness.results import Record
 
 
@@ -30,7 +31,7 @@ def test_a_case_about_one_part_is_counted_in_its_alone_cell_and_nowhere_else() -
 
 
 def test_the_markdown_grid_has_the_alone_column() -> None:
-    text = markdown.render([_record("single-a", "hook")])
+    text = markdown.render(model_of([_record("single-a", "hook")]))
     header = next(line for line in text.splitlines() if line.startswith("| caller ↓ / callee →"))
     hook_row = next(line for line in text.splitlines() if line.startswith("| **hook** |"))
     assert header.rstrip(" |").endswith("alone")

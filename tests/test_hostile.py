@@ -11,22 +11,26 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness import results, tree
+from harness import results, transcript, tree, workfiles
 from harness.case import load_case
 from harness.cli import main
 from harness.engines import make_engine
-from harness.errors import CaseFormatError
+from harness.errors import CaseFormatError, EngineTimeout
 from harness.outcome import Status
 from harness.runner import run_case
 from harness.scripted import ModelRequest, ScriptedModel
 from harness.yamlfile import read_yaml
-from tests.conftest import EXPECTATIONS, PINNED, REPO, CaseWriter, write_files
+from tests.conftest import EXPECTATIONS, PINNED, REPO, CaseWriter, DeepTree, write_files
 from tests.hostile_case import HOSTILE_CASE, SUITE_TOML, prompt_hooks
+
+pytest_plugins = ["pytester"]
 
 
 def _suite(root: Path, cases: dict[str, str]) -> Path:
@@ -163,26 +167,82 @@ def test_a_project_outside_the_cases_repository_is_refused(tmp_path: Path, proje
 
 
 def test_a_fixture_tree_1200_levels_deep_is_copied_and_removed(
-    write_case: CaseWriter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    write_case: CaseWriter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deep_tree: DeepTree
 ) -> None:
     """Deeper than Python's recursion limit (os.walk, rglob and rmtree recursed: RecursionError, and the
     private folder was left)."""
     directory = write_case("deep", HOSTILE_CASE.format(id="deep"), {".claude/settings.json": "{}"})
-    deep = directory / "d"
-    deep.mkdir()
-    for _ in range(1200):  # os.makedirs recurses once per level too
-        deep = deep / "d"
-        deep.mkdir()
-    (deep / "leaf.txt").write_text("x")
+    (deep_tree(directory, 1201) / "leaf.txt").write_text("x")
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    try:
-        record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
-    finally:
-        tree.remove(directory / "d")  # pytest's own clean-up of tmp_path recurses too
+    record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert record.status == Status.PASS, record.fault and (record.fault.message + record.fault.detail[-3000:])
     assert list(scratch.iterdir()) == []
+
+
+SEARCHES = """\
+id: {id}
+title: Glob and Grep in a tree deeper than Python's recursion limit
+documented_for: 2.1.332
+run: {{permission_mode: bypass, timeout: 30}}
+steps:
+  - prompt: Find the leaf.
+    turns:
+      - call:
+          name: Agent
+          input:
+            description: Find the leaf
+            prompt: "SEARCH TASK: find the leaf."
+            subagent_type: search
+            run_in_background: false
+      - say: Found.
+contexts:
+  search:
+    opens_with: "SEARCH TASK"
+    turns:
+      - call: {{name: Glob, input: {{pattern: '**/leaf.txt'}}, expect: {{is_error: false}}}}
+      - call: {{name: Grep, input: {{pattern: LEAF}}, expect: {{is_error: false}}}}
+      - say: Found.
+"""
+SEARCH_AGENT = """\
+---
+name: search
+description: Finds files and text in the project.
+tools: Read, Grep, Glob
+---
+
+You look things up in the project.
+"""
+
+
+def test_glob_and_grep_in_a_tree_1200_levels_deep_answer(write_case: CaseWriter, deep_tree: DeepTree) -> None:
+    """The reference engine's Glob and Grep walked with os.walk, which recurses once per level."""
+    files = {".claude/settings.json": "{}", ".claude/agents/search.md": SEARCH_AGENT}
+    directory = write_case("search", SEARCHES.format(id="search"), files)
+    (deep_tree(directory, 1200) / "leaf.txt").write_text("LEAF\n")
+    record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    assert record.status == Status.PASS, record.fault and (record.fault.message + record.fault.detail[-3000:])
+    assert record.transcript is not None
+    searches = ("Glob", "Grep")
+    glob, grep = (e["result"] for e in record.transcript["exchanges"] if e.get("call", {}).get("name") in searches)
+    leaf = "/".join(["d"] * 1200 + ["leaf.txt"])
+    assert (glob, grep) == (leaf, f"Found 1 file\n{leaf}")
+
+
+def test_a_deep_tree_is_removed_when_its_test_fails(pytester: pytest.Pytester) -> None:
+    """What a failing test leaves in tmp_path is removed by pytest's rmtree later, with a RecursionError."""
+    pytester.makeconftest("from tests.conftest import deep_tree  # noqa: F401\n")
+    pytester.makepyfile(
+        test_inner="""
+        def test_fails(deep_tree, tmp_path):
+            deep_tree(tmp_path, 1200)
+            assert False
+        """
+    )
+    pytester.runpytest_inprocess("-p", "no:xdist", "-p", "no:cacheprovider").assert_outcomes(failed=1)
+    left = [folder for folder, _dirs, _files in tree.walk(pytester.path) if len(folder.parts) > 100]
+    assert left == []
 
 
 def test_keep_workdirs_skips_a_socket_and_keeps_the_status(
@@ -230,3 +290,59 @@ def test_a_context_past_the_measured_calls_is_not_modelled(write_case: CaseWrite
     record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
     assert record.status == Status.NOT_MODELLED and record.fault is not None
     assert "a context of more than 601 model calls" in record.fault.message
+
+
+def test_a_200_mb_sparse_file_the_run_leaves_is_never_read_whole(write_case: CaseWriter) -> None:
+    """Every file of the working copy was read whole: 200 MB took the peak from 85 MB to 494 MB (and the
+    run from 12 s to 112 s). Only its head is read now, and the transcript shows it cut, with its size."""
+    warm = write_case("warm", HOSTILE_CASE.format(id="warm"), prompt_hooks("true"))
+    run_case(load_case(warm), make_engine("reference"), expectations=EXPECTATIONS)  # imports are not the run's
+    directory = write_case("sparse", HOSTILE_CASE.format(id="sparse"), prompt_hooks("truncate -s 200M big.bin"))
+    tracemalloc.start()
+    try:
+        record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert record.status == Status.PASS, record.fault
+    assert peak < 16 * 2**20, f"peak {peak / 2**20:.0f} MiB"  # measured: 3 MiB, and 427 MiB when read whole
+    assert record.transcript is not None
+    shown = record.transcript["files"]["big.bin"]
+    assert shown == "\0" * transcript.MAX_FILE_CHARS + f"... <{200 * 2**20} bytes>"
+
+
+def test_reading_the_working_copy_stops_at_the_runs_time_limit(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("a")
+    assert set(workfiles.snapshot(tmp_path, deadline=time.monotonic() + 60)) == {"a.txt"}
+    with pytest.raises(EngineTimeout, match=r"within the run's time limit \(run.timeout\)"):
+        workfiles.snapshot(tmp_path, deadline=time.monotonic() - 1)
+
+
+def test_a_large_file_the_run_rewrote_with_the_same_bytes_is_not_changed(write_case: CaseWriter) -> None:
+    """Larger than what is kept of a file: the run's change is told by size, else by a digest of the whole."""
+    size = workfiles.HEAD_BYTES + 10
+    rewrite = f"python3 -c \"import pathlib; p = pathlib.Path('same.bin'); p.write_bytes(p.read_bytes())\" && " \
+        f"python3 -c \"import pathlib; pathlib.Path('tail.bin').write_bytes(b'x' * {size - 1} + b'z')\""
+    files = {**prompt_hooks(rewrite), "same.bin": "x" * size, "tail.bin": "x" * size}
+    directory = write_case("rewrite", HOSTILE_CASE.format(id="rewrite"), files)
+    record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    assert record.status == Status.PASS, record.fault
+    assert record.transcript is not None
+    assert list(record.transcript["files"]) == ["tail.bin"]
+
+
+def test_a_file_the_run_left_unreadable_is_shown_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``chmod 0`` by a hook (root reads it anyway: the refusal a user meets is made here)."""
+    (tmp_path / "secret.txt").write_text("s")
+    opened = Path.open
+
+    def refuse(path: Path, *args: Any, **kwargs: Any) -> Any:
+        if path.name == "secret.txt":
+            raise PermissionError(13, "Permission denied", str(path))
+        return opened(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refuse)
+    (state,) = workfiles.snapshot(tmp_path).values()
+    assert not state.readable and state.size == 1
+    norm = transcript.Normaliser(workdir=tmp_path, home=tmp_path)
+    assert transcript._file_value("secret.txt", state, norm, unordered=False) == "<unreadable, 1 bytes>"

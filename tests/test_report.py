@@ -15,6 +15,7 @@ from harness.cli import main
 from harness.grid import COLUMNS, SYMBOL, cell_name
 from harness.outcome import WORST_FIRST, Status
 from harness.report import junit, markdown
+from harness.reporting import model_of
 
 #: one worker builds ``saved`` (two real engines) for the whole module under ``pytest -n``
 pytestmark = pytest.mark.xdist_group("test_report")
@@ -52,7 +53,7 @@ def test_every_record_is_real(records: list[results.Record]) -> None:
 
 
 def test_grid_cells_count_their_cases_by_status_worst_first(records: list[results.Record]) -> None:
-    text = markdown.render(records)
+    text = markdown.render(model_of(records))
     for engine in ENGINES:
         section = _grid_section(text, engine)
         rows = {line.split("|")[1].strip(" *"): line for line in section.splitlines() if line.startswith("| **")}
@@ -70,7 +71,7 @@ def test_grid_cells_count_their_cases_by_status_worst_first(records: list[result
 
 
 def test_impossible_cells_get_a_footnote_naming_their_cases(records: list[results.Record]) -> None:
-    section = _grid_section(markdown.render(records), ENGINES[0])
+    section = _grid_section(markdown.render(model_of(records)), ENGINES[0])
     impossible = sorted(r.case for r in records if r.engine == ENGINES[0] and "impossible" in r.flags)
     assert impossible, "the selection has impossible cases (tool -> *)"
     notes = [line for line in section.splitlines() if re.match(r"^\d+\. ", line)]
@@ -81,7 +82,7 @@ def test_impossible_cells_get_a_footnote_naming_their_cases(records: list[result
 
 
 def test_claims_table_says_holds_or_differs_with_the_observed_string(records: list[results.Record]) -> None:
-    text = markdown.render(records)
+    text = markdown.render(model_of(records))
     table = text[text.index("## Claims by engine") :]
     rows = {line.split("|")[1].strip(" *"): line for line in table.splitlines() if line.startswith("| **")}
     assert rows, "no claim rows parsed"
@@ -101,8 +102,8 @@ def test_claims_table_says_holds_or_differs_with_the_observed_string(records: li
 
 
 def test_markdown_is_deterministic(records: list[results.Record]) -> None:
-    text = markdown.render(records)
-    assert markdown.render(list(reversed(records))) == text
+    text = markdown.render(model_of(records))
+    assert markdown.render(model_of(list(reversed(records)))) == text
     assert not re.search(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", text), "no timestamps in the committed report"
 
 
@@ -123,7 +124,7 @@ def test_report_check_passes_when_current_and_fails_when_stale(
 
 
 def test_junit_counts_match_the_records(records: list[results.Record]) -> None:
-    root = ET.fromstring(junit.render(records))
+    root = ET.fromstring(junit.render(model_of(records)))
     assert [s.get("name") for s in root.findall("testsuite")] == list(ENGINES)
     for suite in root.findall("testsuite"):
         mine = [r for r in records if r.engine == suite.get("name")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from harness.outcome import Fault, Finding, Judgement, Status
 from harness.report import github
+from harness.reporting import model_of
 from harness.results import Record
 
 
@@ -50,7 +51,7 @@ def test_a_case_id_that_is_not_a_plain_name_is_named_in_the_message_but_never_ma
 
 def test_the_summary_lists_totals_and_what_is_not_a_pass_with_no_raw_html() -> None:
     record = _record("x", Status.HARNESS_ERROR, fault=Fault(status=Status.HARNESS_ERROR, message="<script>|`"))
-    text = github.summary([_record("ok", Status.PASS), record])
+    text = github.summary(model_of([_record("ok", Status.PASS), record]))
     assert "| claude@2.1.332 | " in text and "### Not a pass" in text
     assert "<script>" not in text and "&lt;script&gt;\\|'" in text
-    assert github.summary([_record("ok", Status.PASS)]).count("Not a pass") == 0
+    assert github.summary(model_of([_record("ok", Status.PASS)])).count("Not a pass") == 0

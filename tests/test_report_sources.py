@@ -9,6 +9,7 @@ from harness import results
 from harness.outcome import Finding, Judgement, Status
 from harness.report import html, markdown
 from harness.report.summary import precedence_rows, ran_markers, source_columns, source_grid
+from harness.reporting import model_of
 
 ENGINES = ("reference", "claude@2.1.332")
 
@@ -83,10 +84,10 @@ def test_a_clash_outside_the_grid_is_named_by_what_its_runs_did(tmp_path: Path) 
     rows = {r.case: r for r in precedence_rows(records, engines=ENGINES)}
     assert rows["clash-mcp"].kind == "MCP server" and rows["clash-mcp"].evidence("reference") == "ran: project"
     assert rows["perm-deny"].kind == "permission rule" and rows["perm-deny"].evidence("reference") == "refused 2 calls"
-    text = markdown.render(records)
+    text = markdown.render(model_of(records))
     assert "| MCP server: user, project, plugin | `clash-mcp` | ran: project · ✅ holds |" in text
     assert "| permission rule: cli + local + project | `perm-deny` | refused 2 calls · ✅ holds |" in text
-    assert "<b>refused 2 calls</b>" in html.render(records)
+    assert "<b>refused 2 calls</b>" in html.render(model_of(records))
 
 
 def test_markers_are_read_from_files_only() -> None:
@@ -96,21 +97,21 @@ def test_markers_are_read_from_files_only() -> None:
 
 def test_markdown_and_html_render_both_views_deterministically(tmp_path: Path) -> None:
     records = _records()
-    text = markdown.render(records)
+    text = markdown.render(model_of(records))
     assert "## Sources" in text and "### claude@2.1.332 by source" in text
     # reference's skill -> hook: nothing from the project alone, two cases with a user part, one with a plugin part
     assert "| **skill → hook** | · | ✅ 2 pass | ✅ 1 pass |" in text
     assert "| skill: user > project > plugin | `clash-skill` | ran: user, plugin · ✅ holds |" in text
     assert "ran: project, plugin · 🟡 differs: `FROM-PLUGIN⏎FROM-PROJECT⏎`" in text
-    assert markdown.render(list(reversed(records))) == text
-    page = html.render(records)
+    assert markdown.render(model_of(list(reversed(records)))) == text
+    page = html.render(model_of(records))
     assert '<h2 id="sources">' in page and "<b>ran: project, plugin</b>" in page
-    assert html.render(list(reversed(records))) == page
+    assert html.render(model_of(list(reversed(records)))) == page
 
 
 def test_a_report_without_sources_has_no_sources_section() -> None:
     records = [_record("plain", e, combination="skill -> tool") for e in ENGINES]
-    assert "## Sources" not in markdown.render(records)
+    assert "## Sources" not in markdown.render(model_of(records))
 
 
 def test_records_written_before_the_field_read_as_project(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 from harness import results
 from harness.cli import main
 from harness.report import html, junit, markdown
+from harness.reporting import model_of
 
 #: The whole suite on the reference engine: deterministic (the real claude binaries are not: some cases
 #: flip between runs, which would make the two reports differ for a reason that has nothing to do with
@@ -57,9 +58,9 @@ def test_merged_shards_give_the_unsharded_report(runs: dict[str, Path]) -> None:
     head, merged = shards.head, shards.records
     assert head["shards"] == ["2/2", "1/2"]
     assert [(r.case, r.status) for r in merged] == [(r.case, r.status) for r in whole]
-    assert markdown.render(merged) == markdown.render(whole)
-    assert _without_times(junit.render(merged)) == _without_times(junit.render(whole))
-    assert html.render(merged) == html.render(whole)
+    assert markdown.render(model_of(merged)) == markdown.render(model_of(whole))
+    assert _without_times(junit.render(model_of(merged))) == _without_times(junit.render(model_of(whole)))
+    assert html.render(model_of(merged)) == html.render(model_of(whole))
 
 
 def test_report_command_takes_the_shard_files(runs: dict[str, Path], tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ import yaml
 from harness import results, timeline
 from harness.outcome import Fault, Finding, Judgement, Status
 from harness.report import markdown
+from harness.reporting import model_of
 from harness.results import Record
 from tests.conftest import REPO
 
@@ -102,7 +103,7 @@ def test_the_markdown_report_ends_with_the_timeline_and_is_otherwise_unchanged()
         cases=1,
         rows=tuple(timeline.rows(timeline.changes(_history({"2.1.280": None, "2.1.281": "P: A|B"})))),
     )
-    plain, with_timeline = markdown.render(records), markdown.render(records, timeline=scan)
+    plain, with_timeline = markdown.render(model_of(records)), markdown.render(model_of(records, timeline=scan))
     assert with_timeline.startswith(plain)
     section = with_timeline[len(plain) :]
     assert "## Timeline" in section and "2.1.280 to 2.1.281 (2 versions, 1" in section
@@ -255,7 +256,7 @@ def test_a_behaviour_the_scan_cannot_show_gets_its_row_from_its_bisect(tmp_path:
     assert (row.behaviour, row.first, row.last_same, row.window_end) == ("frame", "2.1.282", "2.1.281", None)
     assert row.fields == (("c", "steps[0].turns[0].result"),)
     assert row.old.startswith("…") and row.old.endswith("differs: HELLO") and row.new.endswith("differs: HI")
-    section = markdown.render([_run("2.1.332", None)], timeline=loaded)
+    section = markdown.render(model_of([_run("2.1.332", None)], timeline=loaded))
     assert "| frame | 2.1.282 | — | 2.1.281 | `c` `steps[0].turns[0].result` |" in section
 
 
@@ -264,7 +265,7 @@ def test_the_committed_timeline_renders_in_markdown_with_its_windows_and_its_bis
     loaded = timeline.load(scan, note=timeline.read_note(scan))
     assert loaded is not None and loaded.versions[0] == "2.1.252" and loaded.versions[-1] == "2.1.332"
     assert len(loaded.versions) == 70, "every release of the range"
-    section = markdown.render([_run("2.1.332", None)], timeline=loaded).split("## Timeline", 1)[1]
+    section = markdown.render(model_of([_run("2.1.332", None)], timeline=loaded)).split("## Timeline", 1)[1]
     assert "From a scan of every release 2.1.252 to 2.1.332 (70 versions" in section
     assert "| hook_deny_reason_names_event | 2.1.281 | — | 2.1.280 |" in section
     assert "| auto_mode_classifier_refusal | 2.1.285 | 2.1.301 (gone in 2.1.302) | 2.1.284 |" in section

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.transcript import Normaliser, changed_files
+from harness.transcript import Normaliser
+from harness.workfiles import FileState, changed
+
+
+def _state(data: bytes) -> FileState:
+    return FileState(size=len(data), head=data)
 
 
 def test_paths_ids_and_durations_are_normalised() -> None:
@@ -20,6 +25,16 @@ def test_paths_ids_and_durations_are_normalised() -> None:
     )
 
 
+def test_random_cron_and_session_ids_are_normalised_by_the_text_around_them() -> None:
+    norm = Normaliser(workdir=Path("/w"), home=Path("/h"))
+    created = "Scheduled one-shot task c706869e (17 14 28 2 *). Session-only"
+    listed = "c706869e \u2014 17 14 28 2 * (one-shot) [session-only]: CRON-ONCE"
+    assert norm.text(created) == "Scheduled one-shot task <id-1> (17 14 28 2 *). Session-only"
+    assert norm.text(listed) == "<id-1> \u2014 17 14 28 2 * (one-shot) [session-only]: CRON-ONCE"
+    assert norm.text("This session is work-28 [1c3627] \u2014 the name") == "This session is <id-2> \u2014 the name"
+    assert norm.text("commit c706869f and colour a1b2c3") == "commit c706869f and colour a1b2c3"
+
+
 def test_ordinary_text_is_untouched() -> None:
     norm = Normaliser(workdir=Path("/w"), home=Path("/h"))
     for text in ("HELLO", "Execute skill: tooltest", "Exit code 3\nOUT", "cafe 1234 deadbeef"):
@@ -27,18 +42,18 @@ def test_ordinary_text_is_untouched() -> None:
 
 
 def test_changed_files_reports_new_changed_and_removed() -> None:
-    before = {"a": b"1", "b": b"2", "c": b"3"}
-    after = {"a": b"1", "b": b"22", "d": b"4"}
-    assert changed_files(before, after) == {"b": b"22", "c": None, "d": b"4"}
+    before = {"a": _state(b"1"), "b": _state(b"2"), "c": _state(b"3")}
+    after = {"a": _state(b"1"), "b": _state(b"22"), "d": _state(b"4")}
+    assert changed(before, after) == {"b": _state(b"22"), "c": None, "d": _state(b"4")}
 
 
 def test_unordered_files_are_sorted_line_by_line() -> None:
     from harness.transcript import _file_value
 
     norm = Normaliser(workdir=Path("/w"), home=Path("/h"))
-    assert _file_value("ran.txt", b"b\na\n", norm, unordered=True) == "a\nb\n"
-    assert _file_value("ran.txt", b"b\na", norm, unordered=True) == "a\nb"
-    assert _file_value("ran.txt", b"b\na\n", norm, unordered=False) == "b\na\n"
+    assert _file_value("ran.txt", _state(b"b\na\n"), norm, unordered=True) == "a\nb\n"
+    assert _file_value("ran.txt", _state(b"b\na"), norm, unordered=True) == "a\nb"
+    assert _file_value("ran.txt", _state(b"b\na\n"), norm, unordered=False) == "b\na\n"
 
 
 def test_every_form_of_a_duration_is_normalised() -> None:

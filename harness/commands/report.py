@@ -12,6 +12,8 @@ from harness.case import discover_cases, scan_cases
 from harness.commands.common import cases_dir, console, stdout, suite_of, write
 from harness.errors import UsageError
 from harness.report import compat, escape, github, html, junit, markdown
+from harness.report.model import Model
+from harness.reporting import compatibility_of, model_of
 from harness.suite import Suite
 from harness.surface.contract import Contract
 
@@ -82,14 +84,18 @@ def run(args: argparse.Namespace) -> int:
     scan_file = args.timeline or suite.timeline
     scan = timeline.load(scan_file, note=timeline.read_note(scan_file))
     contract = _contract(suite, cases_dir(args, suite))
+    compatibility = compatibility_of(contract) if contract is not None else None
     compat_md: list[str] = []
-    if contract is not None:
+    if compatibility is not None:
         cases_rel = os.path.relpath(cases_dir(args, suite), target.parent)
         reference = os.path.relpath(suite.surface / CONTRACT, target.parent) if suite.surface else None
-        compat_md = compat.markdown_lines(contract, link=lambda c: f"{cases_rel}/{c}/case.yaml", reference=reference)
-    text = markdown.render(
-        records, catalogue=suite.catalogue, catalogue_link=link, timeline=scan, compatibility=compat_md
-    )
+
+        def case_link(case_id: str) -> str:
+            return f"{cases_rel}/{case_id}/case.yaml"
+
+        compat_md = compat.markdown_lines(compatibility, link=case_link, reference=reference)
+    model = model_of(records, catalogue=suite.catalogue, timeline=scan)
+    text = markdown.render(model, catalogue_link=link, compatibility=compat_md)
     if args.check:
         committed = target.read_text(encoding="utf-8") if target.is_file() else ""
         if committed == text:
@@ -111,25 +117,18 @@ def run(args: argparse.Namespace) -> int:
     html_path = args.html or suite.results / "report.html"
     junit_path = args.junit or suite.results / "junit.xml"
     write(target, text)
-    compat_html = compat.html_section(contract, link=lambda c: f"#case-{c}") if contract is not None else ""
-    page = html.render(
-        records,
-        cases_dir=cases_dir(args, suite).name,
-        catalogue=suite.catalogue,
-        timeline=scan,
-        compatibility=compat_html,
-    )
-    write(html_path, page)
-    write(junit_path, junit.render(records))
+    compat_html = compat.html_section(compatibility, link=lambda c: f"#case-{c}") if compatibility is not None else ""
+    write(html_path, html.render(model, cases_dir=cases_dir(args, suite).name, compatibility=compat_html))
+    write(junit_path, junit.render(model))
     out = stdout()
     for label, path in (("markdown", target), ("html", html_path), ("junit", junit_path)):
         out.print(f"{label}: {path}", markup=False)
     if args.github:
-        _github_output(records, suite, cases_dir(args, suite))
+        _github_output(model, suite, cases_dir(args, suite))
     return 0
 
 
-def _github_output(records: list[results.Record], suite: Suite, cases_dir: Path) -> None:
+def _github_output(model: Model, suite: Suite, cases_dir: Path) -> None:
     """The job summary into $GITHUB_STEP_SUMMARY and one annotation line per record that is not a pass."""
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
     if not summary_file:
@@ -141,6 +140,6 @@ def _github_output(records: list[results.Record], suite: Suite, cases_dir: Path)
         return os.path.relpath(cases_dir.resolve() / case_id / "case.yaml", root)
 
     with open(summary_file, "a", encoding="utf-8") as fh:
-        fh.write(github.summary(records, title=f"cc-harness: {suite.describe()}"))
-    for line in github.annotation_lines(records, case_file=case_file):
+        fh.write(github.summary(model, title=f"cc-harness: {suite.describe()}"))
+    for line in github.annotation_lines(model.records, case_file=case_file):
         print(escape.terminal(line))

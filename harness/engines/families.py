@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from harness.engine_name import EngineName
 from harness.engines.base import Engine
 from harness.errors import UsageError
+from harness.versions import version_key
 
 #: Builds the adapter for one engine name: (name, the version for a name without one, fault plan text).
 Factory = Callable[[EngineName, str | None, str | None], Engine]
@@ -63,6 +64,13 @@ def rank(family: str) -> int:
     """A family's place among report columns (an unregistered one, read from an old results file, last)."""
     known = _FAMILIES.get(family)
     return known.rank if known else max((f.rank for f in _FAMILIES.values()), default=0) + 1
+
+
+def engine_key(engine: str) -> tuple[int, tuple[int, ...], str]:
+    """An engine's place among report columns: reference engines first, then claude versions oldest to newest
+    (the families' registered order, each family's versions in release order)."""
+    name = EngineName.parse(engine)
+    return (rank(name.family), version_key(name.version) if name.version else (), engine)
 
 
 def _reference(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:

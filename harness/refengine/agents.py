@@ -15,7 +15,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import messages
+from harness.refengine import memory, messages
 from harness.refengine.config import AgentDef, SkillDef
 from harness.refengine.conversation import AGENT, Conversation, system_note
 from harness.refengine.errors import NotModelled
@@ -180,6 +180,14 @@ def subagent(rt: Runtime, parent: Conversation, agent: AgentDef, opening: list[d
     """A fresh context one level below ``parent``; ``fork`` marks a forked skill's context."""
     depth = parent.depth + 1
     tools = context_tools(rt, agent, depth=depth)
+    if rt.config.memory.present:
+        # Measured: a general-purpose subagent's task opens with the main thread's CLAUDE.md block. Other agents
+        # (Explore, a project agent, omitClaudeMd) and forked skills were not measured.
+        if fork or agent.name != GENERAL_PURPOSE or not agent.builtin:
+            raise NotModelled(f"memory files with a {'forked skill' if fork else f'{agent.name} subagent'} "
+                              "(measured: a general-purpose subagent)")
+        opening = [memory.opening_block(rt.config.memory.opening, rt.profile), *opening] \
+            if rt.config.memory.opening else opening
     conversation = Conversation(
         kind="fork" if fork else "subagent",
         system=system_text(rt, agent),

@@ -28,9 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-
 from harness.refengine.errors import NotModelled
+from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.hooks import (
     HookAction,
     HookRule,
@@ -39,22 +38,9 @@ from harness.refengine.hooks import (
     unknown_event_problem,
     unknown_events,
 )
-from harness.refengine.scope import AGENT_KEYS, SKILL_KEYS, frontmatter_problem, memory_problem, settings_problem
-
-_FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.DOTALL)
-
-
-def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
-    """(metadata, body). Broken YAML gives empty metadata and keeps the body, as 2.1.186+ does."""
-    text = text.removeprefix("\ufeff")
-    m = _FRONTMATTER.match(text)
-    if m is None:
-        return {}, text
-    try:
-        meta = yaml.safe_load(m.group(1))
-    except yaml.YAMLError:
-        meta = None
-    return (meta if isinstance(meta, dict) else {}), m.group(2).lstrip("\r\n")
+from harness.refengine.memory import MemoryModel
+from harness.refengine.memory import load as load_memory
+from harness.refengine.scope import AGENT_KEYS, SKILL_KEYS, frontmatter_problem, settings_problem
 
 
 def tool_list(raw: Any) -> tuple[str, ...]:
@@ -235,6 +221,8 @@ class ProjectConfig:
     it decides. When true ``hooks`` is empty, plugin hooks included (measured); skill and agent frontmatter
     hooks do not run either, while a skill with hooks still needs approval."""
     plugins: tuple[PluginDef, ...] = ()
+    memory: MemoryModel = field(default_factory=MemoryModel)
+    """CLAUDE.md and the rest, as far as the measurements go (memory.py)."""
 
     def skill(self, name: str) -> SkillDef | None:
         """The skill the Skill tool's ``skill`` names: its key, or a plugin skill's frontmatter name."""
@@ -248,7 +236,11 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
     read = {level: _read_settings(path, warnings, problems) for level, path in paths.items()}
     files = {level: settings for level, (settings, _) in read.items()}
     unmodelled = [p for level, settings in files.items() if (p := settings_problem(paths[level], settings))]
-    unmodelled += [p for p in (memory_problem(workdir, home),) if p]
+    memory = load_memory(workdir, home)
+    if memory.problem:
+        unmodelled.append(memory.problem)
+    elif memory.present and not (launch.loads("user") and launch.loads("project")):
+        unmodelled.append("memory files with --setting-sources leaving out user or project (unmeasured)")
     permissions = _permissions(files, trusted=trusted)
     hooks_disabled = _hooks_disabled(list(files.values()))
     settings_hooks = _settings_hooks([rules for _, rules in read.values()])
@@ -278,6 +270,7 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
         settings_problems=tuple(problems),
         hooks_disabled=hooks_disabled,
         plugins=launch.plugins,
+        memory=memory,
     )
 
 

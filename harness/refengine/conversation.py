@@ -50,6 +50,8 @@ class Conversation:
     """A hook agent's verdict, once it called StructuredOutput."""
     read_views: dict[Path, str] = field(default_factory=dict)
     """Each file this context last read whole, with its content then (the Read tool's unchanged-file check)."""
+    memory_loaded: set[Path] = field(default_factory=set)
+    """Folder CLAUDE.md files and scoped rules this context has loaded, each once (memory.py)."""
     known_files: set[Path] = field(default_factory=set)
     """Files this context holds whole: the engine's read-file state (tools.ToolEnvironment.known)."""
     seen_files: dict[Path, str] = field(default_factory=dict)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agents, approvals, messages, skills, web
+from harness.refengine import agents, approvals, memory, messages, skills, web
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
 from harness.refengine.hook_actions import STRUCTURED_OUTPUT, fire
@@ -28,6 +28,7 @@ from harness.refengine.tools import (
     MACHINE_TOOLS,
     MODELLED_BUILTINS,
     SPECS,
+    UNMODELLED_BUILTINS,
     ToolEnvironment,
     ToolResult,
     inside,
@@ -72,6 +73,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     name = ALIASES.get(called, called)
     raw_input = use.get("input")
     tool_input: dict[str, Any] = dict(raw_input) if isinstance(raw_input, dict) else {}
+    if name in UNMODELLED_BUILTINS:
+        raise NotModelled(f"a call to the built-in tool {name}")
     available = conversation.callable(rt.profile)
     conversation.tools_called.append(called)  # every attempt counts, refused or not (measured ``tool_uses``)
     if called not in available and name not in available:
@@ -79,7 +82,7 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
             called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in available,
             says_continue=rt.profile.unavailable_tool_says_continue,
             disabled=name in DISABLED_BUILTINS or name in removed_by_deny(rt.rules)))
-    invalid = validation_error(name, tool_input) or (
+    invalid = validation_error(name, tool_input, rt.profile.input_error_types) or (
         skills.validation_error(rt, tool_input) if name == "Skill" else None)
     if invalid is None and (invalid := _read_denied_write(rt, name)) is not None \
             and rt.profile.read_deny_write_is_listed_denial:
@@ -117,6 +120,7 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
         hook_allowed=pre.permission == "allow",
         skill_needs_approval=name == "Skill" and skills.needs_approval(rt, tool_input),
         skill_refusal_names_allow_rule=rt.profile.skill_approval_names_allow_rule,
+        bash_path_refusal=rt.profile.bash_path_refusal,
     ))
     if decision.behaviour != "allow" and pre.updated_without_decision:
         # Measured only where the rewritten call was allowed anyway (hook-output-pretooluse-updated-input-alone).
@@ -151,13 +155,35 @@ def _run_allowed(rt: Runtime, conversation: Conversation, name: str, tool_input:
     post = _post_hooks(rt, conversation, name, reported, use_id, result, started)
     block = _result_block(use_id, result)
     exposed = _expose_conditional_skills(rt, reported) if not result.failed else ""
-    notes = [*pre.contexts, *post.contexts, post.message or "", exposed]
+    notes = [n for n in (*pre.contexts, *post.contexts, post.message or "", exposed) if n]
+    loaded = _deferred_memory(rt, conversation, name, tool_input, result)
+    if loaded and notes:
+        raise NotModelled("a folder's CLAUDE.md or a scoped rule loaded beside hook context or a skill listing")
+    if rt.profile.memory_deferred_in_tool_result:
+        injected = (*injected, *({"type": "text", "text": text} for text in loaded))
+    else:
+        notes += loaded
     return CallOutcome(
         blocks=(block, *injected),
-        notes=tuple(n for n in notes if n),
+        notes=tuple(notes),
         stop_turn=pre.stop_turn or post.stop_turn,
         ends_context=name == STRUCTURED_OUTPUT,
     )
+
+
+def _deferred_memory(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any],
+                     result: ToolResult) -> list[str]:
+    """The texts of the folder CLAUDE.md files and scoped rules a call loads (memory.py). Measured: a successful
+    Read on the main thread; other file tools, a failed Read and a Read in another context are not."""
+    model = rt.config.memory
+    if not model.deferred or name not in ("Read", "Glob", "Grep", *FILE_WRITING_TOOLS):
+        return []
+    if name != "Read" or result.failed or conversation.kind != "main":
+        raise NotModelled(f"{name} {'that failed ' if result.failed else ''}in a {conversation.kind} context with a "
+                          "folder's CLAUDE.md or a scoped rule present (measured: a Read on the main thread)")
+    path = resolve(str(tool_input.get("file_path", "")), workdir=rt.workdir)
+    due = memory.on_read(model, conversation.memory_loaded, path, rt.workdir)
+    return [memory.deferred_text(f, rt.profile) for f in due]
 
 
 def _read_denied_write(rt: Runtime, name: str) -> str | None:

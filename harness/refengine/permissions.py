@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from harness.refengine import messages
 from harness.refengine.bash_safety import approval_message
 from harness.refengine.errors import NotModelled
+from harness.refengine.profiles import BashPathRefusal
 from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, READ_ONLY_TOOLS, SPECS, resolve, skill_name
 
 Mode = Literal["default", "bypass", "dontAsk"]
@@ -188,6 +189,8 @@ class Request:
     skill_needs_approval: bool = False
     skill_refusal_names_allow_rule: bool = False
     """The profile's ``skill_approval_names_allow_rule``: how the Skill tool's ask is worded."""
+    bash_path_refusal: BashPathRefusal = "blocked"
+    """The profile's ``bash_path_refusal``: how a redirection's or a path program's refusal is worded."""
 
 
 def removed_by_deny(rules: RuleSet) -> frozenset[str]:
@@ -295,7 +298,8 @@ def _tool_default(request: Request, allow_rules: tuple[Rule, ...]) -> Decision:
         def allowed(part: str) -> bool:
             return any(r.matches("Bash", {"command": part}, workdir=request.workdir) for r in allow_rules)
 
-        message = approval_message(str(request.tool_input["command"]), workdir=request.workdir, allowed=allowed)
+        message = approval_message(str(request.tool_input["command"]), workdir=request.workdir, allowed=allowed,
+                                   path_refusal=request.bash_path_refusal)
         return ALLOW if message is None else Decision(behaviour="ask", message=message)
     if tool in ("Write", "Edit", "NotebookEdit"):
         # Measured for NotebookEdit too: "Claude requested permissions to write to <absolute path> ...".

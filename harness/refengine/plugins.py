@@ -33,9 +33,9 @@ from harness.refengine.config import (
     SkillDef,
     agent_def,
     skill_def,
-    split_frontmatter,
 )
 from harness.refengine.errors import NotModelled
+from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.hooks import HookRule, InvalidHooks, parse_hook_rules
 
 MANIFEST = Path(".claude-plugin") / "plugin.json"

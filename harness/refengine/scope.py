@@ -1,6 +1,7 @@
-"""What a fixture may hold for the reference engine to answer at all: the settings keys, frontmatter keys and
-memory files it has measurements for. Anything else makes the run ``not-modelled`` (NotModelled names the
-element), because the real engine reads it and the reference would otherwise answer as if it were absent.
+"""What a fixture may hold for the reference engine to answer at all: the settings keys and frontmatter keys it
+has measurements for, and where memory files lie (memory.py reads those it models). Anything else makes the
+run ``not-modelled`` (NotModelled names the element), because the real engine reads it and the reference would
+otherwise answer as if it were absent.
 
 load_project only collects these (``ProjectConfig.unmodelled``): ``cc-harness init`` reads a repository with
 the same loader, and the engine raises when a run starts (session.py).
@@ -75,7 +76,7 @@ def frontmatter_problem(kind: str, name: str, meta: Mapping[str, Any], known: fr
 
 def memory_files(workdir: Path, home: Path) -> list[Path]:
     """CLAUDE.md, CLAUDE.local.md and ``.claude/rules/`` in the working copy (any depth) and the user's
-    ``~/.claude``: what the real engine puts in the model's context, and the reference does not."""
+    ``~/.claude``: what the real engine may put in the model's context (memory.py says which it models)."""
     found = [p for p in (home / ".claude" / "CLAUDE.md", home / ".claude" / "rules") if p.exists()]
     folders = [workdir]  # a stack, not os.walk: that recurses once per level (a fixture may be 1200 deep)
     while folders:
@@ -99,20 +100,7 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def memory_problem(workdir: Path, home: Path) -> str | None:
-    if found := memory_files(workdir, home):
-        shown = ", ".join(_shown(p, workdir, home) for p in found)
-        return f"memory files present ({shown}): CLAUDE.md, CLAUDE.local.md and .claude/rules/"
-    return None
-
-
 def raise_unmodelled(problems: Iterable[str]) -> None:
     """At the start of a run: the first thing the fixture holds that the engine does not model."""
     for problem in problems:
         raise NotModelled(problem)
-
-
-def _shown(path: Path, workdir: Path, home: Path) -> str:
-    if path.is_relative_to(workdir):
-        return str(path.relative_to(workdir))
-    return "~/" + str(path.relative_to(home)) if path.is_relative_to(home) else str(path)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.refengine import agents, messages, slash
+from harness.refengine import agents, memory, messages, slash
 from harness.refengine.config import Launch, load_project
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
 from harness.refengine.dispatch import reported_name, run_tool_use
@@ -173,6 +173,8 @@ def _depth_cap(env: Mapping[str, str], profile: Profile) -> int:
 def _start_process(rt: Runtime, *, source: str) -> None:
     """A new engine process: MCP servers connect, skill-registered hooks start empty (unless they live
     as long as the session, S4), SessionStart."""
+    if source == "resume" and rt.config.memory.present:
+        raise NotModelled("a resumed session with memory files (measured: a new session)")
     rt.mcp.start()
     if rt.profile.settings_errors_logged:
         rt.debug.extend(settings_error_debug(str(p.path), p.problem) for p in rt.config.settings_problems)
@@ -222,7 +224,7 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
         rt.session.forget_skill_hooks()  # S4 as seed 001 reads it: the hook belongs to the skill's turn
     rt.session.denials.clear()
     opening = not conversation.messages
-    conversation.messages.append(user_text(prompt))
+    conversation.messages.append(_opening_message(rt, prompt) if opening else user_text(prompt))
     notes = [*_listings(rt, conversation)] if opening else []
     notes += rt.session.pending_context
     rt.session.pending_context.clear()
@@ -235,6 +237,8 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
             raise NotModelled("the printed result of a prompt a UserPromptSubmit hook blocked other than by exit 2 "
                               "or a JSON decision block")
         conversation.messages.pop()
+        if submitted.suppress_prompt:
+            return _prompt_output(rt, result=submitted.message or "")
         return _prompt_output(rt, result=messages.prompt_blocked_result(submitted.message or "", prompt))
     notes += submitted.contexts
     command = slash.parse(prompt)
@@ -243,6 +247,8 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
     else:
         if not opening:
             raise NotModelled("a slash command as a later prompt of the session (measured: as its first)")
+        if rt.config.memory.present:
+            raise NotModelled("a slash command with memory files (measured: a plain prompt)")
         expanded = slash.expand(rt, *command)
         conversation.messages[-1] = {"role": "user", "content": [{"type": "text", "text": expanded.header},
                                                                  {"type": "text", "text": expanded.body}]}
@@ -251,6 +257,16 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
     if notes:
         conversation.messages.append(system_note("\n\n".join(notes)))
     return _prompt_output(rt, result=run_conversation(rt, conversation))
+
+
+def _opening_message(rt: Runtime, prompt: str) -> dict[str, Any]:
+    """The session's first user message: the CLAUDE.md block, if any, then the prompt (memory.py)."""
+    files = rt.config.memory.opening
+    if not files:
+        return user_text(prompt)
+    if rt.main_agent is not None:
+        raise NotModelled("memory files with the main thread run as an agent (--agent; unmeasured)")
+    return {"role": "user", "content": [memory.opening_block(files, rt.profile), {"type": "text", "text": prompt}]}
 
 
 def _listings(rt: Runtime, conversation: Conversation) -> list[str]:

@@ -25,8 +25,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.refengine.config import split_frontmatter, tool_list
+from harness.refengine.config import tool_list
 from harness.refengine.errors import NotModelled
+from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.runtime import Runtime
 
 _PROMPT = re.compile(r"/([A-Za-z0-9_.:-]+)(?:\s+(.*))?", re.DOTALL)

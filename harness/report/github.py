@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from harness.outcome import WORST_FIRST, Status
 from harness.report import escape
 from harness.report.markdown import grid_table
-from harness.report.summary import engine_grid, engines_of, total_columns
+from harness.report.model import Model
 from harness.results import Record
 
 #: A record's reason is cut to this many characters in the summary and in an annotation.
@@ -52,11 +52,9 @@ def _needs_a_look(records: Sequence[Record]) -> list[Record]:
     return sorted(shown, key=lambda r: (WORST_FIRST.index(r.status), r.case, r.engine))
 
 
-def summary(records: Sequence[Record], *, title: str = "cc-harness") -> str:
+def summary(model: Model, *, title: str = "cc-harness") -> str:
     """The job summary: totals per engine, each engine's grid, and every record that is not a pass."""
-    engines = engines_of(records)
-    grids = [engine_grid(records, engine=e) for e in engines]
-    shown = total_columns(grids)
+    records, grids, shown = model.records, model.grids, model.columns
     lines = [f"## {markdown_text(title)}", ""]
     lines += ["| engine | " + " | ".join(s.value for s in shown) + " |", "|---" * (len(shown) + 1) + "|"]
     lines += [f"| {markdown_text(g.engine)} | " + " | ".join(str(g.totals[s]) for s in shown) + " |" for g in grids]

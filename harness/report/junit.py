@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from harness.outcome import Judgement, Status
 from harness.report import escape
-from harness.report.summary import engines_of
+from harness.report.model import Model
 from harness.results import Record, totals
 
 
@@ -62,9 +62,10 @@ def _counts(records: Sequence[Record]) -> dict[str, str]:
     }
 
 
-def render(records: Sequence[Record]) -> str:
+def render(model: Model) -> str:
+    records = model.records
     root = ET.Element("testsuites", name="cc-harness")
-    for engine in engines_of(records):
+    for engine in model.engines:
         mine = sorted((r for r in records if r.engine == engine), key=lambda r: r.case)
         suite = _add(root, "testsuite", name=engine, **_counts(mine), time=f"{sum(r.duration for r in mine):.3f}")
         for r in mine:

@@ -10,25 +10,11 @@ from collections.abc import Sequence
 
 from harness import grid
 from harness.case.spec import PARTS
-from harness.claims import Catalogue
 from harness.grid import SYMBOL
 from harness.outcome import WORST_FIRST
 from harness.report import escape
-from harness.report.summary import (
-    ClaimCell,
-    ClaimRow,
-    EngineGrid,
-    PrecedenceRow,
-    SourceGrid,
-    Verdict,
-    claim_rows,
-    engine_grid,
-    engines_of,
-    precedence_rows,
-    source_grid,
-    source_grid_columns,
-    total_columns,
-)
+from harness.report.model import Model, Sources
+from harness.report.summary import ClaimCell, ClaimRow, EngineGrid, PrecedenceRow, SourceGrid, Verdict
 from harness.results import Record
 from harness.timeline_model import Timeline
 
@@ -101,11 +87,9 @@ def _precedence_cell(cell: ClaimCell, evidence: str) -> str:
     return (f"{escape.markdown(evidence)} · " if evidence else "") + _claim_cell(cell)
 
 
-def _sources(records: Sequence[Record], engines: Sequence[str]) -> list[str]:
+def _sources(sources: Sources | None, engines: Sequence[str]) -> list[str]:
     """The sources-by-grid view per engine and the precedence table; nothing when every part is the project's."""
-    columns = source_grid_columns(records)
-    precedence = precedence_rows(records, engines=engines)
-    if columns == ("project",) and not precedence:
+    if sources is None:
         return []
     lines = [
         "",
@@ -116,10 +100,10 @@ def _sources(records: Sequence[Record], engines: Sequence[str]) -> list[str]:
         "plugin (`--plugin-dir`). A case counts in the column of each source other than the project that one of",
         "its parts comes from; a case whose parts all come from the project counts under project.",
     ]
-    for engine in engines:
+    for engine, by_source in zip(engines, sources.grids, strict=True):
         lines += ["", f"### {escape.markdown(engine)} by source", ""]
-        lines += _source_grid(source_grid(records, engine=engine, columns=columns))
-    if precedence:
+        lines += _source_grid(by_source)
+    if sources.precedence:
         lines += [
             "",
             "### Precedence as measured",
@@ -133,7 +117,7 @@ def _sources(records: Sequence[Record], engines: Sequence[str]) -> list[str]:
             "settings files run once) · 🟡 differs: what the engine did instead.",
             "",
         ]
-        lines += _precedence(precedence, engines)
+        lines += _precedence(sources.precedence, engines)
     return lines
 
 
@@ -172,9 +156,8 @@ def _observations(rows: Sequence[ClaimRow], engines: Sequence[str]) -> list[str]
     return lines
 
 
-def _attention(records: Sequence[Record]) -> list[str]:
+def _attention(bad: Sequence[Record]) -> list[str]:
     """Failures and errors, worst first: what a reader of a red run looks for first."""
-    bad = sorted((r for r in records if r.status.is_bad), key=lambda r: (WORST_FIRST.index(r.status), r.engine, r.case))
     if not bad:
         return []
     lines = ["", "## Failures and errors", ""]
@@ -216,19 +199,10 @@ def _timeline(t: Timeline) -> list[str]:
     return lines
 
 
-def render(
-    records: Sequence[Record],
-    *,
-    catalogue: Catalogue | None = None,
-    catalogue_link: str | None = None,
-    timeline: Timeline | None = None,
-    compatibility: Sequence[str] = (),
-) -> str:
-    """``compatibility``: the compatibility section's lines (report/compat.py), last."""
-    engines = engines_of(records)
-    grids = [engine_grid(records, engine=e) for e in engines]
-    rows = claim_rows(records, engines=engines, catalogue=catalogue)
-    shown = total_columns(grids)
+def render(model: Model, *, catalogue_link: str | None = None, compatibility: Sequence[str] = ()) -> str:
+    """``catalogue_link``: the claims catalogue relative to the report; ``compatibility``: the compatibility
+    section's lines (report/compat.py), last."""
+    engines, grids, rows, shown = model.engines, model.grids, model.claims, model.columns
     claims = f"[the claims catalogue]({catalogue_link})" if catalogue_link else "the claims the cases name"
     lines = [
         "# Conformance",
@@ -250,7 +224,7 @@ def render(
         " has no measurement for it; the rest are errors, with no verdict on the engine. A grid cell counts its"
         " cases by status, worst first; · no case.",
     ]
-    lines += _attention(records)
+    lines += _attention(model.attention)
     lines += [
         "",
         "## Totals",
@@ -273,11 +247,11 @@ def render(
         "",
     ]
     lines += _claims_table(rows, engines)
-    lines += _sources(records, engines)
+    lines += _sources(model.sources, engines)
     observed = _observations(rows, engines)
     if observed:
         lines += ["", "## Observed differences", *observed]
-    if timeline is not None:  # last: it does not depend on the records, so the sections above stay as they were
-        lines += _timeline(timeline)
+    if model.timeline is not None:  # last: not from the records, so the sections above stay as they were
+        lines += _timeline(model.timeline)
     lines += compatibility
     return "\n".join(lines) + "\n"

@@ -15,11 +15,8 @@ from enum import StrEnum
 from harness import grid
 from harness.case.spec import PARTS, SOURCES, Sources
 from harness.claims import Catalogue, claim_order, claim_text
-from harness.engine_name import EngineName
-from harness.engines.families import rank
 from harness.outcome import WORST_FIRST, Judgement, Status
 from harness.results import Record, totals
-from harness.versions import version_key
 
 #: Flags a grid cell gets a footnote for, and what each means for a reader of the grid.
 FOOTNOTE_FLAGS = {
@@ -28,16 +25,6 @@ FOOTNOTE_FLAGS = {
     "model-mediated": "model-mediated: the link exists only because the model chose to make the call; "
     "the engine guarantees nothing",
 }
-
-
-def engine_key(engine: str) -> tuple[int, tuple[int, ...], str]:
-    """Reference engines first, then claude versions oldest to newest (the families' registered order)."""
-    name = EngineName.parse(engine)
-    return (rank(name.family), version_key(name.version) if name.version else (), engine)
-
-
-def engines_of(records: Iterable[Record]) -> list[str]:
-    return sorted({r.engine for r in records}, key=engine_key)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,6 +1,6 @@
 """The reference engine answers not-modelled where it has no measurement on every pinned version: memory
-files, unknown settings and frontmatter keys, unapproved project MCP servers, permission rule forms it does
-not model, and built-in tools' unmeasured edge cases (each of these was answered wrongly before)."""
+files beyond the measured ones, unknown settings and frontmatter keys, unapproved project MCP servers, permission
+rule forms it does not model, and built-in tools' unmeasured edge cases (each of these was answered wrongly before)."""
 
 from __future__ import annotations
 
@@ -23,19 +23,43 @@ def load(work: Path, home: Path) -> None:
     raise_unmodelled(load_project(workdir=work, home=home, trusted=True).unmodelled)
 
 
-@pytest.mark.parametrize("where", ["CLAUDE.md", "CLAUDE.local.md", "src/CLAUDE.md", ".claude/rules/style.md",
-                                   "~/.claude/CLAUDE.md", "~/.claude/rules/x.md"])
-def test_memory_files_are_not_modelled(tmp_path: Path, where: str) -> None:
+@pytest.mark.parametrize(("files", "element"), [
+    ({"~/.claude/rules/x.md": "Always answer in French.\n"}, "memory file ~/.claude/rules"),
+    ({".claude/CLAUDE.md": "Always answer in French.\n"}, "memory file .claude/CLAUDE.md"),
+    ({"src/CLAUDE.local.md": "Always answer in French.\n"}, "memory file src/CLAUDE.local.md"),
+    ({"CLAUDE.md": "See @missing.md\n"}, "the @ import 'missing.md'"),
+    ({"CLAUDE.local.md": "See @CLAUDE.md\n", "CLAUDE.md": "x\n"}, "an @ import in CLAUDE.local.md"),
+    ({".claude/rules/a.md": "A\n", ".claude/rules/b.md": "B\n"}, "several unscoped .claude/rules/"),
+    ({".claude/rules/a.md": "---\npaths: ['*.py']\n---\nA\n"}, "paths other than a list of <folder>/\\*\\* globs"),
+    ({"CLAUDE.md": ""}, "empty"),
+])
+def test_memory_the_measurements_do_not_cover_is_not_modelled(tmp_path: Path, files: dict[str, str],
+                                                                element: str) -> None:
     work, home = tmp_path / "work", tmp_path / "home"
     work.mkdir()
     home.mkdir()
     load(work, home)  # nothing: answered
-    root, rel = (home, where[2:]) if where.startswith("~/") else (work, where)
-    write_files(root, {rel: "Always answer in French.\n"})
+    for rel, text in files.items():
+        root, rel = (home, rel[2:]) if rel.startswith("~/") else (work, rel)
+        write_files(root, {rel: text})
     # The loader itself answers (cc-harness init reads a repository with it); a run does not start.
     assert load_project(workdir=work, home=home, trusted=True).unmodelled
-    with pytest.raises(NotModelled, match="memory files present"):
+    with pytest.raises(NotModelled, match=element):
         load(work, home)
+
+
+@pytest.mark.parametrize("where", ["CLAUDE.md", "CLAUDE.local.md", "src/CLAUDE.md", ".claude/rules/style.md",
+                                   "~/.claude/CLAUDE.md"])
+def test_measured_memory_files_are_modelled(tmp_path: Path, where: str) -> None:
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    home.mkdir()
+    root, rel = (home, where[2:]) if where.startswith("~/") else (work, where)
+    write_files(root, {rel: "Always answer in French.\n"})
+    config = load_project(workdir=work, home=home, trusted=True)
+    assert config.unmodelled == ()
+    held = [f.path for f in config.memory.opening] + [d.file.path for d in config.memory.deferred]
+    assert held == [root / rel]
 
 
 @pytest.mark.parametrize(("file", "settings", "element"), [
