@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from harness.case import Case, EventCheck, TextMatch, Turn
+from harness.case import Case, EventCheck, TextChecks, TextMatch, Turn
 from harness.transcript import event_matches
 
 
@@ -107,7 +107,12 @@ def check(
                 )
         if step.events is not None:
             failures += _check_events(i, step.events, printed.get("events", []))
-    failures += _check_stderr(case, transcript.get("stderr", []))
+        if step.printed is not None and not step.printed.matches(printed.get("result") or ""):
+            failures.append(
+                Difference(at=f"steps[{i}].printed", expected=step.printed.describe(), observed=printed.get("result"))
+            )
+    failures += _check_lines("stderr", case.stderr, transcript.get("stderr", []))
+    failures += _check_lines("notices", case.notices, transcript.get("notices", []))
     for side in case.side_calls:
         made = transcript.get("side_calls", {}).get(side.name, 0)
         if side.made is not None and (made > 0) != side.made:
@@ -161,18 +166,18 @@ def _check_events(index: int, checks: EventCheck, events: list[Any]) -> list[Dif
     return out
 
 
-def _check_stderr(case: Case, lines: list[str]) -> list[Difference]:
-    """stderr checks are per line: the transcript keeps the lines that hold a checked string."""
-    if case.stderr is None:
+def _check_lines(at: str, checks: TextChecks | None, lines: list[str]) -> list[Difference]:
+    """stderr and notices checks are per line: an included string must be in some line, an excluded one in none."""
+    if checks is None:
         return []
     out = [
-        Difference(at="stderr", expected=f"a line holding {s!r}", observed="none")
-        for s in case.stderr.include
+        Difference(at=at, expected=f"a line holding {s!r}", observed="none")
+        for s in checks.include
         if not any(s in line for line in lines)
     ]
-    for s in case.stderr.exclude:
+    for s in checks.exclude:
         if hit := next((line for line in lines if s in line), None):
-            out.append(Difference(at="stderr", expected=f"no line holding {s!r}", observed=hit))
+            out.append(Difference(at=at, expected=f"no line holding {s!r}", observed=hit))
     return out
 
 

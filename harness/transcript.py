@@ -196,6 +196,8 @@ def build(
     if case.stderr is not None:
         wanted = (*case.stderr.include, *case.stderr.exclude)
         out["stderr"] = [norm.text(line) for line in run.stderr.splitlines() if any(w in line for w in wanted)]
+    if case.notices is not None:  # only then: other snapshots do not change
+        out["notices"] = [norm.text(line) for line in run.notices]
     if case.approvals is not None:
         out["approvals"] = [_approval(case, asked, norm) for asked in run.approvals]
     if case.side_calls:

@@ -166,6 +166,39 @@ stderr: {include: [Ignoring invalid], exclude: [Traceback]}
     ]
 
 
+def test_printed_results_and_notices_are_checked(write_case: CaseWriter) -> None:
+    body = """\
+steps:
+  - prompt: Go.
+    printed: SHOWN-INSTEAD
+    turns: [{say: done}]
+  - prompt: Again.
+    printed: {contains: blocked}
+    turns: [{say: again}]
+notices: {include: ['stopped by PostToolUse:Bash: HALT'], exclude: ['title: ']}
+"""
+    case = load_case(write_case("pn", HEAD.format(id="pn") + body))
+    good = {
+        "exchanges": [],
+        "files": {},
+        "prompts": [{"step": 1, "result": "SHOWN-INSTEAD"}, {"step": 2, "result": "operation blocked by hook"}],
+        "notices": ["stopped by PostToolUse:Bash: HALT"],
+    }
+    assert check(case, good, debug_log=None) == []
+    bad = {
+        "exchanges": [],
+        "files": {},
+        "prompts": [{"step": 1, "result": "done"}, {"step": 2, "result": None}],
+        "notices": ["title: T"],
+    }
+    assert [(d.at, d.observed) for d in check(case, bad, debug_log=None)] == [
+        ("steps[0].printed", "done"),
+        ("steps[1].printed", None),
+        ("notices", "none"),
+        ("notices", "title: T"),
+    ]
+
+
 def test_one_of_accepts_either_answer(write_case: CaseWriter) -> None:
     body = """\
 steps:

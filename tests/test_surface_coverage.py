@@ -131,6 +131,7 @@ def test_coverage_command_prints_the_figures(capsys: pytest.CaptureFixture[str])
 
 def test_contract_model_renders_the_reference_and_the_report_section() -> None:
     from harness.report import compat
+    from harness.reporting import compatibility_of
     from harness.surface import contract
 
     old = Surface(version="1.0.0", elements={Kind.HOOK_EVENT: frozenset({"Stop"})})
@@ -138,8 +139,8 @@ def test_contract_model_renders_the_reference_and_the_report_section() -> None:
         version="1.0.1", elements={Kind.HOOK_EVENT: frozenset({"Stop", "Fresh"}), Kind.TOOL: frozenset({"X"})}
     )
     lists = coverage.Lists(unreachable={"tool:X": "needs an account"}, backlog=frozenset({"hook-event:Fresh"}))
-    model = contract.build([old, new], [], lists)
-    text = contract.render_markdown(model, link=lambda c: f"cases/{c}")
+    model = compatibility_of(contract.build([old, new], [], lists))
+    text = compat.contract_markdown(model, link=lambda c: f"cases/{c}")
     assert "| `Fresh` | — | ✓ | backlog |" in text and "| `X` | — | ✓ | unreachable: needs an account |" in text
     assert "| Hook events | 1.0.1 | 2 | 0 | 0 | 2 |" in compat.markdown_lines(model, link=str)
     assert "<code>Fresh</code></td><td>—</td><td>✓</td><td>backlog</td>" in compat.html_section(model, link=str)
@@ -164,3 +165,30 @@ def test_coverage_command_fails_on_an_element_in_nothing(
     (tmp_path / "surface" / coverage.BACKLOG).write_text("- hook-event:Fresh\n")
     assert main(["coverage", "--suite", str(config)]) == 0
     assert "1.0.0" in capsys.readouterr().out
+
+
+def test_an_inline_command_counts_for_the_event_it_is_registered_on(write_case: CaseWriter) -> None:
+    """A handler's own `command` prints its output: its quoted keys count, an event's own field for the event the
+    handler is on (the text need not name it), and a field of another event does not."""
+    directory = write_case(
+        "surface-inline",
+        """
+        id: surface-inline
+        title: t
+        steps:
+          - prompt: go
+            turns: [{say: done}]
+        """,
+        {
+            ".claude/settings.json": """
+            {"hooks": {"SessionStart": [{"hooks": [{"type": "command",
+              "command": "echo '{\\"continue\\":false,\\"hookSpecificOutput\\":{\\"reloadSkills\\":true}}'"}]}]}}
+            """,
+        },
+    )
+    outputs = ["continue", "SessionStart.reloadSkills", "PreToolUse.reloadSkills", "stopReason"]
+    found = coverage.case_elements(load_case(directory), outputs)
+    assert {e for e in found if e.startswith("hook-output:")} == {
+        "hook-output:continue",
+        "hook-output:SessionStart.reloadSkills",
+    }

@@ -217,7 +217,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         init_tools = _name_checks(s.get("init_tools"))
         events = _events(s.get("events"))
         steps.append(Step(prompt=s["prompt"], session=session, turns=turns, init_tools=init_tools, events=events,
-                          **_then(s)))
+                          printed=_text_match(s.get("printed")), **_then(s)))
     contexts = tuple(
         Context(
             name=name,
@@ -268,6 +268,7 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
         effects=effects,
         debug_log=_text_checks(raw.get("debug_log")),
         stderr=_text_checks(raw.get("stderr")),
+        notices=_text_checks(raw.get("notices")),
         side_calls=tuple(
             SideCall(name=n, contains=v["contains"], reply=v["reply"], made=v.get("made"))
             for n, v in (raw.get("side_calls") or {}).items()

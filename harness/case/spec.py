@@ -186,6 +186,8 @@ class Step:
     (an endless Stop loop): each further request gets the last turn again, and the case fails if none came."""
     init_tools: NameChecks | None = None
     events: EventCheck | None = None
+    printed: TextMatch | None = None
+    """What the engine printed as this prompt's result (print mode's output)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -281,6 +283,8 @@ class Flags:
     plugin_dirs: tuple[str, ...] = ()
     add_dirs: tuple[str, ...] = ()
     include_hook_events: bool = False
+    setup: Literal["init", "maintenance"] | None = None
+    """--init or --maintenance: run the Setup hooks (trigger init or maintenance) before the session."""
 
     def given(self) -> list[str]:
         """The case-file names of the flags that are set."""
@@ -326,6 +330,8 @@ class Case:
     """A sibling case whose fixture (and user HOME) this case's files are laid over."""
     stderr: TextChecks | None = None
     """Checks on what the engine printed on stderr (warnings printed nowhere else)."""
+    notices: TextChecks | None = None
+    """Checks on what the engine showed the user from hooks (stopReason, systemMessage, session title)."""
     side_calls: tuple[SideCall, ...] = ()
     approvals: tuple[Approval, ...] | None = None
     """The user's answers to permission prompts; None: no one answers (print mode refuses what it would ask)."""

@@ -13,7 +13,7 @@ from harness.commands.common import cases_dir, console, stdout, suite_of, write
 from harness.errors import UsageError
 from harness.report import compat, escape, github, html, junit, markdown
 from harness.report.model import Model
-from harness.reporting import model_of
+from harness.reporting import compatibility_of, model_of
 from harness.suite import Suite
 from harness.surface.contract import Contract
 
@@ -84,11 +84,16 @@ def run(args: argparse.Namespace) -> int:
     scan_file = args.timeline or suite.timeline
     scan = timeline.load(scan_file, note=timeline.read_note(scan_file))
     contract = _contract(suite, cases_dir(args, suite))
+    compatibility = compatibility_of(contract) if contract is not None else None
     compat_md: list[str] = []
-    if contract is not None:
+    if compatibility is not None:
         cases_rel = os.path.relpath(cases_dir(args, suite), target.parent)
         reference = os.path.relpath(suite.surface / CONTRACT, target.parent) if suite.surface else None
-        compat_md = compat.markdown_lines(contract, link=lambda c: f"{cases_rel}/{c}/case.yaml", reference=reference)
+
+        def case_link(case_id: str) -> str:
+            return f"{cases_rel}/{case_id}/case.yaml"
+
+        compat_md = compat.markdown_lines(compatibility, link=case_link, reference=reference)
     model = model_of(records, catalogue=suite.catalogue, timeline=scan)
     text = markdown.render(model, catalogue_link=link, compatibility=compat_md)
     if args.check:
@@ -112,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     html_path = args.html or suite.results / "report.html"
     junit_path = args.junit or suite.results / "junit.xml"
     write(target, text)
-    compat_html = compat.html_section(contract, link=lambda c: f"#case-{c}") if contract is not None else ""
+    compat_html = compat.html_section(compatibility, link=lambda c: f"#case-{c}") if compatibility is not None else ""
     write(html_path, html.render(model, cases_dir=cases_dir(args, suite).name, compatibility=compat_html))
     write(junit_path, junit.render(model))
     out = stdout()

@@ -10,6 +10,8 @@ from harness.case import discover_cases
 from harness.commands.common import cases_dir, console, stdout, suite_of, write
 from harness.engines import registry
 from harness.errors import UsageError
+from harness.report import compat
+from harness.reporting import compatibility_of
 from harness.suite import Suite
 from harness.versions import is_version
 
@@ -98,7 +100,8 @@ def run_coverage(args: argparse.Namespace) -> int:
         model = contract.build(surfaces, cases, lists, snapshots=suite.snapshots)
         target = args.contract.resolve()
         cases_rel = os.path.relpath(cases_dir(args, suite), target.parent)
-        write(target, contract.render_markdown(model, link=lambda c: f"{cases_rel}/{c}/case.yaml"))
+        text = compat.contract_markdown(compatibility_of(model), link=lambda c: f"{cases_rel}/{c}/case.yaml")
+        write(target, text)
         console.print(f"wrote {target}", markup=False)
     for p in problems:
         console.print(p, style="red", markup=False)

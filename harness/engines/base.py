@@ -36,6 +36,9 @@ class EngineRun:
     engine_seconds: float | None = None
     """Wall time of the engine processes themselves (None where the engine runs in process)."""
     notes: tuple[str, ...] = field(default=())
+    notices: tuple[str, ...] = field(default=())
+    """What the engine showed the user from hooks (a stopReason, a systemMessage, a session title), one line
+    each (sessionlog.py); read only for a case that checks it."""
     races: tuple[tuple[str, ...], ...] = field(default=())
     approvals: tuple[dict[str, Any], ...] = field(default=())
     """The permission prompts the engine showed (a case with ``approvals``), in order: ``{"tool", "input",

@@ -30,7 +30,7 @@ from typing import IO, Protocol
 
 from harness.case import Case, Flags, Step
 from harness.engine_name import EngineName
-from harness.engines import mcpstatus
+from harness.engines import mcpstatus, sessionlog
 from harness.engines.apifaults import ApiFaultPlan, summarise
 from harness.engines.approvals import ApprovalsTool
 from harness.engines.base import EngineRun, StepOutput
@@ -245,6 +245,8 @@ def flag_args(flags: Flags, *, workdir: Path) -> list[str]:
         out += ["--add-dir", str(workdir / folder)]
     if flags.include_hook_events:
         out.append("--include-hook-events")
+    if flags.setup is not None:
+        out.append(f"--{flags.setup}")
     return out
 
 
@@ -369,7 +371,10 @@ def run_sessions(
                 None if engine_seconds is None or done.end.seconds is None else engine_seconds + done.end.seconds
             )
     debug = "\n".join(p.read_text(errors="replace") for p in debug_logs if p.is_file())
-    return EngineRun(steps=tuple(outputs), debug_log=debug, stderr="".join(stderr), engine_seconds=engine_seconds)
+    shown = sessionlog.notices(home) if case.notices is not None else ()
+    return EngineRun(
+        steps=tuple(outputs), debug_log=debug, stderr="".join(stderr), engine_seconds=engine_seconds, notices=shown
+    )
 
 
 def judge_process(

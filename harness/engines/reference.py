@@ -48,6 +48,8 @@ def unmodelled_parts(case: Case) -> list[str]:
         out.append("run.trusted: parent")
     if case.stderr is not None:
         out.append("stderr (what the engine prints there)")
+    if case.notices is not None:
+        out.append("notices (what the engine shows the user from hooks)")
     out += [f"steps[{i}].events (stream-json events)" for i, step in enumerate(case.steps) if step.events]
     if case.side_calls:
         out.append("side_calls (which requests without tools the engine makes)")

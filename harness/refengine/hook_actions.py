@@ -103,7 +103,7 @@ def _run(rt: Runtime, conversation: Conversation, rule: HookRule, action: HookAc
             hook_surface.check_output(event, result.output)
         return result
     if action.type == "prompt":
-        return _prompt(rt, action, data)
+        return _prompt(rt, action, data, event)
     return _agent(rt, conversation, action, event=event, data=data)
 
 
@@ -221,11 +221,20 @@ def hook_prompt_text(prompt: str, data: Mapping[str, Any]) -> str:
     return f"{prompt}\n\nARGUMENTS: {arguments}"
 
 
-def _prompt(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
+def _check_event_measured(action: HookAction, event: str) -> None:
+    """The system prompts are measured for tool events (PreToolUse); a Stop or SubagentStop check gets a
+    stop-condition prompt of its own (seen in the 2.1.252 and 2.1.332 binaries, never in a run)."""
+    if event in ("Stop", "SubagentStop"):
+        raise NotModelled(f"a {action.type} action on {event} (its stop-condition system prompt is not measured)")
+
+
+def _prompt(rt: Runtime, action: HookAction, data: Mapping[str, Any], event: str) -> ActionResult:
     """One tool-less request; the reply must be ``{"ok": ..., "reason": ...}``."""
+    _check_event_measured(action, event)
     if rt.config.memory.present:
         raise NotModelled("memory files with a prompt hook (whether its request holds them is unmeasured)")
-    request = Request(system=messages.PROMPT_HOOK_SYSTEM,
+    system = messages.PROMPT_HOOK_SYSTEM_RULED if rt.profile.hook_verdict_rules else messages.PROMPT_HOOK_SYSTEM
+    request = Request(system=system,
                       messages=(user_text(hook_prompt_text(action.prompt, data)),), tools=())
     verdict = _verdict(_json_object(text_of(rt.model.respond(request))))
     return ActionResult(action=action, verdict_ok=verdict[0], verdict_reason=verdict[1])
@@ -234,11 +243,12 @@ def _prompt(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionR
 def _agent(rt: Runtime, conversation: Conversation, action: HookAction, *, event: str,
            data: Mapping[str, Any]) -> ActionResult:
     """A subagent context with the subagent tools (no Agent) plus StructuredOutput (measured)."""
+    _check_event_measured(action, event)
     if rt.config.memory.present:
         raise NotModelled("memory files with an agent hook (whether its context holds them is unmeasured)")
     checker = Conversation(
         kind="hook_agent",
-        system=messages.agent_hook_system(event, rt.session.transcript_path),
+        system=messages.agent_hook_system(event, rt.session.transcript_path, ruled=rt.profile.hook_verdict_rules),
         messages=[user_text(hook_prompt_text(action.prompt, data))],
         pool=(*(t for t in full_pool(rt) if t != AGENT), STRUCTURED_OUTPUT),
         depth=conversation.depth + 1,

@@ -70,6 +70,7 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "hookSpecificOutput.permissionDecision=ask": ("hook-output-pretooluse-ask",),
         "continue=false": ("hook-output-pretooluse-continue-false",),
         "stopReason": ("hook-output-pretooluse-continue-false",),
+        "hookSpecificOutput.additionalContext": ("hook-output-pretooluse-additional-context",),
         # An mcp_tool action's reply {"result": "recorded"} (the MCP SDK's structured result) decides nothing.
         "result": ("hook-tool-mcp-tool", "hook-tool-mcp-tool-no-reentry"),
     },
@@ -92,12 +93,18 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "hookSpecificOutput.additionalContext": ("hook-event-userpromptsubmit-context",),
         "decision=block": ("hook-event-userpromptsubmit-block-json",),
         "reason": ("hook-event-userpromptsubmit-block-json",),
+        "hookSpecificOutput.suppressOriginalPrompt=true with block": (
+            "hook-output-userpromptsubmit-suppress-original-prompt",),
     },
     "Stop": {
         "hookSpecificOutput.hookEventName": ("hook-stop-additional-context",),
         "hookSpecificOutput.additionalContext": ("hook-stop-additional-context",),
         "decision=block": ("hook-event-stop-gate",),
         "reason": ("hook-event-stop-gate",),
+    },
+    "SubagentStart": {
+        "hookSpecificOutput.hookEventName": ("hook-output-subagentstart-additional-context",),
+        "hookSpecificOutput.additionalContext": ("hook-output-subagentstart-additional-context",),
     },
     "SubagentStop": {
         "decision=block": ("hook-event-subagentstop-block",),
@@ -160,7 +167,7 @@ def output_fields(event: str, output: Mapping[str, Any]) -> list[str]:
     fields: list[str] = []
     for key, value in output.items():
         if key == "hookSpecificOutput" and isinstance(value, Mapping):
-            fields += _specific_fields(event, value)
+            fields += _specific_fields(event, value, output)
         elif key in ("decision", "continue", "suppressOutput"):
             fields.append(f"{key}={_js(value)}")
         else:
@@ -168,7 +175,7 @@ def output_fields(event: str, output: Mapping[str, Any]) -> list[str]:
     return fields
 
 
-def _specific_fields(event: str, specific: Mapping[str, Any]) -> list[str]:
+def _specific_fields(event: str, specific: Mapping[str, Any], output: Mapping[str, Any]) -> list[str]:
     fields: list[str] = []
     for key, value in specific.items():
         name = f"hookSpecificOutput.{key}"
@@ -179,6 +186,9 @@ def _specific_fields(event: str, specific: Mapping[str, Any]) -> list[str]:
         elif key == "updatedInput":
             allowed = specific.get("permissionDecision") == "allow"
             fields.append(f"{name} with allow" if allowed else f"{name} without allow")
+        elif key == "suppressOriginalPrompt":
+            blocks = output.get("decision") == "block"
+            fields.append(f"{name}={_js(value)} {'with' if blocks else 'without'} block")
         else:
             fields.append(name)
     return fields

@@ -19,7 +19,7 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import Profile
 from harness.refengine.tools import ALIASES
 
-# The 33 events of the official reference as listed by seed 001. A name outside this set is
+# The 33 events of the official reference as listed by seed 001, and one more. A name outside this set is
 # skipped without a word (H4); most of these never fire in the reference engine (NOT_MODELLED.md).
 KNOWN_EVENTS = frozenset({
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification", "UserPromptSubmit",
@@ -28,6 +28,9 @@ KNOWN_EVENTS = frozenset({
     "PermissionDenied", "Setup", "TeammateIdle", "TaskCreated", "TaskCompleted", "Elicitation",
     "ElicitationResult", "ConfigChange", "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded",
     "CwdChanged", "FileChanged", "DirectoryAdded", "MessageDisplay",
+    # 2.1.332's bundle names a 34th (docs/surface/claude-2.1.332.json): known, so a rule on it is checked against
+    # hook_surface and the run is not-modelled rather than the rule skipped as H4 would skip a typo.
+    "PreSkillShellCommand",
 })
 # Events whose matcher is ignored: every rule on them fires (notes §1.3 rule 6).
 EVENTS_WITHOUT_MATCHER = frozenset({
@@ -338,6 +341,8 @@ class HookOutcome:
     updated_input: Mapping[str, Any] | None = None
     block_note: str | None = None
     """A system note sent after a Stop/SubagentStop block's feedback (the profile's ``stop_block_adds_note``)."""
+    suppress_prompt: bool = False
+    """A UserPromptSubmit block whose printed message leaves the original prompt out (suppressOriginalPrompt)."""
     updated_without_decision: bool = False
     """``updated_input`` came with no permissionDecision: the rewritten call still needs the permission check."""
     actions: int = 0
@@ -383,6 +388,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     updated: Mapping[str, Any] | None = None
     updated_alone = False
     block_note: str | None = None
+    suppress = False
     subject = tool or ""
 
     raced: list[str] = []
@@ -457,6 +463,8 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
                 block(messages.blocking_error(event, subject, r.action.label, reason))
             elif event == "UserPromptSubmit":
                 block(messages.prompt_blocked_reason(reason))
+                # Measured on 2.1.252 to 2.1.332 (hook-output-userpromptsubmit-suppress-original-prompt).
+                suppress = suppress or specific.get("suppressOriginalPrompt") is True
             else:
                 block(messages.hook_error(event, subject, r.action.label, reason))
         if isinstance(specific.get("additionalContext"), str):
@@ -465,6 +473,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         permission=permission, message=message, blocked=blocked, stop_turn=stop, contexts=tuple(contexts),
         updated_input=updated, actions=len(results), raced=tuple(raced) if len(raced) > 1 else (),
         updated_without_decision=updated_alone and permission is None, block_note=block_note,
+        suppress_prompt=suppress,
     )
 
 

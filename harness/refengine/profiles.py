@@ -24,6 +24,8 @@ from harness.refengine.readings import readings_for
 
 Version = tuple[int, int, int]
 SkillHookLifetime = Literal["process", "session", "turn"]
+BashPathRefusal = Literal["blocked", "needs-approval"]
+InputErrorTypes = Literal["named", "unknown"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,6 +92,18 @@ class Profile:
     unavailable_tool_says_continue: bool
     """A call to a known but unoffered tool says ``X is not among the tools available here. Continue
     with the tools you have.`` (before: ``X is disabled for this session, in subagents as well as here.``)."""
+    hook_verdict_rules: bool
+    """A prompt or agent action's system prompt tells the model how to decide (``"ok" decides what happens next
+    ...``), in 2.1.332's wording (before: ``You are evaluating a hook condition in Claude Code. ...`` and
+    ``... StructuredOutput tool with: - ok: true if the condition is met ...``)."""
+    input_error_types: InputErrorTypes
+    """How a call with a missing or mistyped parameter is refused: ``named`` (``The required parameter `x` is
+    missing``; ``... provided as `number```), ``unknown`` (both read ``... type is expected as `string` but
+    provided as `unknown```)."""
+    bash_path_refusal: BashPathRefusal
+    """How default mode refuses a Bash redirection to a file or a file-changing program's path:
+    ``blocked`` (``... was blocked. For security, Claude Code may only ...``), ``needs-approval`` (``... needs
+    approval. The path is inside/outside the working directories ...``)."""
     skill_approval_names_allow_rule: bool
     """The Skill refusal adds ``The user can add the allow rule Skill(x) to .claude/settings.local.json...``."""
     agent_result_hand_back_frame: bool
@@ -174,6 +188,12 @@ BASELINE: dict[str, Any] = {
     "stop_block_adds_note": False,
     "unavailable_tool_says_continue": False,
     "skill_approval_names_allow_rule": False,
+    # Measured on 2.1.252 to 2.1.278 (hook-prompt-action, hook-hook-via-agent); later: the row below.
+    "hook_verdict_rules": False,
+    # Measured on 2.1.252 and 2.1.257 (tool-builtin-input-errors); later: the rows below.
+    "input_error_types": "named",
+    # Measured on 2.1.252, 2.1.257 and 2.1.278 (tool-default-mode-refusals); later: the rows below.
+    "bash_path_refusal": "blocked",
     "agent_result_hand_back_frame": False,
     "tools_used_summary": False,
     "search_tools_stay_next_prompt": False,
@@ -448,6 +468,28 @@ CHANGES: tuple[Change, ...] = (
                     "--good 2.1.291 --bad 2.1.332 --results "
                     "docs/timeline/bisect/search_tools_stay_after_resume.jsonl`): "
                     "a --resume process's first request still offers Glob and Grep"),
+    Change(behaviour="input_error_types", since=(2, 1, 260), until=(2, 1, 284), value="unknown",
+           evidence="measured: first in 2.1.260, not in 2.1.259, last in 2.1.284, not in 2.1.285 (`cc-harness bisect "
+                    "tool-builtin-input-errors --field 'contexts.checker.turns[1].call.expect.result' --good 2.1.257 "
+                    "--bad 2.1.278 --results docs/timeline/bisect/input_error_types.jsonl`, and from --good 2.1.278 "
+                    "--bad 2.1.332 into input_error_types_end.jsonl): Read {} and Read with file_path 5, true or "
+                    "[notes.txt] answer 'The parameter `file_path` type is expected as `string` but provided as "
+                    "`unknown`' on 2.1.278 (tool-builtin-input-errors)"),
+    Change(behaviour="bash_path_refusal", since=(2, 1, 281), value="needs-approval",
+           evidence="measured: first in 2.1.281, not in 2.1.280 (`cc-harness bisect tool-default-mode-refusals --field "
+                    "'steps[0].turns[1].call.expect.result' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/bash_path_refusal.jsonl`): 'Output redirection to ... needs approval. The "
+                    "path is inside the working directories ...' (2.1.285 and 2.1.291 run it: the auto-mode "
+                    "classifier's window); on 2.1.332 also outside the working copy and for touch "
+                    "(tool-default-mode-refusals, slash-command-allowed-tools-absent)"),
+    Change(behaviour="hook_verdict_rules", since=(2, 1, 294), value=True,
+           evidence="measured: first in 2.1.294, not in 2.1.293 (`cc-harness bisect hook-agent-action-not-met --field "
+                    "'contexts.prompt-gate.turns[0].offered' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/hook_verdict_rules.jsonl`): a prompt action's system prompt opens 'You are "
+                    "evaluating a hook in Claude Code. The user's text says what to check. ...', and an agent action's "
+                    "ends '... StructuredOutput tool, always with a reason.' and the same rules (its own bisect, "
+                    "--field 'contexts.agent-gate.turns[0].offered', the same versions: "
+                    "hook_verdict_rules_agent.jsonl; hook-agent-action-not-met)"),
     Change(behaviour="read_deny_write_is_listed_denial", since=(2, 1, 269), value=True,
            evidence="measured: first in 2.1.269, not in 2.1.268 (`cc-harness bisect permission-read-deny-blocks-write "
                     "--field 'prompts[0].permission_denials' --good 2.1.257 --bad 2.1.278 --results "

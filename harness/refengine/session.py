@@ -237,6 +237,8 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
             raise NotModelled("the printed result of a prompt a UserPromptSubmit hook blocked other than by exit 2 "
                               "or a JSON decision block")
         conversation.messages.pop()
+        if submitted.suppress_prompt:
+            return _prompt_output(rt, result=submitted.message or "")
         return _prompt_output(rt, result=messages.prompt_blocked_result(submitted.message or "", prompt))
     notes += submitted.contexts
     command = slash.parse(prompt)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 from harness.refengine import launch, messages
 from harness.refengine.errors import NotModelled
-from harness.refengine.profiles import Profile
+from harness.refengine.profiles import InputErrorTypes, Profile
 from harness.refengine.walk import walk
 
 # A4: tools lists, rules, matchers and calls may say Task for the Agent tool (renamed in 2.1.63).
@@ -100,18 +99,39 @@ SPECS: Mapping[str, ToolSpec] = {
 }
 
 
-def validation_error(tool: str, tool_input: Mapping[str, Any]) -> str | None:
-    """The schema check that runs before any hook (notes §1.1: rejections fire no hook)."""
+def validation_error(tool: str, tool_input: Mapping[str, Any], types: InputErrorTypes = "named") -> str | None:
+    """The schema check that runs before any hook (notes §1.1: rejections fire no hook). ``types``: the
+    profile's ``input_error_types``, how the message names what the call gave."""
     spec = SPECS.get(tool)
     if spec is None:
         return None
-    for name in spec.required:
-        if name not in tool_input:
-            return messages.missing_parameter(tool, name)
-    for name in spec.string_params:
-        if name in tool_input and not isinstance(tool_input[name], str):
-            return messages.wrong_parameter_type(tool, name, "string", type(tool_input[name]).__name__)
-    return None
+    missing = next((name for name in spec.required if name not in tool_input), None)
+    mistyped = next((name for name in spec.string_params
+                     if name in tool_input and not isinstance(tool_input[name], str)), None)
+    if missing is None and mistyped is None:
+        return None
+    if types == "unknown":
+        # 2.1.260 to 2.1.284: a missing parameter and a mistyped one read alike, the given type named `unknown`.
+        name = missing if missing is not None and missing in spec.string_params else mistyped
+        if name is None:
+            raise NotModelled(f"{tool}'s missing non-string parameter {missing} on a release that names no type")
+        return messages.wrong_parameter_type(tool, name, "string", "unknown")
+    if missing is not None:
+        return messages.missing_parameter(tool, missing)
+    assert mistyped is not None
+    return messages.wrong_parameter_type(tool, mistyped, "string", _json_type(tool_input[mistyped]))
+
+
+def _json_type(value: object) -> str:
+    """The type name the engine's message gives a value (measured for a number, a boolean and an array on
+    2.1.252 to 2.1.332: tool-builtin-input-errors); the others are not measured."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, list):
+        return "array"
+    raise NotModelled(f"a parameter of type {type(value).__name__} where a string is expected")
 
 
 def normalized_input(tool: str, tool_input: Mapping[str, Any], *, workdir: Path) -> dict[str, Any]:
@@ -619,9 +639,9 @@ def run_notebook_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> To
         del cells[index]
         text = messages.notebook_deleted(str(cell_id))
     elif mode == "insert":
-        new_id = uuid.uuid4().hex[:8]  # measured: eight hex digits, different every run
-        cells.insert(0 if index is None else index + 1, _new_cell(new_id, str(cell_type), source))
-        text = messages.notebook_inserted(new_id, source)
+        # The new cell's id is random on every run (eight hex digits), so no case's snapshot can hold the
+        # answer that names it: without a measurement on every pinned version, the insert is not modelled.
+        raise NotModelled("a NotebookEdit insert (the new cell's id is random; no case measures the answer)")
     elif index is not None:
         _replace_cell(cells[index], source, cell_type, env.profile)
         text = messages.notebook_updated(str(cell_id), source)
@@ -632,14 +652,6 @@ def run_notebook_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> To
     path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + ending, encoding="utf-8")
     return ToolResult(content=text, response={"new_source": source, "cell_id": cell_id, "edit_mode": mode,
                                               "notebook_path": str(path), "language": "python"})
-
-
-def _new_cell(cell_id: str, cell_type: str, source: str) -> dict[str, Any]:
-    """Key order as the engine writes it (measured): type, id, source, metadata, then a code cell's fields."""
-    cell: dict[str, Any] = {"cell_type": cell_type, "id": cell_id, "source": source, "metadata": {}}
-    if cell_type == "code":
-        cell.update(execution_count=None, outputs=[])
-    return cell
 
 
 def _replace_cell(cell: dict[str, Any], source: str, cell_type: Any, profile: Profile) -> None:

@@ -1,16 +1,60 @@
-"""The reports' compatibility section: which pinned release knows which hook event, output, option, key,
-tool, rule form and setting, and which cases cover it (the model: harness/surface/contract.py)."""
+"""The contract of the pinned releases as reports show it: which release knows which hook event, output,
+option, key, tool, rule form and setting, and which cases cover it. A compatibility section of the
+Markdown and HTML reports, and the standalone reference ``docs/contract.md``; all from the model's
+``Compatibility`` (harness.reporting builds it from harness/surface/contract.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from harness.report.escape import html as escape
-from harness.surface.contract import Contract, figures, table_lines
-from harness.surface.model import Kind
+from harness.report.model import Compatibility, Element, ElementKind
 
 
-def markdown_lines(contract: Contract, *, link: Callable[[str], str], reference: str | None = None) -> list[str]:
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _cases(entry: Element, link: Callable[[str], str], limit: int) -> str:
+    if not entry.cases:
+        return _cell(entry.listed or "none")
+    shown = ", ".join(f"[{c}]({link(c)})" for c in entry.cases[:limit])
+    more = len(entry.cases) - limit
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def table_lines(c: Compatibility, kind: ElementKind, link: Callable[[str], str], *, limit: int = 4) -> list[str]:
+    """One Markdown table: the element, ✓ or — per pinned version, the cases (or why none)."""
+    lines = [
+        "| " + " | ".join(["element", *c.versions, "cases"]) + " |",
+        "|---" * (len(c.versions) + 2) + "|",
+    ]
+    for e in kind.elements:
+        marks = ["✓" if v in e.versions else "—" for v in c.versions]
+        lines.append(f"| `{_cell(e.name)}` | " + " | ".join(marks) + f" | {_cases(e, link, limit)} |")
+    return lines
+
+
+def _payloads(kind: ElementKind) -> list[str]:
+    events = [e for e in kind.elements if e.payload]
+    if not events:
+        return []
+    lines = [
+        "",
+        "### Hook stdin payloads, as the cases recorded them",
+        "",
+        "The keys of the JSON a hook read on stdin, from the files the cases' hooks saved (committed snapshots).",
+        "",
+        "| event | version | keys |",
+        "|---|---|---|",
+    ]
+    for e in events:
+        for version, keys in e.payload.items():
+            lines.append(f"| {e.name} | {version} | {', '.join(f'`{k}`' for k in keys)} |")
+    return lines
+
+
+def markdown_lines(c: Compatibility, *, link: Callable[[str], str], reference: str | None = None) -> list[str]:
     """The figures per kind and version, and the hook events' table in full (the rest: ``reference``)."""
     more = f" Every other element, with its cases: [the contract reference]({reference})." if reference else ""
     lines = [
@@ -23,27 +67,26 @@ def markdown_lines(contract: Contract, *, link: Callable[[str], str], reference:
         "| kind | version | elements | covered | unreachable | backlog |",
         "|---|---|---|---|---|---|",
     ]
-    lines += [f"| {k.title} | {v} | {n} | {c} | {u} | {b} |" for k, v, n, c, u, b in figures(contract)]
-    lines += ["", f"### {Kind.HOOK_EVENT.title}", "", *table_lines(contract, Kind.HOOK_EVENT, link)]
+    lines += [f"| {k} | {v} | {n} | {cv} | {u} | {b} |" for k, v, n, cv, u, b in c.figures]
+    lines += ["", f"### {c.hook_events.title}", "", *table_lines(c, c.hook_events, link)]
     return lines
 
 
-def html_section(contract: Contract, *, link: Callable[[str], str]) -> str:
+def html_section(c: Compatibility, *, link: Callable[[str], str]) -> str:
     """Every kind's table: element, ✓ or — per version, its cases (or why none)."""
-    head = "".join(f"<th>{escape(v)}</th>" for v in contract.versions)
+    head = "".join(f"<th>{escape(v)}</th>" for v in c.versions)
     parts = [
         '<h2 id="compatibility">Compatibility</h2><p>What each pinned release knows (read from the release:'
         " <code>cc-harness surface V</code>) and the cases that cover each element.</p>"
     ]
-    for kind in Kind:
-        entries = contract.of(kind)
-        if not entries:
+    for kind in c.kinds:
+        if not kind.elements:
             continue
         rows = []
-        for e in entries:
-            marks = "".join(f"<td>{'✓' if v in e.versions else '—'}</td>" for v in contract.versions)
+        for e in kind.elements:
+            marks = "".join(f"<td>{'✓' if v in e.versions else '—'}</td>" for v in c.versions)
             cases = (
-                ", ".join(f'<a href="{escape(link(c))}">{escape(c)}</a>' for c in e.cases)
+                ", ".join(f'<a href="{escape(link(x))}">{escape(x)}</a>' for x in e.cases)
                 if e.cases
                 else escape(e.listed or "none")
             )
@@ -52,3 +95,23 @@ def html_section(contract: Contract, *, link: Callable[[str], str]) -> str:
             f"<h3>{escape(kind.title)}</h3><table><tr><th>element</th>{head}<th>cases</th></tr>{''.join(rows)}</table>"
         )
     return "\n".join(parts)
+
+
+def contract_markdown(c: Compatibility, *, link: Callable[[str], str]) -> str:
+    """``docs/contract.md``: every kind's table, and the hook events' stdin payloads."""
+    lines = [
+        "# The contract, per release",
+        "",
+        "<!-- Generated by `cc-harness coverage --contract docs/contract.md`: do not edit by hand. -->",
+        "",
+        "What each pinned claude release knows, read from the release itself (`cc-harness surface V`; files in",
+        "[docs/surface/](surface/)), and the cases that exercise each element. ✓ the release knows it, — it does",
+        "not. An element without a case is either unreachable offline (the reason is given) or on the backlog.",
+        "Kinds and how cases are matched to elements: [docs/case-format.md](case-format.md#surface-coverage-features).",
+    ]
+    for kind in c.kinds:
+        if kind.elements:
+            lines += ["", f"## {kind.title}", "", *table_lines(c, kind, link)]
+            if kind is c.hook_events:
+                lines += _payloads(kind)
+    return "\n".join(lines) + "\n"

@@ -39,6 +39,34 @@ class Sources:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Element:
+    """A surface element of the contract: the pinned versions that know it, the cases that cover it."""
+
+    name: str
+    versions: tuple[str, ...]
+    cases: tuple[str, ...]
+    listed: str | None  # "unreachable: <reason>" or "backlog" when no case covers it
+    payload: dict[str, tuple[str, ...]]  # version -> the hook stdin keys the cases recorded (hook events only)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ElementKind:
+    title: str  # "Hook events"
+    elements: tuple[Element, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Compatibility:
+    """What each pinned release knows and which cases cover it (built from harness/surface/contract.py)."""
+
+    versions: tuple[str, ...]
+    kinds: tuple[ElementKind, ...]  # every kind, in the surface's order
+    hook_events: ElementKind  # the kind the Markdown report shows in full
+    #: (kind title, version, elements, covered, unreachable, backlog) per kind and version
+    figures: tuple[tuple[str, str, int, int, int, int], ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Model:
     records: tuple[Record, ...]
     engines: tuple[str, ...]  # the report's columns, in order

@@ -2,7 +2,8 @@
 
 Derived from a case's files (its folder, the case it takes its fixture from, its HOME folder):
 - settings files (``settings*.json`` anywhere) and plugin ``hooks.json``: the settings keys, the
-  ``permissions`` keys, the rule forms of every rule, the hook events and each handler's options;
+  ``permissions`` keys, the rule forms of every rule, the hook events and each handler's options, and the
+  output fields a handler's inline ``command`` prints (``echo '{"continue":false}'``);
 - ``SKILL.md`` and ``agents/*.md`` frontmatter: skill and agent keys;
 - hook scripts (any other file of the fixture): the hook output fields they print, as quoted JSON keys;
 - ``case.yaml``: the tools its scripted turns call, and its ``features:`` list for what no file shows.
@@ -77,7 +78,7 @@ def rule_forms_of(rule: str) -> set[str]:
     return out
 
 
-def _hooks(hooks: Any) -> set[str]:
+def _hooks(hooks: Any, outputs: Iterable[str] = ()) -> set[str]:
     out: set[str] = set()
     if not isinstance(hooks, dict):
         return out
@@ -88,14 +89,16 @@ def _hooks(hooks: Any) -> set[str]:
                 if isinstance(h, dict):
                     kind = str(h.get("type", "command"))
                     out.update(element(Kind.HOOK_HANDLER, f"{kind}.{k}") for k in h if k != "type")
+                    if isinstance(h.get("command"), str):  # an inline command prints its output itself
+                        out |= _script_outputs(h["command"], outputs, event=str(event))
     return out
 
 
-def _settings(data: Any) -> set[str]:
+def _settings(data: Any, outputs: Iterable[str] = ()) -> set[str]:
     if not isinstance(data, dict):
         return set()
     out = {element(Kind.SETTING, str(k)) for k in data}
-    out |= _hooks(data.get("hooks"))
+    out |= _hooks(data.get("hooks"), outputs)
     perms = data.get("permissions")
     if isinstance(perms, dict):
         out |= {element(Kind.SETTING, f"permissions.{k}") for k in perms}
@@ -106,12 +109,14 @@ def _settings(data: Any) -> set[str]:
     return out
 
 
-def _script_outputs(text: str, outputs: Iterable[str]) -> set[str]:
-    """Hook output fields a script prints: the quoted key, and for ``Event.key`` the event's name too."""
+def _script_outputs(text: str, outputs: Iterable[str], *, event: str = "") -> set[str]:
+    """Hook output fields a script prints: the quoted key, and for ``Event.key`` the event's name too (in the
+    text, or ``event``: the one an inline command is registered on)."""
     out = set()
     for name in outputs:
-        event, _, key = name.rpartition(".")
-        if re.search(rf"[\"']{re.escape(key)}[\"']\s*:", text) and (not event or event in text):
+        on, _, key = name.rpartition(".")
+        # a quote may come escaped (\"key\": in a shell string that prints JSON)
+        if re.search(rf"\\?[\"']{re.escape(key)}\\?[\"']\s*:", text) and (not on or on == event or on in text):
             out.add(element(Kind.HOOK_OUTPUT, name))
     return out
 
@@ -135,10 +140,10 @@ def case_elements(case: Case, outputs: Iterable[str] = ()) -> set[str]:
     names = list(outputs)
     for path in _files(case):
         if path.name.startswith("settings") and path.suffix == ".json":
-            found |= _settings(_json(path))
+            found |= _settings(_json(path), names)
         elif path.name == "hooks.json":
             data = _json(path)
-            found |= _hooks(data.get("hooks") if isinstance(data, dict) else None)
+            found |= _hooks(data.get("hooks") if isinstance(data, dict) else None, names)
         elif path.name == "SKILL.md":
             found |= {element(Kind.SKILL_KEY, str(k)) for k in _frontmatter(path)}
         elif path.suffix == ".md" and path.parent.name == "agents":
