@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness import results, timeline
+from harness import results, timeline, timeline_scan
 from harness.outcome import Fault, Finding, Judgement, Status
 from harness.report import markdown
 from harness.reporting import model_of
@@ -129,19 +129,19 @@ def test_the_note_labels_the_changes_whose_case_and_versions_it_names(tmp_path: 
 
 def test_a_scan_resumes_after_the_versions_it_finished(tmp_path: Path) -> None:
     head = results.header(engines=["claude@2.1.280"], options={}, revision="")
-    results.write(timeline.file_for(tmp_path, "2.1.280"), head=head, records=[_run("2.1.280", None)])
-    killed = timeline.file_for(tmp_path, "2.1.281")
-    killed.write_text(timeline.file_for(tmp_path, "2.1.280").read_text().splitlines()[0] + "\n")  # no footer
-    assert timeline.done(tmp_path, "2.1.280")
-    assert not timeline.done(tmp_path, "2.1.281") and not timeline.done(tmp_path, "2.1.282")
+    results.write(timeline_scan.file_for(tmp_path, "2.1.280"), head=head, records=[_run("2.1.280", None)])
+    killed = timeline_scan.file_for(tmp_path, "2.1.281")
+    killed.write_text(timeline_scan.file_for(tmp_path, "2.1.280").read_text().splitlines()[0] + "\n")  # no footer
+    assert timeline_scan.done(tmp_path, "2.1.280")
+    assert not timeline_scan.done(tmp_path, "2.1.281") and not timeline_scan.done(tmp_path, "2.1.282")
 
 
 def test_merged_scan_records_are_compact(tmp_path: Path) -> None:
     full = Record(**{**_run("2.1.280", "x").__dict__, "transcript": {"exchanges": [{"result": "y" * 1000}]}})
     head = results.header(engines=["claude@2.1.280"], options={}, revision="")
-    results.write(timeline.file_for(tmp_path, "2.1.280"), head=head, records=[full])
+    results.write(timeline_scan.file_for(tmp_path, "2.1.280"), head=head, records=[full])
     out = tmp_path / "scan.jsonl"
-    assert timeline.merge_scan(timeline.scan_files(tmp_path), out) == 1
+    assert timeline_scan.merge_scan(timeline_scan.scan_files(tmp_path), out) == 1
     (record,) = results.read(out).records
     assert record.transcript is None and record.findings == full.findings
 
@@ -216,12 +216,12 @@ def test_a_real_scan_prunes_as_it_goes_and_resumes(tmp_path: Path, monkeypatch: 
     (case,) = [c for c in discover_cases(SUITE.cases, catalogue=SUITE.catalogue) if c.id == "tool-hook-pretooluse-deny"]
     said: list[str] = []
     kw = {"folder": tmp_path / "scan", "expectations": EXPECTATIONS, "jobs": 1, "max_cache_bytes": 1, "pinned": ()}
-    timeline.scan(["2.1.280", "2.1.281"], [case], say=said.append, root=root, **kw)  # type: ignore[arg-type]
+    timeline_scan.scan(["2.1.280", "2.1.281"], [case], say=said.append, root=root, **kw)  # type: ignore[arg-type]
     assert [line.split(":")[0] for line in said] == ["2.1.280", "2.1.281"]
     assert "pruned 2.1.280" in said[0] and installs(root=root) == []
-    timeline.scan(["2.1.280", "2.1.281"], [case], say=said.append, root=root, **kw)  # type: ignore[arg-type]
+    timeline_scan.scan(["2.1.280", "2.1.281"], [case], say=said.append, root=root, **kw)  # type: ignore[arg-type]
     assert said[2:] == ["2.1.280: done before, skipped", "2.1.281: done before, skipped"]
-    records = [r for f in timeline.scan_files(tmp_path / "scan") for r in results.read(f).records]
+    records = [r for f in timeline_scan.scan_files(tmp_path / "scan") for r in results.read(f).records]
     (change,) = timeline.changes(records)
     assert (change.last_same, change.first_different) == ("2.1.280", "2.1.281")
     assert change.new == "PreToolUse:Bash hook error: BLOCKED-BY-SETTINGS-HOOK"

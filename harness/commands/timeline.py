@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from harness import bisect, results, timeline
+from harness import bisect, results, timeline, timeline_scan
 from harness.commands.common import add_selection, selected_cases, stdout, suite_of
 from harness.engines import cache, registry
 from harness.expectations import Expectations
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         versions = bisect.releases_between(published, args.since, last)
         cases = selected_cases(args, suite)
         out.print(f"scan: {len(cases)} cases on {len(versions)} releases {versions[0]}..{versions[-1]}", markup=False)
-        timeline.scan(
+        timeline_scan.scan(
             versions,
             cases,
             folder=args.work,
@@ -51,9 +51,9 @@ def run(args: argparse.Namespace) -> int:
             say=lambda line: out.print(line, markup=False),
         )
     if args.action in ("scan", "merge"):
-        files = list(args.results) if args.action == "merge" else timeline.scan_files(args.work)
+        files = list(args.results) if args.action == "merge" else timeline_scan.scan_files(args.work)
         target = args.out or suite.timeline or suite.results / "timeline.jsonl"
-        count = timeline.merge_scan(files, target)
+        count = timeline_scan.merge_scan(files, target)
         out.print(f"timeline: {count} records of {len(files)} results files in {target}", markup=False)
         return 0
     if args.action == "versions":  # for a CI matrix: one job per version
