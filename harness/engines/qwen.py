@@ -131,6 +131,7 @@ class QwenEngine:
         # runs `ps` once per ancestor process, git and systemd-inhibit probes): a case's time limit, written
         # for claude, is scaled so that a slow start under load is not taken for a hang.
         timeout = case.run.timeout * TIMEOUT_SCALE
+        planned = ApiFaultPlan.parse(case.run.api_faults)  # the case's own faults (run.api_faults), judged
         translate_home(home)
         with translated_fixture(workdir):
             done = run_command_line(
@@ -141,7 +142,8 @@ class QwenEngine:
                 home=home,
                 tmp=tmp,
                 model=model,
-                faults=self.api_faults,
+                faults=ApiFaultPlan((*self.api_faults.faults, *planned.faults)),
+                planned=planned,
                 vocabulary=TOOLS,
             )
         return dataclasses.replace(done, steps=tuple(_in_claude_names(s) for s in done.steps))
@@ -164,6 +166,8 @@ def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
         reasons.append(f"command-line flags {', '.join(case.run.flags.given() or ['agent'])}")
     if case.sources is not None and not set(case.sources.caller + case.sources.callee) <= SOURCES:
         reasons.append(f"definitions from {case.sources} (the adapter lays out project and user ones)")
+    if case.approvals:
+        reasons.append("scripted approvals (the adapter has no permission-prompt tool for Qwen Code)")
     if case.steps and case.steps[0].prompt.lstrip().startswith("/"):
         reasons.append("a slash command as the prompt")
     reasons += _unexpressible_folder(workdir / ".claude", "")

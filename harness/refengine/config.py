@@ -221,6 +221,8 @@ class ProjectConfig:
     it decides. When true ``hooks`` is empty, plugin hooks included (measured); skill and agent frontmatter
     hooks do not run either, while a skill with hooks still needs approval."""
     plugins: tuple[PluginDef, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    """The settings files' ``env``, layered (settings_env): what Bash commands see beside the engine's own."""
     memory: MemoryModel = field(default_factory=MemoryModel)
     """CLAUDE.md and the rest, as far as the measurements go (memory.py)."""
 
@@ -253,10 +255,16 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
         warnings.extend(plugin.warnings)
     skills = _load_skills(skill_roots, warnings, plugins=launch.plugins)
     agents = _load_agents(agent_roots, warnings, plugins=launch.plugins, flag=launch.agents)
-    mcp_servers = _load_mcp(workdir=workdir, home=home, settings=list(files.values()), launch=launch,
+    mcp_servers = _load_mcp(workdir=workdir, home=home, settings=files, launch=launch,
                             warnings=warnings, unmodelled=unmodelled)
     unmodelled += [p for s in skills.values() for p in s.unmodelled]
     unmodelled += [p for a in agents.values() for p in a.unmodelled]
+    env = settings_env(files)
+    if env and (reason := _env_unmodelled(env, trusted=trusted, runs_commands=bool(
+            settings_hooks or plugin_hooks or mcp_servers or launch.plugins
+            or any(s.hooks for s in skills.values()) or any(a.hooks for a in agents.values())
+            or (workdir / ".claude" / "commands").exists() or (home / ".claude" / "commands").exists()))):
+        unmodelled.append(reason)
     return ProjectConfig(
         workdir=workdir,
         trusted=trusted,
@@ -270,8 +278,42 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
         settings_problems=tuple(problems),
         hooks_disabled=hooks_disabled,
         plugins=launch.plugins,
+        env=env,
         memory=memory,
     )
+
+
+#: Prefixes of variables the engine itself reads (its own switches, the API, telemetry, the shell, Node):
+#: a settings ``env`` that sets one changes the engine, not only what a command sees.
+_ENGINE_VARIABLES = re.compile(r"(CLAUDE|ANTHROPIC|MCP|OTEL|DISABLE|ENABLE|BASH|NODE|AWS|GOOGLE|VERTEX|CLOUD|HTTP|"
+                               r"NO_PROXY|USE_|MAX_|API_|IS_|PATH$|HOME$|SHELL$|TMP|LANG|LC_|TERM)", re.I)
+
+
+def settings_env(files: Mapping[str, dict[str, Any]]) -> dict[str, str]:
+    """``env`` of every settings file, key by key, the later file winning: user < project < local < --settings
+    (measured on 2.1.252 to 2.1.332 for a Bash command: settings-env-user-under-project,
+    settings-env-local-over-project, settings-env-cli-over-local)."""
+    out: dict[str, Any] = {}
+    for level in ("user", "project", "local", "flag"):
+        value = files.get(level, {}).get("env")
+        if isinstance(value, Mapping):
+            out.update(value)
+        elif value is not None:
+            raise NotModelled(f"settings env that is not an object ({value!r})")
+    return out
+
+
+def _env_unmodelled(env: Mapping[str, Any], *, trusted: bool, runs_commands: bool) -> str | None:
+    """What a settings ``env`` reaches that no case measures: only a Bash command's view of plain variables is."""
+    if bad := sorted(k for k, v in env.items() if not isinstance(v, str)):
+        return f"settings env {', '.join(bad)} with a value that is not a string"
+    if engine := sorted(k for k in env if _ENGINE_VARIABLES.match(k)):
+        return f"settings env {', '.join(engine)} (a variable the engine itself may read)"
+    if not trusted:
+        return "settings env in a folder whose trust was never accepted"
+    if runs_commands:
+        return "settings env beside hooks, MCP servers, plugins or slash commands (what they see is not measured)"
+    return None
 
 
 def _settings_files(*, workdir: Path, home: Path, launch: Launch) -> dict[str, Path]:
@@ -522,11 +564,50 @@ def _flag_agent(name: str, spec: Any, warnings: list[str]) -> AgentDef:
     return agent_def(name, spec, str(spec.get("prompt", "")), source="flag", warnings=warnings)
 
 
-def _load_mcp(*, workdir: Path, home: Path, settings: list[dict[str, Any]], launch: Launch,
+#: Settings that keep project ``.mcp.json`` servers from starting, measured in the project's settings.json only
+#: (mcp-json-disabled-server, mcp-allowed-servers, mcp-denied-servers, 2.1.252 to 2.1.332): a server they rule
+#: out is not started, also beside enableAllProjectMcpServers, and its tools are not there.
+MCP_FILTERS = ("disabledMcpjsonServers", "allowedMcpServers", "deniedMcpServers")
+
+
+def _server_names(value: Any, key: str) -> set[str]:
+    """The names a filter lists: plain names for disabledMcpjsonServers, ``{"serverName": ...}`` entries for the
+    allow and deny lists (their ``serverCommand`` and ``serverUrl`` forms are not measured)."""
+    entries = value if isinstance(value, list) else [value]
+    if key == "disabledMcpjsonServers" and all(isinstance(e, str) for e in entries):
+        return set(entries)
+    if key != "disabledMcpjsonServers" and all(isinstance(e, Mapping) and set(e) == {"serverName"}
+                                                and isinstance(e["serverName"], str) for e in entries):
+        return {e["serverName"] for e in entries}
+    raise NotModelled(f"{key} entries other than server names ({value!r})")
+
+
+def _ruled_out(files: Mapping[str, dict[str, Any]], others: bool) -> set[str]:
+    """The project servers the filter settings rule out; ``others``: the run has user or plugin servers, which the
+    allow and deny lists govern too (not measured)."""
+    present = [(level, key) for level, f in files.items() for key in MCP_FILTERS if key in f]
+    if any(level != "project" for level, _ in present):
+        raise NotModelled(f"{', '.join(sorted({k for _, k in present}))} in a settings file other than the "
+                          "project's settings.json")
+    project = files.get("project", {})
+    keys = {key for _, key in present}
+    if {"allowedMcpServers", "deniedMcpServers"} <= keys:
+        raise NotModelled("allowedMcpServers and deniedMcpServers together")
+    if others and keys & {"allowedMcpServers", "deniedMcpServers"}:
+        raise NotModelled("allowedMcpServers or deniedMcpServers beside user-scoped or plugin MCP servers")
+    out: set[str] = set()
+    for key in ("disabledMcpjsonServers", "deniedMcpServers"):
+        if key in project:
+            out |= _server_names(project[key], key)
+    return out
+
+
+def _load_mcp(*, workdir: Path, home: Path, settings: Mapping[str, dict[str, Any]], launch: Launch,
               warnings: list[str], unmodelled: list[str]) -> dict[str, McpServerDef]:
     """User-scoped servers (``~/.claude.json``), then the project's ``.mcp.json`` over them (measured on
     2.1.252 to 2.1.332: a ``marker`` in both runs the project's), then each plugin's, named
-    ``plugin:<plugin>:<server>``. Project servers run only when settings approve them (all, or by name)."""
+    ``plugin:<plugin>:<server>``. Project servers run only when settings approve them (all, or by name) and no
+    filter setting rules them out (MCP_FILTERS)."""
     servers: dict[str, McpServerDef] = {}
     state = _read_json(home / ".claude.json", warnings)
     if any(isinstance(p, Mapping) and "mcpServers" in p for p in (state.get("projects") or {}).values()):
@@ -534,9 +615,16 @@ def _load_mcp(*, workdir: Path, home: Path, settings: list[dict[str, Any]], laun
     if launch.loads("user"):
         servers.update(_stdio_servers(state.get("mcpServers"), scope="user", where="~/.claude.json",
                                       warnings=warnings))
-    enable_all = any(s.get("enableAllProjectMcpServers") is True for s in settings)
-    by_name = {n for s in settings for n in (s.get("enabledMcpjsonServers") or []) if isinstance(n, str)}
+    enable_all = any(s.get("enableAllProjectMcpServers") is True for s in settings.values())
+    by_name = {n for s in settings.values() for n in (s.get("enabledMcpjsonServers") or []) if isinstance(n, str)}
     raw = _read_json(workdir / ".mcp.json", warnings).get("mcpServers") or {}
+    ruled_out = _ruled_out(settings, others=bool(servers) or any(p.mcp_servers for p in launch.plugins))
+    if ruled_out & by_name:
+        raise NotModelled(f"MCP server {', '.join(sorted(ruled_out & by_name))} both enabled and ruled out by name")
+    project = settings.get("project", {})
+    if "allowedMcpServers" in project:
+        ruled_out |= set(raw) - _server_names(project["allowedMcpServers"], "allowedMcpServers")
+    raw = {n: spec for n, spec in raw.items() if n not in ruled_out}
     approved = {n: spec for n, spec in raw.items() if enable_all or n in by_name}
     if launch.loads("project") and (unapproved := sorted(set(raw) - set(approved))):
         # A new user's print-mode run of 2.1.332 loaded such a server; no case measures it on every version.

@@ -18,7 +18,7 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.hook_actions import STRUCTURED_OUTPUT, fire
 from harness.refengine.hooks import HookOutcome
 from harness.refengine.mcp_client import McpUnavailable
-from harness.refengine.permissions import Request, decide, removed_by_deny
+from harness.refengine.permissions import Request, decide, path_rule_matches, removed_by_deny
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Runtime
 from harness.refengine.tools import (
@@ -84,7 +84,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
             disabled=name in DISABLED_BUILTINS or name in removed_by_deny(rt.rules)))
     invalid = validation_error(name, tool_input, rt.profile.input_error_types) or (
         skills.validation_error(rt, tool_input) if name == "Skill" else None)
-    if invalid is None and (invalid := _read_denied_write(rt, name)) is not None \
+    if invalid is None and ((invalid := _read_denied_write(rt, name)) is not None
+                            or (invalid := _path_denied(rt, conversation, name, tool_input)) is not None) \
             and rt.profile.read_deny_write_is_listed_denial:
         _deny(rt, name, normalized_input(name, tool_input, workdir=rt.workdir))
     if invalid is not None:
@@ -199,6 +200,27 @@ def _read_denied_write(rt: Runtime, name: str) -> str | None:
     raise NotModelled(f"{name} under a Read deny rule" + ("" if name != "Write" else " with a pattern"))
 
 
+def _path_denied(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> str | None:
+    """A path deny rule refuses a Read or Edit in its input validation, in bypass mode too, listed as a permission
+    denial where the profile lists the bare Read deny's (measured the same way on 2.1.252 to 2.1.332: 2.1.278 on).
+    Measured forms (permissions.path_rule_matches): ``seg/**`` binds that folder at any depth of the working copy
+    (rule-edit-path-glob, rule-edit-path-nested), ``//abs/**`` an absolute folder (rule-read-path-absolute).
+    Whether PreToolUse hooks run before it is not measured."""
+    if name not in ("Read", "Edit"):
+        return None
+    given = tool_input.get("file_path")
+    if not isinstance(given, str):
+        return None
+    hits = [r for r in rt.rules.deny if r.tool == name and r.specifier is not None
+            and path_rule_matches(r.specifier, resolve(given, workdir=rt.workdir), workdir=rt.workdir)]
+    if not hits:
+        return None
+    hooks = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
+    if any(rule.event == "PreToolUse" for rule in hooks):
+        raise NotModelled(f"a path deny rule for {name} beside PreToolUse hooks (which runs first is not measured)")
+    return messages.path_denied()
+
+
 def _check_modelled(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> None:
     """Raise NotModelled for a call whose answer no measurement covers, before the permission check."""
     spec = SPECS.get(name)
@@ -215,7 +237,8 @@ def _check_modelled(rt: Runtime, conversation: Conversation, name: str, tool_inp
 def _execute(rt: Runtime, conversation: Conversation, name: str,
              tool_input: Mapping[str, Any]) -> tuple[ToolResult, tuple[dict[str, Any], ...]]:
     if name in MACHINE_TOOLS:
-        env = ToolEnvironment(workdir=rt.workdir, env=rt.env, profile=rt.profile, known=conversation.known_files,
+        env = ToolEnvironment(workdir=rt.workdir, env={**rt.env, **rt.config.env}, profile=rt.profile,
+                              known=conversation.known_files,
                               read_views=conversation.read_views, seen=conversation.seen_files)
         try:
             return MACHINE_TOOLS[name](tool_input, env), ()

@@ -148,6 +148,11 @@ def bash_denied_by_rule(command: str) -> str:
     return f"Permission to use Bash with command {command} has been denied."
 
 
+def path_denied() -> str:
+    """A Read or Edit deny rule with a path (measured on 2.1.252 to 2.1.332, rule-edit-path-glob)."""
+    return tool_use_error("File is in a directory that is denied by your permission settings.")
+
+
 def webfetch_domain_denied(host: str) -> str:
     """A ``WebFetch(domain:)`` deny rule: names the call's host, not the rule (measured for ``*.example.com``)."""
     return f"WebFetch denied access to domain:{host}."

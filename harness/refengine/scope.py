@@ -22,7 +22,8 @@ from harness.refengine.errors import NotModelled
 #: Settings keys the engine reads; ``$schema`` only points an editor at the schema.
 SETTINGS_KEYS = frozenset({
     "$schema", "hooks", "permissions", "disableAllHooks", "enableAllProjectMcpServers", "enabledMcpjsonServers",
-    "skipWebFetchPreflight",
+    "skipWebFetchPreflight", "disabledMcpjsonServers", "allowedMcpServers", "deniedMcpServers",
+    "env",
 })
 #: Keys of ``permissions`` it reads (``defaultMode``, ``additionalDirectories``, ... are not modelled).
 PERMISSIONS_KEYS = frozenset({"allow", "deny", "ask"})

@@ -16,6 +16,7 @@ from harness.refengine.permissions import (
     bash_pattern_matches,
     decide,
     mcp_removed_by_deny,
+    path_rule_matches,
 )
 
 WORKDIR = Path("/work/copy")
@@ -159,3 +160,26 @@ def test_a_bare_mcp_server_deny_removes_its_tools_and_other_mcp_rules_are_not_mo
     for lists in ({"deny": ("mcp__marker__record",)}, {"ask": ("mcp__marker__*",)}, {"allow": ("mcp__marker",)}):
         with pytest.raises(NotModelled):
             call("mcp__marker__record", {"text": "x"}, **lists)
+
+
+def test_path_rules_bind_a_relative_folder_at_any_depth_and_an_absolute_one() -> None:
+    # rule-edit-path-glob, rule-edit-path-nested, rule-read-path-absolute (2.1.252 to 2.1.332)
+    assert path_rule_matches("src/**", WORKDIR / "src" / "app.py", workdir=WORKDIR)
+    assert path_rule_matches("src/**", WORKDIR / "lib" / "src" / "util.py", workdir=WORKDIR)
+    assert not path_rule_matches("src/**", WORKDIR / "top.py", workdir=WORKDIR)
+    assert not path_rule_matches("src/**", WORKDIR / "source" / "a.py", workdir=WORKDIR)
+    assert path_rule_matches("//x/shut/**", Path("/x/shut/a.txt"), workdir=WORKDIR)
+    assert not path_rule_matches("//x/shut/**", Path("/x/open/a.txt"), workdir=WORKDIR)
+
+
+@pytest.mark.parametrize("rule", ["/src/**", "~/notes/**", "src/*.py", "**/*.env"])
+def test_unmeasured_path_rule_shapes_are_not_modelled(rule: str) -> None:
+    with pytest.raises(NotModelled):
+        path_rule_matches(rule, WORKDIR / "src" / "app.py", workdir=WORKDIR)
+
+
+def test_edit_rules_beside_a_write_and_path_allow_rules_are_not_modelled() -> None:
+    with pytest.raises(NotModelled):  # Edit rules bind Write in the real engine, with what semantics is unmeasured
+        call("Write", {"file_path": "src/new.py", "content": ""}, mode="bypass", deny=("Edit(src/**)",))
+    with pytest.raises(NotModelled):
+        call("Edit", {"file_path": "src/app.py", "old_string": "a", "new_string": "b"}, allow=("Edit(src/**)",))

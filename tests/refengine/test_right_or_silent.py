@@ -63,7 +63,7 @@ def test_measured_memory_files_are_modelled(tmp_path: Path, where: str) -> None:
 
 
 @pytest.mark.parametrize(("file", "settings", "element"), [
-    (".claude/settings.local.json", {"env": {"X": "1"}}, "settings key env"),
+    (".claude/settings.local.json", {"sandbox": {"enabled": True}}, "settings key sandbox"),
     (".claude/settings.json", {"model": "haiku"}, "settings key model"),
     (".claude/settings.json", {"permissions": {"defaultMode": "acceptEdits"}}, "permissions.defaultMode"),
 ])
@@ -114,6 +114,61 @@ def test_an_unapproved_project_mcp_server_is_not_modelled(tmp_path: Path) -> Non
         load(work, home)
 
 
+def _two_servers(work: Path, settings: dict[str, object], *, local: dict[str, object] | None = None) -> None:
+    server = {"command": "python3", "args": ["server.py"]}
+    files = {".mcp.json": json.dumps({"mcpServers": {"marker": server, "other": server}}),
+             ".claude/settings.json": json.dumps({"enableAllProjectMcpServers": True, **settings})}
+    if local is not None:
+        files[".claude/settings.local.json"] = json.dumps(local)
+    write_files(work, files)
+
+
+@pytest.mark.parametrize("settings", [
+    {"disabledMcpjsonServers": ["other"]},
+    {"deniedMcpServers": [{"serverName": "other"}]},
+    {"allowedMcpServers": [{"serverName": "marker"}]},
+])
+def test_project_mcp_filters_keep_a_server_from_starting(tmp_path: Path, settings: dict[str, object]) -> None:
+    # mcp-json-disabled-server, mcp-denied-servers, mcp-allowed-servers (measured on 2.1.252 to 2.1.332)
+    work, home = tmp_path / "work", tmp_path / "home"
+    home.mkdir()
+    _two_servers(work, settings)
+    assert set(load_project(workdir=work, home=home, trusted=True).mcp_servers) == {"marker"}
+
+
+@pytest.mark.parametrize(("settings", "local"), [
+    ({}, {"disabledMcpjsonServers": ["other"]}),  # only the project's settings.json is measured
+    ({"deniedMcpServers": [{"serverCommand": ["python3"]}]}, None),  # the other entry forms are not measured
+    ({"allowedMcpServers": [{"serverName": "marker"}], "deniedMcpServers": [{"serverName": "other"}]}, None),
+    ({"disabledMcpjsonServers": ["other"], "enabledMcpjsonServers": ["other"]}, None),
+])
+def test_unmeasured_mcp_filters_are_not_modelled(tmp_path: Path, settings: dict[str, object],
+                                                 local: dict[str, object] | None) -> None:
+    work, home = tmp_path / "work", tmp_path / "home"
+    home.mkdir()
+    _two_servers(work, settings, local=local)
+    with pytest.raises(NotModelled):
+        load(work, home)
+
+
+def test_settings_env_layers_and_stays_silent_where_unmeasured(tmp_path: Path) -> None:
+    work, home = tmp_path / "work", tmp_path / "home"
+    write_files(home, {".claude/settings.json": json.dumps({"env": {"STAGE": "USER", "ONLY_USER": "U"}})})
+    write_files(work, {".claude/settings.json": json.dumps({"env": {"STAGE": "PROJECT"}}),
+                       ".claude/settings.local.json": json.dumps({"env": {"STAGE": "LOCAL"}})})
+    assert load_project(workdir=work, home=home, trusted=True).env == {"STAGE": "LOCAL", "ONLY_USER": "U"}
+    load(work, home)
+    for env in ({"CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH": "2"}, {"STAGE": 1}):
+        write_files(work, {".claude/settings.local.json": json.dumps({"env": env})})
+        with pytest.raises(NotModelled, match="settings env"):
+            load(work, home)
+    write_files(work, {".claude/settings.local.json": "{}", ".mcp.json": json.dumps(
+        {"mcpServers": {"m": {"command": "python3"}}}), ".claude/settings.json": json.dumps(
+        {"env": {"STAGE": "PROJECT"}, "enableAllProjectMcpServers": True})})
+    with pytest.raises(NotModelled, match="beside hooks, MCP servers"):
+        load(work, home)
+
+
 # -- permission rules -------------------------------------------------------------------------------
 
 WORKDIR = Path("/work/copy")
@@ -127,8 +182,8 @@ def decision(tool: str, tool_input: dict[str, object], *, allow: tuple[str, ...]
 
 
 @pytest.mark.parametrize(("tool", "tool_input", "rule"), [
-    ("Edit", {"file_path": "src/a.py", "old_string": "a", "new_string": "b"}, "Edit(src/**)"),
-    ("Read", {"file_path": "/etc/hosts"}, "Read(//etc/**)"),
+    ("Edit", {"file_path": "src/a.py", "old_string": "a", "new_string": "b"}, "Edit(/src/**)"),
+    ("Read", {"file_path": "/etc/hosts"}, "Read(~/notes/**)"),
     ("Write", {"file_path": "x", "content": ""}, "Write(~/notes/**)"),
     ("mcp__marker__record", {"note": "n"}, "mcp__marker"),
 ])
