@@ -17,11 +17,17 @@ gets a cgroup of its own: what the run starts joins it before its program runs (
 every descendant in it whatever its environment, session, process group or parent, and the run's end
 kills the whole cgroup (``cgroup.kill``). Elsewhere the cookie is the only containment (``isolation()``
 says which).
+
+A harness killed outright (``kill -9``, the OOM killer) cannot remove its runs' cgroups, and what they hold
+keeps running. So a run cgroup is named for the process that made it (its pid and start time), and the
+first run of a later harness under the same parent kills what such a folder of a dead harness still holds
+and removes it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import threading
@@ -43,6 +49,8 @@ _GROUPS: dict[str, Path] = {}
 _GROUPS_LOCK = threading.Lock()
 #: The cookies of the runs of this process still going (``contained``), for ``kill_every_run``.
 _LIVE: set[str] = set()
+#: A run cgroup's (or the probe's) folder name: the pid and start time of the harness process that made it.
+_GROUP_NAME = re.compile(r"cc-harness-(?:probe-)?(\d+)-(\d+)-[0-9a-f]{32}")
 
 
 def new_cookie() -> str:
@@ -157,11 +165,19 @@ def contain(argv: list[str], env: Mapping[str, str]) -> list[str]:
     before its program runs (so before it can fork); ``argv`` itself where the run has no cgroup, or
     where its program cannot be found (it will not start, so there is nothing to contain, and the
     caller's own error for a missing program stays what it was)."""
+    procs = group_procs(env)
+    if procs is None or not argv or shutil.which(argv[0], path=env.get("PATH", os.defpath)) is None:
+        return argv
+    return ["/bin/sh", "-c", _JOIN, str(procs), *argv]
+
+
+def group_procs(env: Mapping[str, str]) -> Path | None:
+    """The ``cgroup.procs`` file of the run whose cookie ``env`` carries (None where it has no cgroup): for a
+    program another library starts (the Agent SDK starts the engine itself), which writes ``0`` there
+    before it execs the engine, as ``contain``'s prefix does."""
     with _GROUPS_LOCK:
         group = _GROUPS.get(env.get(COOKIE, ""))
-    if group is None or not argv or shutil.which(argv[0], path=env.get("PATH", os.defpath)) is None:
-        return argv
-    return ["/bin/sh", "-c", _JOIN, str(group / "cgroup.procs"), *argv]
+    return None if group is None else group / "cgroup.procs"
 
 
 def isolation() -> str:
@@ -195,7 +211,7 @@ def _probe_parent() -> Path | None:
     except (OSError, StopIteration, ValueError):
         return None
     parent = mount / own.lstrip("/")
-    probe = parent / f"cc-harness-probe-{new_cookie()}"
+    probe = parent / f"cc-harness-probe-{_owner()}-{new_cookie()}"
     try:
         probe.mkdir()
     except OSError:
@@ -204,14 +220,46 @@ def _probe_parent() -> Path | None:
         usable = os.access(probe / "cgroup.procs", os.W_OK) and (probe / "cgroup.kill").exists()
     finally:
         probe.rmdir()
+    if usable:
+        sweep(parent)
     return parent if usable else None
+
+
+def _owner(pid: int | None = None) -> str:
+    """``<pid>-<start time>`` of a process (this one by default): what names it among every process the
+    machine has run, pids being reused; empty once it has exited."""
+    pid = os.getpid() if pid is None else pid
+    try:
+        fields = (_PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return ""
+    return "" if fields[0] in ("Z", "X") else f"{pid}-{fields[19]}"
+
+
+def sweep(parent: Path) -> list[Path]:
+    """Kill what the run cgroups of harness processes that have died still hold, and remove them. The
+    folders removed (those whose processes would not die within a few seconds stay)."""
+    removed = []
+    for folder in sorted(parent.glob("cc-harness-*")):
+        found = _GROUP_NAME.fullmatch(folder.name)
+        if found is None or _owner(int(found.group(1))) == f"{found.group(1)}-{found.group(2)}":
+            continue  # not ours to judge (an older name), or its harness is alive
+        if folder.name.startswith("cc-harness-probe-"):
+            try:
+                folder.rmdir()
+            except OSError:
+                continue
+            removed.append(folder)
+        elif kill_group_of_run(folder, patience=2.0):
+            removed.append(folder)
+    return removed
 
 
 def _new_group(cookie: str) -> Path | None:
     parent = _parent_group()
     if parent is None:
         return None
-    group = parent / f"cc-harness-{cookie}"
+    group = parent / f"cc-harness-{_owner()}-{cookie}"
     try:
         group.mkdir()
     except OSError:  # the parent went away or filled up (cgroup.max.descendants): the cookie still holds
@@ -219,13 +267,16 @@ def _new_group(cookie: str) -> Path | None:
     return group
 
 
-def kill_group_of_run(group: Path, *, patience: float = 5.0) -> None:
-    """Kill every process in the run's cgroup and remove it, once the kernel has emptied it."""
+def kill_group_of_run(group: Path, *, patience: float = 5.0) -> bool:
+    """Kill every process in the run's cgroup and remove it, once the kernel has emptied it; whether it
+    was removed."""
     if _kill_members(group, patience=patience):
         try:
             group.rmdir()
         except OSError:  # a process in uninterruptible sleep is still there: the folder stays, empty later
-            return
+            return False
+        return True
+    return False
 
 
 def _kill_members(group: Path, *, patience: float) -> bool:

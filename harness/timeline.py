@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness import results
-from harness.bisect import AS_DOCUMENTED, field_value, outcome_of
 from harness.engine_name import version_of
 from harness.errors import CaseFormatError
 from harness.results import Record
+from harness.run_outcome import AS_DOCUMENTED, field_value, outcome_of
 from harness.timeline_model import Row, Timeline
 from harness.versions import version_key
 from harness.yamlfile import read_yaml

@@ -8,7 +8,7 @@ stopped), the engine cache pruned to a budget after each version (pinned version
 
 The per-version files keep whole records (a transcript field can be looked at afterwards); the merged
 file a suite commits is **compact** (``compact``): status, findings without their long detail, the
-fault, no transcripts. The timeline reads only the outcome (harness/bisect.py), transcripts are four
+fault, no transcripts. The timeline reads only the outcome (harness/run_outcome.py), transcripts are four
 fifths of a scan's bytes, and a transcript field is asked of live runs with ``cc-harness bisect --field``.
 """
 

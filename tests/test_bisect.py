@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from harness import bisect
-from harness.bisect import AS_DOCUMENTED, FieldError, Outcome, field_value, outcome_of
 from harness.cli import main
 from harness.engines import registry
 from harness.errors import UsageError
 from harness.outcome import Fault, Finding, Judgement, Status
 from harness.results import Record
+from harness.run_outcome import AS_DOCUMENTED, FieldError, Outcome, field_value, outcome_of
 from tests.conftest import REPO
 
 AT = "steps[0].turns[0].call.expect.result"

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.bisect import outcome_of
 from harness.case import Case
 from harness.engines.claude import DEBUG_FILE_FROM, ClaudeEngine, has_debug_file, prepare
 from harness.engines.install import NATIVE_FROM, RECORD, binary_path, ensure_installed, is_native, platform_spec
 from harness.errors import InstallError, NotObservable
+from harness.run_outcome import outcome_of
 from harness.runner import run_case
 from harness.scripted import ScriptedModel
 from tests.conftest import EXPECTATIONS

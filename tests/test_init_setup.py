@@ -32,7 +32,7 @@ description: Writes an {name}. Use when asked for one.
 Write a short {name} with a title and next steps.
 """
 SETTINGS = """{
-  "permissions": {"allow": ["Bash(npm test:*)"], "deny": ["Bash(git push:*)"]},
+  "permissions": {"allow": ["Bash(npm test:*)"], "deny": ["Bash(git push:*)", "WebFetch(domain:example.com)"]},
   "hooks": {
     "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "bash .claude/hooks/start.sh"}]}],
     "Stop": [{"hooks": [{"type": "command", "command": "bash .claude/hooks/stop.sh"}]}]
@@ -107,8 +107,15 @@ def test_plugins_local_settings_and_left_out_parts(tmp_path: Path, capsys: pytes
     assert (local_case / ".claude" / "settings.local.json").read_text() == LOCAL
     assert "Case-local layer" in yaml.safe_load((local_case / "case.yaml").read_text())["notes"]
     # every part left out has its line, with the reason
-    assert "no case: permission rule allow Bash(npm test:*): " in out
-    assert "no case: permission rule deny Bash(git push:*): " in out
+    assert "no case: permission rule allow Bash(npm test:*): init writes no allow case: it would run" in out
+    assert "no case: permission rule deny WebFetch(domain:example.com): init writes deny cases for Bash" in out
+    # a Bash deny rule with a plain prefix: a case whose call the rule refuses, passing as written
+    assert "no case: permission rule deny Bash(git push:*)" not in out
+    deny = yaml.safe_load((cases / "rule-deny-git-push" / "case.yaml").read_text())
+    assert deny["steps"][0]["turns"][0]["call"]["input"]["command"] == "git push"
+    assert deny["steps"][0]["turns"][0]["call"]["expect"] == {
+        "result": "Permission to use Bash with command git push has been denied.", "is_error": True}
+    assert _reference(cases / "rule-deny-git-push") is Status.PASS
     assert "no case: .env: secrets stay out of cases" in out
     assert "do-not-copy" not in "".join(p.read_text() for p in cases.rglob("*") if p.is_file())
     # results/ is ignored from now on; running init again adds nothing

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -16,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from harness import processes
 from harness.engines.claude import ClaudeEngine
 from harness.engines.install import ensure_installed
 from harness.engines.reference import ReferenceEngine
@@ -135,3 +138,64 @@ def test_a_hook_child_that_drops_the_cookie_does_not_survive_the_run(
     pid = int((run.workdir / "bg.pid").read_text())
     assert COOKIE.encode() not in Path(f"/proc/{pid}/environ").read_bytes() if _live(pid) else True
     assert _ps(f"sleep {tag}") == [], "left running after the run"
+
+
+KILLED_HARNESS = """\
+import os, signal, subprocess, sys
+from harness import processes
+with processes.contained() as cookie:
+    argv = processes.contain(["sleep", sys.argv[1]], {**os.environ, processes.COOKIE: cookie})
+    # without the cookie: only the cgroup holds it
+    escaped = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    print(processes._GROUPS[cookie], escaped.pid, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer would: no clean-up runs
+"""
+
+
+def test_the_cgroup_of_a_harness_killed_outright_is_emptied_and_removed_by_the_next(tmp_path: Path) -> None:
+    """A killed harness left its run cgroups behind (empty folders, or ones still holding what its runs
+    started); the next harness under the same parent kills what they hold and removes them."""
+    if processes.isolation() != "cgroup":
+        pytest.skip("this machine gives the harness no cgroup: the cookie is the only containment")
+    tag = _tag()
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_HARNESS, tag], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    folder, pid = killed.stdout.split()
+    try:
+        assert Path(folder).is_dir() and _live(int(pid)), "the killed harness's run should be left as it was"
+        later = subprocess.run(
+            [sys.executable, "-c", "from harness import processes; print(processes.isolation())"],
+            capture_output=True, text=True, check=False, timeout=60,
+        )
+        assert later.stdout.strip() == "cgroup", later.stderr
+        assert not Path(folder).exists()
+        assert _ps(f"sleep {tag}") == []
+    finally:
+        for line in _ps(f"sleep {tag}"):
+            os.kill(int(line.split()[0]), signal.SIGKILL)
+
+
+@pytest.mark.parametrize("escape", sorted(ESCAPES))
+def test_a_hook_child_that_drops_the_cookie_does_not_survive_an_sdk_run(
+    escape: str, write_case: CaseWriter, tmp_path: Path
+) -> None:
+    """The Agent SDK starts the engine itself: its launcher joins the run's cgroup before it execs the
+    engine (the SDK adapter was contained by the cookie alone)."""
+    pytest.importorskip("claude_agent_sdk")
+    from harness.engines.sdk import SdkEngine
+
+    if processes.isolation() != "cgroup":
+        pytest.skip("this machine gives the harness no cgroup: the cookie is the only containment")
+    tag = _tag()
+    hook = {"type": "command", "command": ESCAPES[escape].format(tag=tag, pidfile="bg.pid")}
+    settings = {"hooks": {"UserPromptSubmit": [{"hooks": [hook]}]}}
+    directory = write_case("leftover", CASE, {".claude/settings.json": json.dumps(settings)})
+    try:
+        run = run_in_copy(directory, SdkEngine(engine_version=_newest()), tmp_path / "run")
+        assert run.model.exchanges[0].result == "ALIVE"  # it ran, without the cookie, while the run did
+        assert _ps(f"sleep {tag}") == [], "left running after the run"
+    finally:
+        for line in _ps(f"sleep {tag}"):
+            os.kill(int(line.split()[0]), signal.SIGKILL)

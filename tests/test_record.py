@@ -221,6 +221,13 @@ def test_record_live_through_the_proxy_writes_a_case_that_passes_and_no_secret(t
         assert "x-api-key" not in text and '"authorization"' not in text, path
     assert "<scrubbed>" in case_file.read_text(encoding="utf-8")
     assert len(cassette.read_text().splitlines()) >= len(source.steps[0].turns)
+    # the cassette reads back into the same case, with no engine and no upstream
+    again = ["record", "--suite", str(repo / "pyproject.toml"), "--project", str(repo), "--id", "from-cassette"]
+    assert main([*again, "--scrub", SECRET, "--cassette", str(cassette)]) == 0
+    replayed = yaml.safe_load((repo / "claude-cases" / "from-cassette" / "case.yaml").read_text(encoding="utf-8"))
+    live = yaml.safe_load(case_file.read_text(encoding="utf-8"))
+    assert {**replayed, "id": None} == {**live, "id": None}
+    shutil.rmtree(repo / "claude-cases" / "from-cassette")
 
     (repo / "audit.log").unlink()  # written by the team's hook during the live run
     case = load_case(case_file.parent)

@@ -192,3 +192,17 @@ def test_an_inline_command_counts_for_the_event_it_is_registered_on(write_case: 
         "hook-output:continue",
         "hook-output:SessionStart.reloadSkills",
     }
+
+
+def test_a_base_cases_file_that_the_case_replaces_covers_nothing(write_case: CaseWriter) -> None:
+    """With fixture_from, the working copy holds the case's own settings.json, not its base's: only the files
+    that reach the working copy count."""
+    steps = "steps:\n  - prompt: go\n    turns: [{say: done}]\n"
+    write_case("surface-base", "id: surface-base\ntitle: t\n" + steps, {
+        ".claude/settings.json": '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}',
+        ".claude/hooks/h.sh": "echo '{\"continue\": false}'",
+    })
+    derived = write_case("surface-derived-base", "id: surface-derived-base\ntitle: t\nfixture_from: surface-base\n"
+                         + steps, {".claude/settings.json": '{"enableAllProjectMcpServers": true}'})
+    found = coverage.case_elements(load_case(derived), ["continue"])
+    assert found == {"setting:enableAllProjectMcpServers", "hook-output:continue"}

@@ -128,7 +128,7 @@ def _flags(raw: dict[str, Any]) -> Flags:
 
 
 def _run(raw: dict[str, Any]) -> RunOptions:
-    given: dict[str, Any] = {k: raw[k] for k in ("permission_mode", "agent") if k in raw}
+    given: dict[str, Any] = {k: raw[k] for k in ("permission_mode", "agent", "api_faults") if k in raw}
     if "timeout" in raw:
         given["timeout"] = float(raw["timeout"])
     if "env" in raw:
@@ -236,6 +236,13 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
             raise fail(f"{where}.then", "asks-again repeats the last turn for every further request: it must be a "
                                          "say without a call")
     run = _run(raw.get("run") or {})
+    # imported here: the engines package imports the case format, so a top-level import would be circular
+    from harness.engines.apifaults import ApiFaultPlan
+
+    try:
+        ApiFaultPlan.parse(run.api_faults)
+    except UsageError as exc:
+        raise fail("run.api_faults", str(exc)) from None
     effects = tuple(
         Effect(path=e["path"], exists=e.get("exists"), content=_text_match(e.get("content")))
         for e in raw.get("effects", ())

@@ -301,6 +301,8 @@ class RunOptions:
     agent: str | None = None
     timeout: float = 60.0
     flags: Flags = field(default_factory=Flags)
+    api_faults: str = ""
+    """Faults the fake Messages API serves as part of the case (the text form of engines/apifaults.py)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -20,7 +20,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
             "cc-harness record [--session ID|FILE]: the newest session of this folder (or the one named) from"
             " ~/.claude/projects. cc-harness record --upstream URL -- claude -p PROMPT: run the engine through a"
             " loopback proxy that forwards to URL (default $ANTHROPIC_BASE_URL, else Anthropic's API) and saves"
-            " each exchange. API keys and authorization headers never reach a file; --scrub removes more."
+            " each exchange in a cassette. cc-harness record --cassette FILE: the case again from a saved cassette."
+            " API keys and authorization headers never reach a file; --scrub removes more."
         ),
     )
     p.add_argument("--session", default=None, help="session id, or a session .jsonl file (default: the newest here)")
@@ -29,7 +30,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
     p.add_argument("--id", default=None, help="the new case's id (default: recorded-<first words of the prompt>)")
     p.add_argument("--cases-dir", type=Path, default=None, help="write the case here (default: the suite's cases)")
     p.add_argument("--scrub", action="append", default=[], help="a string that must not reach any file (repeatable)")
-    p.add_argument("--cassette", type=Path, default=None, help="where the proxy saves the exchanges")
+    p.add_argument(
+        "--cassette",
+        type=Path,
+        default=None,
+        help="where the proxy saves the exchanges; without a command: the case again from a saved cassette",
+    )
     p.add_argument("--force", action="store_true", help="replace a case of the same id")
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- the engine command to record live")
     p.set_defaults(func=run)
@@ -55,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
     if argv or args.upstream:
         upstream = args.upstream or os.environ.get("ANTHROPIC_BASE_URL") or command.ANTHROPIC_API
         done = command.live(argv, upstream=upstream, folder=folder, target=target, scrub=scrub, cassette=args.cassette)
+    elif args.cassette is not None and args.session is None:  # a live recording again, from what it saved
+        done = command.from_cassette(args.cassette, folder=folder, target=target, scrub=scrub)
     else:
         done = command.from_session(args.session, folder=folder, target=target, scrub=scrub)
     for line in command.describe(done):

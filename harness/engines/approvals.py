@@ -58,7 +58,10 @@ class ApprovalsTool:
 
 def not_scripted_here(case: Case, engine: str) -> None:
     """Raise NotObservable for a case with ``approvals`` on an adapter that does not answer prompts yet (the
-    Agent SDKs ask their permission callback, which the harness does not script)."""
+    Agent SDKs ask their permission callback, which the harness does not script), or with ``run.api_faults``
+    (the SDK adapters serve no planned faults)."""
+    if case.run.api_faults:
+        raise NotObservable(f"{case.case_file}: run.api_faults: {engine} serves no planned API faults", phase="run")
     if case.approvals is not None:
         raise NotObservable(
             f"{case.case_file}: approvals: {engine} asks the SDK's permission callback, which cc-harness does not"

@@ -57,6 +57,9 @@ _QUIET_ENV = {
 }
 
 
+#: No planned faults: a case without ``run.api_faults``.
+NO_FAULTS = ApiFaultPlan()
+
 #: The first release with ``--debug-file``, measured on installs: 2.1.19 rejects the option ("error: unknown
 #: option '--debug-file'"), 2.1.20, 2.1.21, 2.1.22, 2.1.23 and 2.1.25 list it in ``--help`` and accept it
 #: (2.1.24 was never published). Older releases run without it, and give no debug log.
@@ -132,8 +135,11 @@ class ClaudeEngine:
             extra = approvals.argv() if approvals is not None else []
             return self._argv(binary, case, group, resume=resume, debug_log=debug_log, workdir=workdir) + extra
 
+        planned = ApiFaultPlan.parse(case.run.api_faults)
+        faults = ApiFaultPlan((*self.api_faults.faults, *planned.faults))
         done = run_command_line(
-            case, engine=self.name, argv=argv, workdir=workdir, home=home, tmp=tmp, model=model, faults=self.api_faults
+            case, engine=self.name, argv=argv, workdir=workdir, home=home, tmp=tmp, model=model, faults=faults,
+            planned=planned,
         )
         return dataclasses.replace(done, approvals=approvals.asked()) if approvals is not None else done
 
@@ -189,6 +195,7 @@ def run_command_line(
     tmp: Path,
     model: ScriptedModel,
     faults: ApiFaultPlan,
+    planned: ApiFaultPlan = NO_FAULTS,
 ) -> EngineRun:
     """Every step of ``case``, one process per step group, each started as ``argv(group, resume, debug_log)``
     says and read as ``claude -p --output-format stream-json`` prints (the CLI, or a driver that speaks it)."""
@@ -210,7 +217,8 @@ def run_command_line(
             return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out), end=end)
 
         done = run_sessions(
-            case, engine=engine, workdir=workdir, home=home, model=model, one_process=one_process, faults=faults
+            case, engine=engine, workdir=workdir, home=home, model=model, one_process=one_process, faults=faults,
+            planned=planned,
         )
         # a server that failed to start says why: its stderr, from the engine's MCP log in the run's HOME
         failed = {s["name"]: s for step in done.steps for s in step.mcp_failed}
@@ -333,6 +341,7 @@ def run_sessions(
     model: ScriptedModel,
     one_process: OneProcess,
     faults: ApiFaultPlan,
+    planned: ApiFaultPlan = NO_FAULTS,
 ) -> EngineRun:
     """What every adapter of the real binary shares: a seeded HOME, one fake API for the whole case (with
     its fault plan), one engine process per group of steps with the session id carried into a resume, the
@@ -354,7 +363,7 @@ def run_sessions(
                 )
             debug_logs.append(home / f"debug-{number + 1}.log")
             done = one_process(group, resume=session_id if resumes else None, debug_log=debug_logs[-1], api=api)
-            judge_process(case, engine=engine, api=api, end=done.end)
+            judge_process(case, engine=engine, api=api, end=done.end, planned=planned)
             session_id = done.session_id or session_id
             outputs += done.steps
             stderr.append(done.end.stderr)
@@ -368,15 +377,19 @@ def run_sessions(
     )
 
 
-def judge_process(case: Case, *, engine: str, api: FakeMessagesAPI, end: ProcessEnd) -> None:
+def judge_process(
+    case: Case, *, engine: str, api: FakeMessagesAPI, end: ProcessEnd, planned: ApiFaultPlan = NO_FAULTS
+) -> None:
     """Raise what went wrong with a process that has ended, the root cause first: a fault the fake API was
     told to serve (the engine retries 5xx with backoff, so it may end in a timeout, or even recover), a
-    scripted-model failure (a conformance finding), a timeout, an abnormal end."""
+    scripted-model failure (a conformance finding), a timeout, an abnormal end. A fault the case itself plans
+    (``run.api_faults``) is the condition the case documents: the run is judged as any other."""
     where = f"{case.case_file}: step {end.step + 1} of {len(case.steps)}"
     detail, phase = _stderr_detail(end.stderr), f"step {end.step + 1}"
-    if api.served:
+    unplanned = [s for s in api.served if s.fault not in planned.faults]
+    if unplanned:
         then = f"{engine} then {_ending(end, case)}"
-        served = summarise(api.served)
+        served = summarise(unplanned)
         raise ApiFault(
             f"{where}: the fake Messages API served injected faults: {served}; {then}", detail=detail, phase=phase
         )

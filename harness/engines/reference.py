@@ -42,6 +42,8 @@ def unmodelled_parts(case: Case) -> list[str]:
     out = [f"run.flags.{name}" for name in case.run.flags.given() if name not in MODELLED_FLAGS]
     if case.run.permission_mode not in MODELLED_MODES:
         out.append(f"run.permission_mode: {case.run.permission_mode}")
+    if case.run.api_faults:
+        out.append(f"run.api_faults: {case.run.api_faults}")
     if case.run.trust_parent:
         out.append("run.trusted: parent")
     if case.stderr is not None:

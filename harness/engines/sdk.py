@@ -51,7 +51,7 @@ from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
 from harness.engines.streamjson import ProcessOutput, step_outputs
 from harness.errors import CaseFormatError
-from harness.processes import contained
+from harness.processes import contained, group_procs
 from harness.scripted import ScriptedModel
 
 #: run.env key a case may use to choose the SDK's setting sources (not passed on to the engine).
@@ -240,10 +240,20 @@ _SDK_SETS = (
 )
 _KEEP = "CC_HARNESS_SDK_KEEP"
 _BINARY = "CC_HARNESS_SDK_BINARY"
+_CGROUP = "CC_HARNESS_SDK_CGROUP"
+#: It joins the run's cgroup (where the machine gives one) before it becomes the engine, so that every
+#: descendant is held whatever it does to its environment; should the cgroup be gone it does not start.
 _LAUNCHER = f"""\
 import os, sys
 keep = set(os.environ.pop({_KEEP!r}).split(","))
 binary = os.environ.pop({_BINARY!r})
+procs = os.environ.pop({_CGROUP!r}, "")
+if procs:
+    try:
+        with open(procs, "w") as f:
+            f.write("0")
+    except OSError:
+        sys.exit(126)
 os.execve(binary, [binary, *sys.argv[1:]], {{k: v for k, v in os.environ.items() if k in keep}})
 """
 _launcher_lock = threading.Lock()
@@ -252,9 +262,10 @@ _launcher_path: Path | None = None
 
 def launched_env(env: dict[str, str], *, binary: Path) -> dict[str, str]:
     """``options.env`` for ``launcher()``: the engine's environment, what the launcher keeps of it and of
-    the SDK's own variables, and the binary it execs."""
+    the SDK's own variables, the binary it execs and the run's cgroup it joins first."""
     keep = ",".join(sorted({*env, *_SDK_SETS}))
-    return {**env, _KEEP: keep, _BINARY: str(binary)}
+    procs = group_procs(env)
+    return {**env, _KEEP: keep, _BINARY: str(binary), **({_CGROUP: str(procs)} if procs else {})}
 
 
 def launcher() -> Path:

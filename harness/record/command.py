@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import subprocess
 import tempfile
@@ -14,13 +13,16 @@ from pathlib import Path
 from harness.engine_name import EngineName
 from harness.engines.claude import seed_home
 from harness.errors import UsageError
+from harness.record.cassette import Cassette
+from harness.record.cassette import read as read_cassette
+from harness.record.cassette import write as write_cassette
 from harness.record.exchanges import read_exchanges
 from harness.record.model import Recording
 from harness.record.proxy import ANTHROPIC_API, RecordingProxy
 from harness.record.session import claude_dir, find_session, read_session
 from harness.record.writer import MIN_SECRET, Scrubber, default_id, write_case
 
-__all__ = ["ANTHROPIC_API", "Recorded", "Target", "describe", "from_session", "live", "secrets"]
+__all__ = ["ANTHROPIC_API", "Recorded", "Target", "describe", "from_cassette", "from_session", "live", "secrets"]
 
 #: Environment variables whose values are credentials: scrubbed wherever they show up.
 SECRET_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "AWS_SECRET_ACCESS_KEY")
@@ -88,19 +90,29 @@ def live(
             status = subprocess.run(list(argv), cwd=folder, env=env, check=False).returncode
         except FileNotFoundError:
             raise UsageError(f"{argv[0]}: no such command") from None
-        saved = proxy.saved()
         every = Scrubber(secrets=(*scrub.secrets, *(s for s in proxy.secrets_seen if len(s) >= MIN_SECRET)))
         tmp = os.environ.get("TMPDIR")
-        rec = read_exchanges(saved, workdir=folder, home=home, tmp=Path(tmp) if tmp else None, argv=list(argv))
-    rec = dataclasses.replace(rec, notes=(*rec.notes, PRIVATE_HOME_NOTE))
+        # saved() scrubbed each exchange already
+        tape = Cassette(argv=tuple(argv), home=home, tmp=Path(tmp) if tmp else None, exchanges=tuple(proxy.saved()))
+    rec = _recording(tape, folder)
     case_id = target.case_id or (default_id(rec) if rec.steps else "recording")
-    # the cassette first: a run that gives no case still leaves what was exchanged, to look at
+    # the cassette first: a run that gives no case still leaves what was exchanged, to look at (and replay)
     path = cassette or target.results / "recordings" / f"{case_id}.jsonl"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # saved() scrubbed each exchange already; the cassette is one JSON object per line
-    path.write_text("".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in saved), encoding="utf-8")
+    write_cassette(path, tape, scrub=every)
     case_file = _write(rec, dataclasses.replace(target, case_id=case_id), every)
     return Recorded(case_file=case_file, recording=rec, cassette=path, exit_status=status)
+
+
+def from_cassette(path: Path, *, folder: Path, target: Target, scrub: Scrubber) -> Recorded:
+    """The case a live recording wrote, again, from its cassette (no engine run, no network)."""
+    rec = _recording(read_cassette(path), folder)
+    case_id = target.case_id or (default_id(rec) if rec.steps else "recording")
+    return Recorded(case_file=_write(rec, dataclasses.replace(target, case_id=case_id), scrub), recording=rec)
+
+
+def _recording(tape: Cassette, folder: Path) -> Recording:
+    rec = read_exchanges(tape.exchanges, workdir=folder, home=tape.home, tmp=tape.tmp, argv=list(tape.argv))
+    return dataclasses.replace(rec, notes=(*rec.notes, PRIVATE_HOME_NOTE))
 
 
 def _write(rec: Recording, target: Target, scrub: Scrubber) -> Path:

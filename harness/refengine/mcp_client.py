@@ -76,6 +76,8 @@ class McpConnection:
         self.elicited = False
         """The server asked the user something (an MCP elicitation): the engine's dialog, and the Notification and
         Elicitation hooks it fires, are not modelled."""
+        self.completed = False
+        """The server said an elicitation is complete: claude fires a Notification hook for it, not modelled here."""
 
     def launch(self) -> None:
         """Start the server and its connection without waiting for it (``wait`` does)."""
@@ -98,6 +100,9 @@ class McpConnection:
         finally:
             if self.elicited:
                 raise NotModelled(f"MCP server {self.server.name!r} elicited input during tools/call {tool}")
+            if self.completed:
+                raise NotModelled(f"MCP server {self.server.name!r} sent notifications/elicitation/complete during "
+                                  f"tools/call {tool} (claude fires a Notification hook for it)")
         # The SDK's 2.x names are snake_case, 1.x's camelCase.
         structured = getattr(result, "structured_content", getattr(result, "structuredContent", None))
         is_error = bool(getattr(result, "is_error", getattr(result, "isError", False)))
@@ -135,13 +140,20 @@ class McpConnection:
         self.elicited = True
         return ErrorData(code=INVALID_REQUEST, message="Elicitation not supported")
 
+    async def _notified(self, message: Any) -> None:
+        """A server's notification: an elicitation/complete one is noted (measured on 2.1.252 to 2.1.332: claude fires
+        Notification with notification_type elicitation_complete; hook-output-notification-additional-context)."""
+        method = getattr(message, "method", None) or getattr(getattr(message, "root", None), "method", None)
+        if method == "notifications/elicitation/complete":
+            self.completed = True
+
     async def _hold(self) -> None:
         # The transport and session context managers must be entered and left in one task: this one.
         self._loop = asyncio.get_running_loop()
         self._closing = asyncio.Event()
         try:
             async with stdio_client(self._params, errlog=self._stderr) as (read, write), \
-                    ClientSession(read, write, **_elicitation(self._elicit)) as session:
+                    ClientSession(read, write, message_handler=self._notified, **_elicitation(self._elicit)) as session:
                 await session.initialize()
                 listed = await session.list_tools()
                 self.tools = tuple(t.name for t in listed.tools)

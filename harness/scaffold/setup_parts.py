@@ -15,6 +15,7 @@ from harness.errors import HarnessError
 from harness.refengine.config import ProjectConfig, SkillDef, load_project
 from harness.refengine.plugins import MANIFEST, load_plugin
 from harness.refengine.profiles import profile_for
+from harness.scaffold import rules
 from harness.scaffold.casefile import Planned, Report, case_file, make_case, notes, slug
 from harness.scaffold.definitions import agent_case, quotable_line, skill_case
 
@@ -29,16 +30,7 @@ def plan(
     out: list[Planned] = []
     for folder in _plugins(root, cases=cases, named=plugin_dirs, report=report):
         out += _plugin_case(folder, root=root, cases=cases, report=report)
-    for kind, rules in (
-        ("allow", config.permissions.allow),
-        ("ask", config.permissions.ask),
-        ("deny", config.permissions.deny),
-    ):
-        for rule in rules:
-            report.skipped.append(
-                f"permission rule {kind} {rule}: init does not probe permission rules yet; a case calls a tool"
-                " the rule matches and expects the refusal or the result (docs/your-setup.md)"
-            )
+    out += rules.plan(config.permissions, root=root, cases=cases, report=report)
     for name in (".env", ".env.local"):
         if (root / name).is_file():
             report.skipped.append(

@@ -38,12 +38,18 @@ _SCRIPT_SUFFIXES = {".sh", ".py", ".js", ".mjs", ".bash", ""}
 
 
 def _files(case: Case) -> Iterator[Path]:
+    """The files of the run's working copy and HOME: a base case's file that the case's own replaces is left out,
+    as it is from the working copy (``fixture_from``)."""
     roots = [case.directory] if case.project is not None else [*case.fixture_dirs]
     roots += [d for d in case.home_dirs if d not in roots]
+    own = {p.relative_to(case.directory) for p in case.directory.rglob("*") if p.is_file()}
     for root in roots:
         for path in sorted(root.rglob("*")):
-            if path.is_file() and path.name != case.case_file.name:
-                yield path
+            if not path.is_file() or path.name == case.case_file.name:
+                continue
+            if root != case.directory and root in case.fixture_dirs and path.relative_to(root) in own:
+                continue
+            yield path
 
 
 def _json(path: Path) -> Any:

@@ -23,11 +23,11 @@ import pytest
 import yaml
 
 from harness import results, timeline
-from harness.bisect import outcome_of
 from harness.case import Case, discover_cases
 from harness.engine_name import version_of
 from harness.engines import make_engine
 from harness.results import Record
+from harness.run_outcome import outcome_of
 from harness.runner import run_case
 from harness.versions import version_key
 from tests.conftest import EXPECTATIONS, REPO, SUITE
