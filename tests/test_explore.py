@@ -130,8 +130,11 @@ def test_the_grammar_draws_only_from_the_engines_surface() -> None:
         assert names <= known, (kind, sorted(names - known))
 
 
-def test_a_seed_of_300_reaches_every_area_of_the_grammar() -> None:
-    drawn = draw(300, seed=3)
+def test_draws_of_300_reach_every_area_of_the_grammar() -> None:
+    # Three seeds, not one: what Hypothesis draws for a seed changes between its releases (seed 3 alone missed
+    # the WebFetch domain rule under Hypothesis 6.170 and reached it under 6.155), and the test is about the
+    # grammar's reach, not about one release's draw.
+    drawn = [s for seed in (3, 4, 5) for s in draw(300, seed=seed)]
     hooks = [h for s in drawn for h in s.hooks]
     calls = {str(c.input.get("file_path") or c.input.get("command") or c.tool) for s in drawn for st in s.steps
              for c in st.calls}

@@ -206,7 +206,7 @@ project: ../..
 steps:
   - prompt: Run the probe.
     turns:
-      - call: {{name: Bash, input: {{command: mkdir -p made}}, expect: {{is_error: false}}}}
+      - call: {{name: Bash, input: {{command: touch made.txt}}, expect: {{is_error: false}}}}
       - say: done
 """
 
@@ -219,7 +219,7 @@ def test_ignored_files_are_named_in_the_record_and_include_copies_them(tmp_path:
         {
             ".gitignore": ".claude/settings.local.json\n.env\nresults/\n",
             ".claude/settings.json": "{}\n",
-            ".claude/settings.local.json": '{"permissions": {"allow": ["Bash(mkdir -p made)"]}}\n',
+            ".claude/settings.local.json": '{"permissions": {"allow": ["Bash(touch made.txt)"]}}\n',
             ".env": "TOKEN=x\n",
             "results/run.jsonl": "{}\n",
             "claude-cases/plain/case.yaml": LOCAL_CASE.format(id="plain", include=""),
