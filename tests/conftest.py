@@ -137,3 +137,28 @@ def default_signals() -> None:
     sends goes unanswered and the run just finishes."""
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_DFL)
+
+
+def run_committed_cases(engine: str, cases: list[str], out: Path) -> None:
+    """Run this repository's committed ``cases`` on ``engine`` as a user would (``cc-harness run``) and check
+    that each ran and passed or is a known difference of that engine."""
+    import subprocess
+    import sys
+
+    from harness import results
+    from harness.outcome import Status
+
+    selection = [arg for case in cases for arg in ("--case", case)]
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", "run", "--engine", engine, *selection, "--results", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    records = results.read(out).records
+    assert sorted(r.case for r in records) == sorted(cases), done.stdout[-3000:] + done.stderr[-3000:]
+    for record in records:
+        assert record.engine == engine
+        assert record.status in (Status.PASS, Status.KNOWN), record.explain()

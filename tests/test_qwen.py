@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from harness import results
 from harness.case import load_case
 from harness.engines.qwen import TOOLS, qwen_settings, translated_fixture, translated_markdown, unexpressible
-from harness.outcome import Status
 from harness.scripted import ModelRequest
-from tests.conftest import REPO, CaseWriter
+from tests.conftest import CaseWriter, run_committed_cases
 
 #: The Qwen Code release the suite runs.
 QWEN = "0.24.4"
@@ -112,18 +108,4 @@ def test_what_the_tables_cannot_say_is_named_not_dropped(write_case: CaseWriter,
 @pytest.mark.xdist_group("qwen")
 @pytest.mark.skipif(shutil.which("npm") is None, reason="Qwen Code is installed with npm")
 def test_committed_cases_of_each_part_run_on_qwen_code(tmp_path: Path) -> None:
-    out = tmp_path / "run.jsonl"
-    selection = [arg for case in ONE_PER_PART for arg in ("--case", case)]
-    done = subprocess.run(
-        [sys.executable, "-m", "harness", "run", "--engine", f"qwen@{QWEN}", *selection, "--results", str(out)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
-    records = results.read(out).records
-    assert sorted(r.case for r in records) == sorted(ONE_PER_PART), done.stdout[-3000:] + done.stderr[-3000:]
-    for record in records:
-        assert record.engine == f"qwen@{QWEN}"
-        assert record.status in (Status.PASS, Status.KNOWN), record.explain()
+    run_committed_cases(f"qwen@{QWEN}", ONE_PER_PART, tmp_path / "run.jsonl")

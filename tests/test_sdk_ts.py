@@ -11,15 +11,12 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from harness import results
 from harness.engines.sdk_ts import driver
-from harness.outcome import Status
-from tests.conftest import REPO
+from tests.conftest import run_committed_cases
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="the sdk-ts engine runs under Node.js")
 
@@ -127,21 +124,7 @@ ONE_PER_PART = [
 
 @pytest.mark.xdist_group("sdk-ts")
 def test_committed_cases_of_each_part_run_through_the_sdk_and_its_bundled_binary(tmp_path: Path) -> None:
-    out = tmp_path / "run.jsonl"
-    selection = [arg for case in ONE_PER_PART for arg in ("--case", case)]
-    done = subprocess.run(
-        [sys.executable, "-m", "harness", "run", "--engine", f"sdk-ts@{SDK_TS}", *selection, "--results", str(out)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
-    records = results.read(out).records
-    assert sorted(r.case for r in records) == sorted(ONE_PER_PART), done.stdout[-3000:] + done.stderr[-3000:]
-    for record in records:
-        assert record.engine == f"sdk-ts@{SDK_TS}"
-        assert record.status in (Status.PASS, Status.KNOWN), record.explain()
+    run_committed_cases(f"sdk-ts@{SDK_TS}", ONE_PER_PART, tmp_path / "run.jsonl")
 
 
 def test_a_prompt_too_long_for_an_argument_comes_on_stdin_as_plain_text(tmp_path: Path) -> None:
