@@ -30,8 +30,8 @@ from harness.scripted import ModelRequest, ScriptedModel
 # What the engine starts joins the run's cgroup (harness/processes.py), as the claude adapter's engine does.
 launch.set_launcher(contain)
 
-#: The permission modes the reference engine has measurements for.
-MODELLED_MODES = ("default", "bypass")
+#: The permission modes the reference engine has measurements for (acceptEdits, dontAsk and plan: refengine/modes.py).
+MODELLED_MODES = ("default", "bypass", "acceptEdits", "dontAsk", "plan")
 #: The ``run.flags`` the reference engine has measurements for (refengine/config.py, refengine/plugins.py);
 #: any other flag a case gives makes the run not-modelled.
 MODELLED_FLAGS = frozenset({"agents", "setting_sources", "settings", "plugin_dirs"})
@@ -42,6 +42,10 @@ def unmodelled_parts(case: Case) -> list[str]:
     out = [f"run.flags.{name}" for name in case.run.flags.given() if name not in MODELLED_FLAGS]
     if case.run.permission_mode not in MODELLED_MODES:
         out.append(f"run.permission_mode: {case.run.permission_mode}")
+    if case.run.permission_mode in ("acceptEdits", "dontAsk", "plan") and case.approvals is not None:
+        out.append(f"approvals in {case.run.permission_mode} mode (whether it shows the prompt is not measured)")
+    if case.run.permission_mode == "plan" and _checks_context(case):
+        out.append("a check on the model's context in plan mode (the plan-mode instructions it adds)")
     if case.run.api_faults:
         out.append(f"run.api_faults: {case.run.api_faults}")
     if case.run.trust_parent:
@@ -56,6 +60,11 @@ def unmodelled_parts(case: Case) -> list[str]:
     out += [f"a check on the model's text that names the bundled skill {name} (the engine's own skills)"
             for name in sorted(_bundled_skills_named(case))]
     return out
+
+
+def _checks_context(case: Case) -> bool:
+    turns = [t for s in case.steps for t in s.turns] + [t for c in case.contexts for t in c.turns]
+    return any(t.offered is not None and (t.offered.context is not None or t.offered.messages) for t in turns)
 
 
 def _bundled_skills_named(case: Case) -> set[str]:
@@ -131,7 +140,7 @@ class ReferenceEngine:
             workdir=workdir,
             home=home,
             trusted=case.run.trusted,
-            permission_mode="bypass" if case.run.permission_mode == "bypass" else "default",  # the modelled two
+            permission_mode=case.run.permission_mode,
             env=env,
             agent=case.run.agent,
             timeout=case.run.timeout,

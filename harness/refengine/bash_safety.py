@@ -86,9 +86,11 @@ def _path_refusal(wording: BashPathRefusal, program: str | None, target: Path, w
     if wording == "blocked":
         return messages.bash_redirect_blocked(target, workdir) if program is None \
             else messages.bash_path_blocked(program, PATH_PROGRAMS[program], target, workdir)
-    if program not in (None, "touch"):
-        # The new wording is measured for touch only: which programs it still checks by path is not known.
-        raise NotModelled(f"a Bash {program} of a path refused in default mode from 2.1.281 (measured for touch only)")
+    if program not in (None, "touch", "mkdir"):
+        # The new wording is measured for touch and mkdir (2.1.332: mode-default-tools): which other programs it
+        # still checks by path is not known.
+        raise NotModelled(f"a Bash {program} of a path refused in default mode from 2.1.281 (measured for touch "
+                          "and mkdir only)")
     return messages.bash_path_needs_approval("Output redirection to" if program is None else f"{program} in",
                                              target, workdir)
 

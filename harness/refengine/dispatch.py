@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agents, approvals, memory, messages, skills, web
+from harness.refengine import agents, approvals, memory, messages, modes, skills, web
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
 from harness.refengine.hook_actions import STRUCTURED_OUTPUT, fire
@@ -97,6 +97,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     reported = normalized_input(name, tool_input, workdir=rt.workdir)
     pre = fire(rt, conversation, "PreToolUse", subject=name, tool=name,
                fields={"tool_name": name, "tool_input": reported, "tool_use_id": use_id})
+    if pre.blocked and conversation.mode is None and rt.mode in modes.SESSION_MODES:
+        modes.hook_refusal(rt.mode, name, pre.permission)
     if pre.blocked and pre.permission == "ask" and approvals.can_ask(rt, conversation, name, hook_ask=True):
         _check_plain_ask(pre)
         answer = approvals.ask_user(rt, name, tool_input)
@@ -115,14 +117,17 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
             # that failed schema validation: ..."; cc-harness explore, seed 22061), per version unmeasured.
             raise NotModelled(f"a PreToolUse updatedInput that fails the {name} tool's input validation")
     _check_modelled(rt, conversation, name, tool_input)
-    decision = decide(Request(
+    request = Request(
         tool=name, tool_input=tool_input, mode=conversation.mode or rt.mode, workdir=rt.workdir, rules=rt.rules,
         granted=tuple(conversation.granted), withheld=frozenset(conversation.withheld),
         hook_allowed=pre.permission == "allow",
         skill_needs_approval=name == "Skill" and skills.needs_approval(rt, tool_input),
         skill_refusal_names_allow_rule=rt.profile.skill_approval_names_allow_rule,
         bash_path_refusal=rt.profile.bash_path_refusal,
-    ))
+    )
+    decision = decide(request)
+    if conversation.mode is None:  # the session's mode; a hook agent's own dontAsk answers as default does
+        decision = modes.adjust(decision, request, refusals=len(rt.session.denials))
     if decision.behaviour != "allow" and pre.updated_without_decision:
         # Measured only where the rewritten call was allowed anyway (hook-output-pretooluse-updated-input-alone).
         raise NotModelled(f"a PreToolUse updatedInput without a decision whose rewritten {name} call is not allowed")

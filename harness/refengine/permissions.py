@@ -6,6 +6,7 @@ caller turns it into a refusal whose message is the tool_result (E2).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -20,10 +21,11 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import BashPathRefusal
 from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, READ_ONLY_TOOLS, SPECS, resolve, skill_name
 
-Mode = Literal["default", "bypass", "dontAsk"]
-# The hook payload's name for each mode. ``dontAsk`` (hook agents) refuses what would ask, which in
-# print mode is what ``default`` does too.
-MODE_NAMES: Mapping[Mode, str] = {"default": "default", "bypass": "bypassPermissions", "dontAsk": "dontAsk"}
+Mode = Literal["default", "bypass", "dontAsk", "acceptEdits", "plan"]
+# The hook payload's name for each mode. A hook agent's ``dontAsk`` refuses what would ask as ``default`` does
+# in print mode; the session's acceptEdits, dontAsk and plan change the default-mode answers (modes.py).
+MODE_NAMES: Mapping[Mode, str] = {"default": "default", "bypass": "bypassPermissions", "dontAsk": "dontAsk",
+                                  "acceptEdits": "acceptEdits", "plan": "plan"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -192,6 +194,9 @@ class RuleSet:
 class Decision:
     behaviour: Literal["allow", "deny", "ask"]
     message: str = ""
+    by_tool: bool = False
+    """The tool's own default-mode check decided (no rule, hook or mode did): what the other permission
+    modes change (modes.py)."""
 
 
 ALLOW = Decision(behaviour="allow")
@@ -257,7 +262,7 @@ def decide(request: Request) -> Decision:
     allow_rules = (*request.rules.allow, *request.granted)
     if any_match(allow_rules):
         return ALLOW
-    return _tool_default(request, allow_rules)
+    return dataclasses.replace(_tool_default(request, allow_rules), by_tool=True)
 
 
 def _denies(rule: Rule, tool: str, tool_input: Mapping[str, Any], *, workdir: Path) -> bool:

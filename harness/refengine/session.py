@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from harness.refengine import agents, memory, messages, slash
 from harness.refengine.config import Launch, load_project
@@ -23,7 +23,7 @@ from harness.refengine.errors import EngineFailure, NotModelled
 from harness.refengine.hook_actions import fire
 from harness.refengine.mcp_client import McpPool
 from harness.refengine.messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
-from harness.refengine.permissions import Rule, RuleSet
+from harness.refengine.permissions import Mode, Rule, RuleSet
 from harness.refengine.plugins import load_plugin
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Model, Request, Runtime, new_session
@@ -47,7 +47,7 @@ class Invocation:
     home: Path
     trusted: bool
     """The folder's trust dialog was accepted (``hasTrustDialogAccepted``)."""
-    permission_mode: Literal["default", "bypass"]
+    permission_mode: Mode
     env: Mapping[str, str]
     """The engine process's environment; Bash, hooks and MCP servers get it with HOME and CLAUDE_PROJECT_DIR set."""
     agent: str | None = None
