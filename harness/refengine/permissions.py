@@ -19,7 +19,8 @@ from harness.refengine import messages
 from harness.refengine.bash_safety import approval_message
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import BashPathRefusal
-from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, READ_ONLY_TOOLS, SPECS, resolve, skill_name
+from harness.refengine.tool_model import ALIASES, MODELLED_BUILTINS, SPECS, resolve, skill_name
+from harness.refengine.tools import READ_ONLY_TOOLS
 
 Mode = Literal["default", "bypass", "dontAsk", "acceptEdits", "plan"]
 # The hook payload's name for each mode. A hook agent's ``dontAsk`` refuses what would ask as ``default`` does
