@@ -1,7 +1,8 @@
 """The permission modes acceptEdits, dontAsk and plan (``--permission-mode``) in print mode.
 
-Each mode changes only what the tool's own default-mode check answers (``Decision.by_tool``); what a
-deny, ask or allow rule, a PreToolUse hook or a skill decided is measured apart (``rule_decision``).
+Each mode changes what the tool's own default-mode check answers (``Decision.by_tool``); what a deny, ask or
+allow rule or a PreToolUse hook decided is measured apart (``rule_decision``, ``hook_refusal``). The hook
+payload's ``permission_mode`` names the mode (measured in the main thread and a subagent).
 Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 with the scripted model's calls (cases/mode-*):
 
 - acceptEdits lets a Write or an Edit inside the working copy through, and a Bash ``mkdir`` or ``touch``
@@ -22,7 +23,8 @@ from pathlib import Path
 from harness.refengine.bash_safety import PATH_PROGRAMS, split_parts
 from harness.refengine.errors import NotModelled
 from harness.refengine.permissions import ALLOW, Decision, Request
-from harness.refengine.tools import READ_ONLY_TOOLS, SPECS, inside, resolve
+from harness.refengine.tool_model import SPECS, inside, resolve
+from harness.refengine.tools import READ_ONLY_TOOLS
 
 #: The modes this module answers for; default and bypass are permissions.decide's own.
 SESSION_MODES = frozenset({"acceptEdits", "dontAsk", "plan"})
@@ -60,9 +62,18 @@ def adjust(decision: Decision, request: Request, *, refusals: int) -> Decision:
 
 
 def rule_decision(decision: Decision, request: Request) -> Decision:
-    """A rule's, a hook's or a skill's answer in acceptEdits, dontAsk or plan: not measured yet."""
-    raise NotModelled(f"{request.mode} mode with a permission rule, hook decision or skill grant that binds a "
-                      f"{request.tool} call")
+    """A rule's or a hook's answer in acceptEdits or dontAsk (measured: mode-accept-edits-rules,
+    mode-dont-ask-rules): allow rules, a PreToolUse hook's allow and a deny rule answer as in default mode; an
+    ask rule is asked in acceptEdits and refused with the don't-ask text in dontAsk. In plan mode, and for a
+    skill's ``allowed-tools`` grant, not measured."""
+    mode = request.mode
+    if mode == "plan":
+        raise NotModelled(f"plan mode with a permission rule or hook decision that binds a {request.tool} call")
+    if request.granted and decision.behaviour == "allow":
+        raise NotModelled(f"{mode} mode with a skill's allowed-tools grant beside a {request.tool} call")
+    if mode == "dontAsk" and decision.behaviour == "ask":
+        return Decision(behaviour="deny", message=DONT_ASK_TEXT.format(tool=request.tool))
+    return decision
 
 
 def _accept_edits(decision: Decision, request: Request) -> Decision:
@@ -127,5 +138,8 @@ def _plan(decision: Decision, request: Request, *, refusals: int) -> Decision:
 
 
 def hook_refusal(mode: str, tool: str, permission: str | None) -> None:
-    """A PreToolUse hook's refusal (deny, ask, exit 2) of a ``tool`` call in ``mode``: not measured yet."""
-    raise NotModelled(f"{mode} mode with a PreToolUse hook that refuses a {tool} call ({permission or 'block'})")
+    """A PreToolUse hook's refusal of a ``tool`` call in ``mode``: its ``deny`` and ``ask`` refuse as in default
+    mode in acceptEdits and dontAsk (measured: mode-accept-edits-rules, mode-dont-ask-rules); an exit 2 block, and
+    any refusal in plan mode, are not measured."""
+    if mode == "plan" or permission not in ("deny", "ask"):
+        raise NotModelled(f"{mode} mode with a PreToolUse hook that refuses a {tool} call ({permission or 'block'})")

@@ -19,7 +19,7 @@ from harness.refengine import messages
 from harness.refengine.bash_safety import approval_message
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import BashPathRefusal
-from harness.refengine.tool_model import ALIASES, MODELLED_BUILTINS, SPECS, resolve, skill_name
+from harness.refengine.tool_model import ALIASES, MODELLED_BUILTINS, SPECS, inside, resolve, skill_name
 from harness.refengine.tools import READ_ONLY_TOOLS
 
 Mode = Literal["default", "bypass", "dontAsk", "acceptEdits", "plan"]
@@ -195,7 +195,7 @@ class RuleSet:
 class Decision:
     behaviour: Literal["allow", "deny", "ask"]
     message: str = ""
-    by_tool: bool = False
+    by_tool: bool = dataclasses.field(default=False, compare=False)
     """The tool's own default-mode check decided (no rule, hook or mode did): what the other permission
     modes change (modes.py)."""
 
@@ -252,7 +252,7 @@ def decide(request: Request) -> Decision:
             return Decision(behaviour="deny", message=_deny_text(rule, tool, tool_input))
     # Explicit ask rules are never auto-approved, not even in bypass mode (notes §4.1).
     if any_match(request.rules.ask):
-        return Decision(behaviour="ask", message=messages.permission_not_granted(tool))
+        return _ask_rule(request)
     if request.hook_allowed or request.mode == "bypass":
         return ALLOW
     if tool == "Bash" and has_variable(str(tool_input.get("command", ""))):
@@ -334,6 +334,8 @@ def _check_modelled(request: Request) -> None:
 def _tool_default(request: Request, allow_rules: tuple[Rule, ...]) -> Decision:
     """What the tool itself says in default mode when no rule decided."""
     tool = request.tool
+    if tool == "Read":
+        return _read_default(request)
     if tool in READ_ONLY_TOOLS or tool in ("Agent", "StructuredOutput"):
         return ALLOW
     if tool == "Bash":
@@ -354,4 +356,31 @@ def _tool_default(request: Request, allow_rules: tuple[Rule, ...]) -> Decision:
         name = skill_name(request.tool_input)
         return Decision(behaviour="ask", message=messages.execute_skill(
             name, names_allow_rule=request.skill_refusal_names_allow_rule))
+    return Decision(behaviour="ask", message=messages.permission_not_granted(tool))
+
+
+def _read_default(request: Request) -> Decision:
+    """A Read in default mode: inside the working copy it runs; outside it asks, "Claude requested permissions to
+    read from <path> ..." (measured on 2.1.252 to 2.1.332 for /etc/hostname and a file in HOME: mode-default-tools,
+    mode-default-outside). The engine's own folders under ~/.claude, which it may read unasked, are not measured."""
+    path = resolve(str(request.tool_input.get("file_path", "")), workdir=request.workdir)
+    if inside(path, request.workdir):
+        return ALLOW
+    if ".claude" in path.parts:
+        raise NotModelled(f"a Read of {path}, outside the working copy in a .claude folder")
+    return Decision(behaviour="ask", message=f"Claude requested permissions to read from {path}, but you haven't "
+                                             "granted it yet.")
+
+
+def _ask_rule(request: Request) -> Decision:
+    """An ask rule's refusal in print mode. In default mode an Edit is refused with the text of the tool's own
+    check, "Claude requested permissions to write to <path> ..."; in acceptEdits, where that check lets it through,
+    with the rule's "... to use Edit ..." (measured on 2.1.257 and 2.1.332: mode-default-rules,
+    mode-accept-edits-rules). A Write or NotebookEdit ask rule in default mode is not measured."""
+    tool = request.tool
+    if request.mode == "default" and tool in ("Write", "NotebookEdit"):
+        raise NotModelled(f"an ask rule for {tool} in default mode (measured for Edit: the tool's own text)")
+    if request.mode == "default" and tool == "Edit":
+        return Decision(behaviour="ask", message=messages.write_not_granted(
+            resolve(str(request.tool_input["file_path"]), workdir=request.workdir)))
     return Decision(behaviour="ask", message=messages.permission_not_granted(tool))

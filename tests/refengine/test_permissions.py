@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.refengine import modes
 from harness.refengine.errors import NotModelled
 from harness.refengine.permissions import (
     Decision,
@@ -183,3 +184,52 @@ def test_edit_rules_beside_a_write_and_path_allow_rules_are_not_modelled() -> No
         call("Write", {"file_path": "src/new.py", "content": ""}, mode="bypass", deny=("Edit(src/**)",))
     with pytest.raises(NotModelled):
         call("Edit", {"file_path": "src/app.py", "old_string": "a", "new_string": "b"}, allow=("Edit(src/**)",))
+
+
+def moded(tool: str, tool_input: dict[str, object], mode: Mode, *, rules: RuleSet | None = None) -> Decision:
+    request = Request(tool=tool, tool_input=tool_input, mode=mode, workdir=WORKDIR, rules=rules or RuleSet())
+    return modes.adjust(decide(request), request, refusals=0)
+
+
+def test_read_outside_the_working_copy_asks_in_default_mode() -> None:
+    assert moded("Read", {"file_path": "notes.txt"}, "default").behaviour == "allow"
+    assert moded("Read", {"file_path": "/etc/hostname"}, "default") == Decision(
+        behaviour="ask",
+        message="Claude requested permissions to read from /etc/hostname, but you haven't granted it yet.")
+
+
+def test_accept_edits_writes_inside_the_working_copy_only() -> None:
+    assert moded("Write", {"file_path": "out.txt", "content": "x"}, "acceptEdits").behaviour == "allow"
+    assert moded("Write", {"file_path": "/elsewhere/out.txt", "content": "x"}, "acceptEdits").behaviour == "ask"
+    for command in ("mkdir made", "touch t.txt", "echo X > r.txt", "echo X >> notes.txt"):
+        assert moded("Bash", {"command": command}, "acceptEdits").behaviour == "allow", command
+    assert moded("Bash", {"command": "python3 -c pass"}, "acceptEdits").message == "This command requires approval"
+    with pytest.raises(NotModelled, match="rm command"):
+        moded("Bash", {"command": "rm notes.txt"}, "acceptEdits")
+    with pytest.raises(NotModelled, match="outside the working copy"):
+        moded("Bash", {"command": "touch /elsewhere/t.txt"}, "acceptEdits")
+
+
+def test_dont_ask_refuses_what_default_mode_asks_about() -> None:
+    refused = moded("Write", {"file_path": "out.txt", "content": "x"}, "dontAsk")
+    assert refused.behaviour == "deny"
+    assert refused.message.startswith("Permission to use Write has been denied because Claude Code is running in "
+                                      "don't ask mode.")
+    assert moded("Bash", {"command": "echo hi"}, "dontAsk").behaviour == "allow"
+    rules = RuleSet.from_lists(allow=["Bash(python3 *)"], deny=[], ask=["Bash(echo ASKED)"])
+    assert moded("Bash", {"command": "python3 -c pass"}, "dontAsk", rules=rules).behaviour == "allow"
+    assert moded("Bash", {"command": "echo ASKED"}, "dontAsk", rules=rules).message.startswith(
+        "Permission to use Bash has been denied because")
+    assert moded("Bash", {"command": "echo ASKED"}, "acceptEdits", rules=rules).behaviour == "ask"
+    with pytest.raises(NotModelled, match="plan mode with a permission rule"):
+        moded("Bash", {"command": "python3 -c pass"}, "plan", rules=rules)
+
+
+def test_plan_reads_everywhere_and_refuses_writes_and_mcp_tools() -> None:
+    assert moded("Read", {"file_path": "/etc/hostname"}, "plan").behaviour == "allow"
+    assert moded("Edit", {"file_path": "notes.txt", "old_string": "a", "new_string": "b"}, "plan") == Decision(
+        behaviour="deny", message="Cannot write to /work/copy/notes.txt while in plan mode.")
+    assert moded("mcp__srv__ping", {}, "plan").message == "Cannot call mcp__srv__ping while in plan mode."
+    for tool, tool_input in (("Bash", {"command": "python3 -c pass"}), ("Agent", {"prompt": "p"})):
+        with pytest.raises(NotModelled, match="auto-mode classifier"):
+            moded(tool, tool_input, "plan")
