@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from harness.refengine import agent_keys
 from harness.refengine.errors import NotModelled
 from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.hooks import (
@@ -126,6 +127,8 @@ class AgentDef:
     builtin: bool = False
     unmodelled: tuple[str, ...] = ()
     """Frontmatter the engine does not model (scope.py)."""
+    run_keys: tuple[tuple[str, Any], ...] = ()
+    """Frontmatter keys that matter only once the agent runs (agent_keys.py), with their values."""
     source: AgentSource = "project"
     """Where the definition comes from: ``builtin``, ``plugin`` (named ``<plugin>:<name>``), ``user``
     (``~/.claude/agents``), ``project`` (``.claude/agents``) or ``flag`` (``--agents`` JSON)."""
@@ -539,7 +542,7 @@ def agent_def(name: str, meta: Mapping[str, Any], body: str, *, source: AgentSou
               hooks: bool = True) -> AgentDef:
     """An agent from its frontmatter (or ``--agents`` entry) and body; ``hooks=False`` ignores the field."""
     tools = tool_list(meta["tools"]) if meta.get("tools") is not None else None
-    unmodelled = [p for p in (frontmatter_problem("agent", name, meta, AGENT_KEYS),) if p]
+    unmodelled = [p for p in (frontmatter_problem("agent", name, meta, AGENT_KEYS | agent_keys.RUN_KEYS),) if p]
     if scoped := [t for t in (*(tools or ()), *tool_list(meta.get("disallowedTools"))) if "(" in t]:
         unmodelled.append(f"agent {name!r} tool entry {', '.join(scoped)} (unmodelled rule form in an agent's tools)")
     return AgentDef(
@@ -553,6 +556,7 @@ def agent_def(name: str, meta: Mapping[str, Any], body: str, *, source: AgentSou
         model=str(meta["model"]) if meta.get("model") is not None else None,
         source=source,
         unmodelled=tuple(unmodelled),
+        run_keys=agent_keys.run_keys(meta),
     )
 
 

@@ -190,14 +190,15 @@ def _deferred_memory(rt: Runtime, conversation: Conversation, name: str, tool_in
 def _read_denied_write(rt: Runtime, name: str) -> str | None:
     """A bare ``Read`` deny rule refuses every Write in its input validation (before hooks and the allow
     rules; no permission_denials entry). Measured on 2.1.252 and 2.1.332 (cc-harness explore, seed 1), 2.1.257
-    and 2.1.278 (permission-read-deny-blocks-write). Edit and NotebookEdit under such a rule, and a Read deny
-    rule with a pattern, are not measured."""
+    and 2.1.278 (permission-read-deny-blocks-write). NotebookEdit under such a rule, and a Read deny rule with
+    a pattern, are not measured."""
     read_denies = [r for r in rt.rules.deny if r.tool == "Read"]
     if not read_denies or name not in ("Write", "Edit", "NotebookEdit"):
         return None
-    if name == "Write" and any(r.specifier is None for r in read_denies):
-        return messages.write_covered_by_read_deny()
-    raise NotModelled(f"{name} under a Read deny rule" + ("" if name != "Write" else " with a pattern"))
+    if name != "NotebookEdit" and any(r.specifier is None for r in read_denies):
+        # an Edit too, in its own words (permission-read-deny-edit, 2.1.252 to 2.1.332)
+        return messages.write_covered_by_read_deny("written" if name == "Write" else "edited")
+    raise NotModelled(f"{name} under a Read deny rule" + ("" if name == "NotebookEdit" else " with a pattern"))
 
 
 def _path_denied(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> str | None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from harness.refengine import agent_keys
 from harness.refengine.config import AgentDef, ProjectConfig
 from harness.refengine.conversation import Conversation
 from harness.refengine.hooks import HookRule, PayloadSource
@@ -125,7 +126,7 @@ class Runtime:
             agent_id=conversation.agent_id,
             agent_type=conversation.agent_type,
             effort=None if conversation.agent is not None and "haiku" in (conversation.agent.model or "")
-            else self.profile.hook_effort_level,
+            else (conversation.agent and agent_keys.effort(conversation.agent)) or self.profile.hook_effort_level,
         )
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.refengine import agents, memory, messages, slash
+from harness.refengine import agent_keys, agents, memory, messages, slash
 from harness.refengine.config import Launch, load_project
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
 from harness.refengine.dispatch import reported_name, run_tool_use
@@ -96,6 +96,9 @@ class Engine:
         main_agent = config.agents.get(invocation.agent) if invocation.agent else None
         if invocation.agent and main_agent is None:
             raise EngineFailure(f"reference engine: --agent {invocation.agent}: no such agent")
+        if main_agent is not None and (problem := agent_keys.run_problem(main_agent, context="main",
+                                                                          workdir=invocation.workdir)):
+            raise NotModelled(problem)
         rt = Runtime(
             profile=profile, config=config,
             rules=RuleSet.from_lists(allow=config.permissions.allow, deny=config.permissions.deny,
@@ -303,7 +306,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
     stop_blocks = 0
     reminded = False
     limit = HOOK_AGENT_MAX_TURNS if conversation.kind == "hook_agent" else MAX_TURNS
-    for _ in range(limit):
+    for turn in range(1, limit + 1):
         reply = rt.model.respond(_request(rt, conversation))
         conversation.messages.append({"role": "assistant", "content": reply})
         kept = rt.session.transcript_of(conversation)
@@ -311,6 +314,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
             kept.reply(reply)
         uses = [b for b in reply if b.get("type") == "tool_use"]
         if uses:
+            answered = set(rt.session.tools_answered)
             outcomes = [run_tool_use(rt, conversation, use) for use in uses]
             conversation.messages.append({"role": "user", "content": [b for o in outcomes for b in o.blocks]})
             if kept:
@@ -319,6 +323,12 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
             if notes:
                 conversation.messages.append(system_note("\n\n".join(notes)))
             if any(o.ends_context for o in outcomes) or any(o.stop_turn for o in outcomes):
+                return ""
+            if agent_keys.turn_limit(conversation.agent) == turn and conversation.kind == "subagent":
+                # no model sees these results: 2.1.332's next tools-used summary still names their tools
+                # (agent-key-max-turns)
+                rt.session.tools_answered = answered
+                conversation.stopped_at_turn_limit = True
                 return ""
             continue
         text = text_of(reply)

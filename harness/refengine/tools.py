@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import launch, messages
+from harness.refengine import launch, messages, quotes
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import InputErrorTypes, Profile
 from harness.refengine.walk import walk
@@ -182,8 +182,6 @@ class ToolEnvironment:
     that changed on disk since is an error in the real engine whose wording is not measured."""
 
 
-#: Quotes the real engine's Edit normalises between old_string and the file (not measured).
-_CURLY_QUOTES = frozenset("\u2018\u2019\u201c\u201d")
 #: Files Read shows as something other than numbered text lines (images, PDFs).
 _NON_TEXT_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".pdf"})
 #: The longest line Read shows whole (longer ones are cut, not modelled).
@@ -220,7 +218,7 @@ def run_read(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     """Numbered lines, ``N<TAB>text``, no padding (measured on 2.1.252: ``1\tline1\n2\tline2\n3\t``)."""
     path = resolve(tool_input["file_path"], workdir=env.workdir)
     if path.is_dir():
-        raise NotModelled("Read of a folder (unmodelled tool error path)")
+        return _error(messages.read_folder(path))
     if not path.is_file():
         return _error(messages.read_missing_file(env.workdir))
     if path.suffix == ".ipynb":
@@ -297,8 +295,7 @@ def run_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
         return _edit_create(given, path, new, env)
     _unchanged_since_seen("Edit", path, env)
     original = _text_file("Edit", path)
-    if _CURLY_QUOTES & set(old + new) or (_CURLY_QUOTES & set(original) and old not in original):
-        raise NotModelled("Edit with curly quotes in old_string, new_string or the file (the engine normalises them)")
+    given_old, old = old, quotes.actual_old_string(original, old, new)
     if old == "":
         if not original.strip():
             raise NotModelled("Edit with an empty old_string on an existing empty file")
@@ -316,7 +313,7 @@ def run_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     note = not env.profile.edit_note_needs_known_file or path in env.known
     text = messages.file_replaced_all(given, note=note) if replace_all else messages.file_updated(given, note=note)
     return ToolResult(content=text,
-                      response={"filePath": given, "oldString": old, "newString": new, "replaceAll": replace_all})
+                      response={"filePath": given, "oldString": given_old, "newString": new, "replaceAll": replace_all})
 
 
 def _edit_create(given: str, path: Path, content: str, env: ToolEnvironment) -> ToolResult:
