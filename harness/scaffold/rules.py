@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from harness.refengine import messages
-from harness.refengine.config import PermissionLists
+from harness.refengine.config_model import PermissionLists
 from harness.refengine.errors import NotModelled
 from harness.refengine.permissions import Request, Rule, RuleSet, decide
 from harness.scaffold.casefile import Planned, Report, case_file, make_case, notes, slug
