@@ -270,7 +270,7 @@ class Server:
     command: tuple[str, ...]
 
 
-PermissionMode = Literal["default", "bypass", "acceptEdits", "plan", "dontAsk"]
+PermissionMode = Literal["default", "bypass", "acceptEdits", "plan", "dontAsk", "auto"]
 
 
 @dataclass(frozen=True, kw_only=True)
