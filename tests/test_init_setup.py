@@ -118,16 +118,15 @@ def test_plugins_local_settings_and_left_out_parts(tmp_path: Path, capsys: pytes
     assert "no case: permission rule deny Write(*.lock): init writes deny cases for Bash rules" in out
     assert "no case: permission rule deny mcp__billing: an MCP rule's case needs the server's tool names" in out
     # a deny or ask rule of a modelled form: a case whose call the rule refuses, passing as written
+    in_denied_folder = "<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>"
     written = {
         "rule-deny-git-push": ("Bash", "Permission to use Bash with command git push has been denied."),
         "rule-ask-git-commit": ("Bash", "Claude requested permissions to use Bash, but you haven't granted it yet."),
         "rule-deny-webfetch-example-com": ("WebFetch", "WebFetch denied access to domain:example.com."),
         "rule-deny-webfetch-internal-example": (
             "WebFetch", "WebFetch denied access to domain:cc-harness-probe.internal.example."),
-        "rule-deny-read-secrets": (
-            "Read", "<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>"),
-        "rule-deny-edit-etc-cc-harness-locked": (
-            "Edit", "<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>"),
+        "rule-deny-read-secrets": ("Read", in_denied_folder),
+        "rule-deny-edit-etc-cc-harness-locked": ("Edit", in_denied_folder),
     }
     for name, (tool, result) in written.items():
         case = yaml.safe_load((cases / name / "case.yaml").read_text())
