@@ -19,6 +19,7 @@ from harness.engines import cache, make_engine
 from harness.engines.cache import Install
 from harness.expectations import Expectations
 from harness.outcome import Status
+from harness.refengine import messages
 from harness.runner import run_case
 from tests.conftest import write_files
 
@@ -118,7 +119,7 @@ def test_plugins_local_settings_and_left_out_parts(tmp_path: Path, capsys: pytes
     assert "no case: permission rule deny Write(*.lock): init writes deny cases for Bash rules" in out
     assert "no case: permission rule deny mcp__billing: an MCP rule's case needs the server's tool names" in out
     # a deny or ask rule of a modelled form: a case whose call the rule refuses, passing as written
-    in_denied_folder = "<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>"
+    in_denied_folder = messages.path_denied()
     written = {
         "rule-deny-git-push": ("Bash", "Permission to use Bash with command git push has been denied."),
         "rule-ask-git-commit": ("Bash", "Claude requested permissions to use Bash, but you haven't granted it yet."),
