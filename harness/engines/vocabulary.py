@@ -80,7 +80,7 @@ class Vocabulary:
             for m in request.messages
         )
         tools = tuple(self.claude_name(name) for name in request.tools)
-        return ModelRequest(system=request.system, messages=messages, tools=tools)
+        return ModelRequest(system=request.system, messages=messages, tools=tools, model=request.model)
 
     def _in_claude_terms(self, block: dict[str, Any]) -> dict[str, Any]:
         """A tool call of the agent's history in Claude Code's name and input keys."""
