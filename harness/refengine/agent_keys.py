@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from harness.refengine.config import AgentDef
+    from harness.refengine.config_model import AgentDef
 
 #: Keys accepted in an agent's frontmatter beyond the ones config.agent_def reads into fields.
 RUN_KEYS = frozenset({

@@ -15,7 +15,9 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.permissions import Request, Rule, RuleSet, decide
 from harness.refengine.profiles import profile_for
 from harness.refengine.scope import raise_unmodelled
-from harness.refengine.tools import ToolEnvironment, run_edit, run_glob, run_grep, run_read, run_write
+from harness.refengine.search_tools import run_glob, run_grep
+from harness.refengine.tool_model import ToolEnvironment
+from harness.refengine.tools import run_edit, run_read, run_write
 from tests.conftest import write_files
 
 
@@ -269,7 +271,6 @@ def env_for(workdir: Path) -> ToolEnvironment:
 
 
 @pytest.mark.parametrize(("files", "tool_input", "element"), [
-    ({"d/x.txt": "x\n"}, {"file_path": "d"}, "Read of a folder"),
     ({"e.txt": ""}, {"file_path": "e.txt"}, "empty file"),
     ({"a.txt": "one\ntwo\n"}, {"file_path": "a.txt", "offset": 9}, "offset past the end"),
     ({"w.txt": "one\r\ntwo\r\n"}, {"file_path": "w.txt"}, "CRLF"),
@@ -298,6 +299,13 @@ def test_edit_or_write_after_the_file_changed_on_disk_is_not_modelled(tmp_path: 
         run_edit({"file_path": "a.txt", "old_string": "three", "new_string": "four"}, env)
     with pytest.raises(NotModelled, match="changed on disk"):
         run_write({"file_path": "a.txt", "content": "five\n"}, env)
+
+
+def test_read_of_a_folder_is_the_file_systems_error(tmp_path: Path) -> None:
+    # builtin-read-folder, builtin-read-folder-hooks, 2.1.252 to 2.1.332
+    (tmp_path / "d").mkdir()
+    result = run_read({"file_path": "d"}, env_for(tmp_path))
+    assert result.is_error and result.content == f"EISDIR: illegal operation on a directory, read '{tmp_path / 'd'}'"
 
 
 def test_edit_with_straight_quotes_replaces_the_files_curly_ones(tmp_path: Path) -> None:
