@@ -122,6 +122,7 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
         skill_needs_approval=name == "Skill" and skills.needs_approval(rt, tool_input),
         skill_refusal_names_allow_rule=rt.profile.skill_approval_names_allow_rule,
         bash_path_refusal=rt.profile.bash_path_refusal,
+        bash_variable_refusal=rt.profile.bash_variable_refusal,
     ))
     if decision.behaviour != "allow" and pre.updated_without_decision:
         # Measured only where the rewritten call was allowed anyway (hook-output-pretooluse-updated-input-alone).

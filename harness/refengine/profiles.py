@@ -104,6 +104,8 @@ class Profile:
     """How default mode refuses a Bash redirection to a file or a file-changing program's path:
     ``blocked`` (``... was blocked. For security, Claude Code may only ...``), ``needs-approval`` (``... needs
     approval. The path is inside/outside the working directories ...``)."""
+    bash_variable_refusal: str
+    """How default mode refuses a Bash command with a shell variable (permissions._variable_decision)."""
     skill_approval_names_allow_rule: bool
     """The Skill refusal adds ``The user can add the allow rule Skill(x) to .claude/settings.local.json...``."""
     agent_result_hand_back_frame: bool
