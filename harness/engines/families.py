@@ -82,7 +82,7 @@ def _reference(name: EngineName, default_version: str | None, api_faults: str | 
 
 
 def _claude(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
-    from harness.engines.apifaults import ApiFaultPlan
+    from harness.apifaults import ApiFaultPlan
     from harness.engines.claude import ClaudeEngine
 
     assert name.version is not None  # needs_version
@@ -90,7 +90,7 @@ def _claude(name: EngineName, default_version: str | None, api_faults: str | Non
 
 
 def _sdk(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
-    from harness.engines.apifaults import ApiFaultPlan
+    from harness.apifaults import ApiFaultPlan
     from harness.engines.sdk import SdkEngine
 
     assert name.version is not None  # needs_version
@@ -98,7 +98,7 @@ def _sdk(name: EngineName, default_version: str | None, api_faults: str | None) 
 
 
 def _sdk_ts(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
-    from harness.engines.apifaults import ApiFaultPlan
+    from harness.apifaults import ApiFaultPlan
     from harness.engines.sdk_ts import SdkTsEngine
 
     assert name.version is not None  # needs_version
@@ -106,7 +106,7 @@ def _sdk_ts(name: EngineName, default_version: str | None, api_faults: str | Non
 
 
 def _qwen(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
-    from harness.engines.apifaults import ApiFaultPlan
+    from harness.apifaults import ApiFaultPlan
     from harness.engines.qwen import QwenEngine
 
     assert name.version is not None  # needs_version
@@ -114,7 +114,7 @@ def _qwen(name: EngineName, default_version: str | None, api_faults: str | None)
 
 
 def _opencode(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
-    from harness.engines.apifaults import ApiFaultPlan
+    from harness.apifaults import ApiFaultPlan
     from harness.engines.opencode import OpencodeEngine
 
     assert name.version is not None  # needs_version

@@ -28,10 +28,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.apifaults import ApiFaultPlan
 from harness.case import Case
 from harness.engine_name import EngineName
 from harness.engines import npm_install
-from harness.engines.apifaults import ApiFaultPlan
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.claude import StepGroup, run_command_line
 from harness.engines.vocabulary import Vocabulary

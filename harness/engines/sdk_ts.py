@@ -27,10 +27,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from harness.apifaults import ApiFaultPlan
 from harness.case import Case
 from harness.engine_name import EngineName
 from harness.engines import npm_install
-from harness.engines.apifaults import ApiFaultPlan
 from harness.engines.approvals import not_scripted_here
 from harness.engines.base import EngineRun
 from harness.engines.claude import ClaudeEngine, StepGroup, prepare, run_command_line
