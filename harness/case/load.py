@@ -182,7 +182,8 @@ def _turn(raw: dict[str, Any]) -> Turn:
     offered = None
     if o := raw.get("offered"):
         messages = tuple(MessageCheck(**m) for m in o.get("messages", ()))
-        offered = Offered(tools=_name_checks(o.get("tools")), context=_text_checks(o.get("context")), messages=messages)
+        offered = Offered(tools=_name_checks(o.get("tools")), context=_text_checks(o.get("context")), messages=messages,
+                          model=_text_match(o.get("model")))
     return Turn(say=raw.get("say"), call=call, offered=offered)
 
 

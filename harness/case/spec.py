@@ -162,6 +162,8 @@ class Offered:
     tools: NameChecks | None = None
     context: TextChecks | None = None
     messages: tuple[MessageCheck, ...] = ()
+    model: TextMatch | None = None
+    """The model id the request names (``contains: haiku``): an agent's ``model:`` or ``--model`` at work."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -268,7 +270,7 @@ class Server:
     command: tuple[str, ...]
 
 
-PermissionMode = Literal["default", "bypass", "acceptEdits", "plan", "dontAsk"]
+PermissionMode = Literal["default", "bypass", "acceptEdits", "plan", "dontAsk", "auto"]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -76,6 +76,7 @@ def to_model_request(body: dict[str, Any]) -> ModelRequest:
         system=system if isinstance(system, str) else block_text(system),
         messages=tuple(body.get("messages", ())),
         tools=tuple(t["name"] for t in body.get("tools", ()) if "name" in t),
+        model=str(body.get("model") or ""),
     )
 
 

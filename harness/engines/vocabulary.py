@@ -74,7 +74,7 @@ class Vocabulary:
             for m in request.messages
         )
         tools = tuple(self.claude_name(name) for name in request.tools)
-        return ModelRequest(system=request.system, messages=messages, tools=tools)
+        return ModelRequest(system=request.system, messages=messages, tools=tools, model=request.model)
 
     @staticmethod
     def _named(block: dict[str, Any], rename: Any) -> dict[str, Any]:

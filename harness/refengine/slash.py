@@ -25,7 +25,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.refengine.config import tool_list
+from harness.refengine.config_model import tool_list
 from harness.refengine.errors import NotModelled
 from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.runtime import Runtime
