@@ -65,7 +65,7 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
         for action in rule.actions:
             if "if" in action.options and not hook_options.condition_holds(
                     event, action.options["if"], tool=tool, tool_input=fields.get("tool_input"),
-                    ran_input=ran_input, in_subagent=conversation.kind != "main"):
+                    ran_input=ran_input, context=conversation.kind):
                 continue
             # A plugin's copy of a settings handler stays separate (notes §1.8; measured: the same command in
             # every settings file and in a plugin's hooks.json runs twice, once for each kind).

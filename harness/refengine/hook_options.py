@@ -8,7 +8,8 @@ else a handler writes with these keys is not-modelled, narrowly (option, value, 
   ``Bash(<prefix> *)`` condition runs the handler for a Bash call whose command matches the prefix, a plain
   ``a && b`` command when one of its parts does, a command with a variable or a ``>>`` redirection too, and
   never for Write, Read, Edit, Skill or Agent (hook-option-if-events, hook-option-if-other-tools,
-  hook-option-if); on PostToolUseFailure it does not run for a command that does not match.
+  hook-option-if), on the main thread and in a subagent alike (hook-option-if-subagent); on PostToolUseFailure
+  it does not run for a command that does not match.
 - ``once: true`` on a settings handler changes nothing: the handler runs on every firing, over a second
   prompt in the same process and after a resume (hook-option-once-events, hook-option-once).
 - ``shell: "bash"`` changes nothing: the command line runs as without it (hook-option-shell-events).
@@ -27,7 +28,7 @@ from harness.refengine.permissions import bash_pattern_matches, is_compound, pla
 
 #: The options this module answers for, with the cases that measure them.
 MEASURED: Mapping[str, tuple[str, ...]] = {
-    "if": ("hook-option-if-events", "hook-option-if-other-tools", "hook-option-if"),
+    "if": ("hook-option-if-events", "hook-option-if-other-tools", "hook-option-if-subagent", "hook-option-if"),
     "once": ("hook-option-once-events", "hook-option-once"),
     "shell": ("hook-option-shell-events", "hook-option-shell-bash"),
 }
@@ -66,15 +67,15 @@ def check(event: str, options: Mapping[str, Any], *, from_settings: bool, origin
 
 
 def condition_holds(event: str, condition: str, *, tool: str | None, tool_input: Mapping[str, Any] | None,
-                    ran_input: Mapping[str, Any] | None, in_subagent: bool) -> bool:
+                    ran_input: Mapping[str, Any] | None, context: str) -> bool:
     """Whether a handler with ``if: condition`` (checked by ``check``) runs for this firing.
 
     ``tool_input`` is the call's input as the payload reports it, ``ran_input`` the input the tool ran with
     (a PreToolUse ``updatedInput`` rewrites it): which of the two the condition reads is not measured."""
     if event not in _TOOL_EVENTS:
         return False
-    if in_subagent:
-        raise NotModelled(f"the hook handler option 'if' on a subagent's {tool} call ({event})")
+    if context not in ("main", "subagent"):
+        raise NotModelled(f"the hook handler option 'if' on a {tool} call in a {context} context ({event})")
     if tool != "Bash":
         if tool not in _OTHER_TOOLS_MEASURED:
             raise NotModelled(f"the hook handler option 'if' Bash(...) on a {tool} call ({event})")

@@ -13,10 +13,10 @@ from harness.refengine.hook_options import check, condition_holds
 ECHO = "Bash(echo *)"
 
 
-def holds(event: str, tool: str, command: str = "", *, ran: str | None = None, sub: bool = False) -> bool:
+def holds(event: str, tool: str, command: str = "", *, ran: str | None = None, context: str = "main") -> bool:
     tool_input: dict[str, Any] = {"command": command} if tool == "Bash" else {"file_path": "notes.txt"}
     return condition_holds(event, ECHO, tool=tool, tool_input=tool_input,
-                           ran_input={"command": ran} if ran is not None else tool_input, in_subagent=sub)
+                           ran_input={"command": ran} if ran is not None else tool_input, context=context)
 
 
 @pytest.mark.parametrize(("command", "expected"), [
@@ -32,24 +32,25 @@ def test_if_on_bash_calls_as_measured(command: str, expected: bool) -> None:
 @pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop",
                                    "SessionEnd"])
 def test_if_never_runs_a_handler_on_events_without_a_tool(event: str) -> None:
-    assert condition_holds(event, ECHO, tool=None, tool_input=None, ran_input=None, in_subagent=False) is False
+    assert condition_holds(event, ECHO, tool=None, tool_input=None, ran_input=None, context="main") is False
 
 
-def test_if_on_other_tools_and_failures() -> None:
+def test_if_on_other_tools_failures_and_subagents() -> None:
     assert holds("PreToolUse", "Write") is False
+    assert holds("PreToolUse", "Bash", "echo SUB", context="subagent") is True  # hook-option-if-subagent
     assert holds("PostToolUseFailure", "Bash", "git status --short") is False
 
 
-@pytest.mark.parametrize(("event", "tool", "command", "ran", "sub"), [
-    ("PreToolUse", "WebFetch", "", None, False),  # a tool no case measures
-    ("PreToolUse", "Bash", "echo A | cat", None, False),  # a pipe: only plain a && b is measured
-    ("PreToolUse", "Bash", "echo SUB", None, True),  # a subagent's call
-    ("PostToolUseFailure", "Bash", "echo A", None, False),  # a matching command that failed
-    ("PostToolUse", "Bash", "git status --short", "echo UPDATED-1", False),  # updatedInput changes the answer
+@pytest.mark.parametrize(("event", "tool", "command", "ran", "context"), [
+    ("PreToolUse", "WebFetch", "", None, "main"),  # a tool no case measures
+    ("PreToolUse", "Bash", "echo A | cat", None, "main"),  # a pipe: only plain a && b is measured
+    ("PreToolUse", "Bash", "echo SUB", None, "fork"),  # a forked skill's call
+    ("PostToolUseFailure", "Bash", "echo A", None, "main"),  # a matching command that failed
+    ("PostToolUse", "Bash", "git status --short", "echo UPDATED-1", "main"),  # updatedInput changes the answer
 ])
-def test_if_abstains_where_unmeasured(event: str, tool: str, command: str, ran: str | None, sub: bool) -> None:
+def test_if_abstains_where_unmeasured(event: str, tool: str, command: str, ran: str | None, context: str) -> None:
     with pytest.raises(NotModelled):
-        holds(event, tool, command, ran=ran, sub=sub)
+        holds(event, tool, command, ran=ran, context=context)
 
 
 @pytest.mark.parametrize(("event", "options", "from_settings"), [
