@@ -250,10 +250,11 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
     levels = [(level, root / ".claude") for level, root in (("user", home), ("project", workdir))
               if launch.loads(level)]
     skill_roots = [folder / "skills" for _, folder in levels]
+    command_roots = [folder / "commands" for _, folder in levels]
     agent_roots = [(level, folder / "agents") for level, folder in levels]
     for plugin in launch.plugins:
         warnings.extend(plugin.warnings)
-    skills = _load_skills(skill_roots, warnings, plugins=launch.plugins)
+    skills = _load_skills(skill_roots, warnings, plugins=launch.plugins, commands=command_roots)
     agents = _load_agents(agent_roots, warnings, plugins=launch.plugins, flag=launch.agents)
     mcp_servers = _load_mcp(workdir=workdir, home=home, settings=files, launch=launch,
                             warnings=warnings, unmodelled=unmodelled)
@@ -437,7 +438,8 @@ def _settings_hooks(files: list[tuple[HookRule, ...]]) -> tuple[HookRule, ...]:
     return tuple(out)
 
 
-def _load_skills(roots: list[Path], warnings: list[str], *, plugins: tuple[PluginDef, ...] = ()) -> dict[str, SkillDef]:
+def _load_skills(roots: list[Path], warnings: list[str], *, plugins: tuple[PluginDef, ...] = (),
+                 commands: list[Path] | None = None) -> dict[str, SkillDef]:
     """The first root that has a name wins: ``~/.claude/skills`` over the project's (notes §2.1: personal >
     project). Measured on 2.1.252 to 2.1.332 with a skill ``dup`` at both levels: only the user one is
     listed, ``Skill {skill: dup}`` injects its body, and the base directory is under HOME. The order is
@@ -450,6 +452,9 @@ def _load_skills(roots: list[Path], warnings: list[str], *, plugins: tuple[Plugi
         for skill_file in sorted(root.glob("*/SKILL.md")):
             if skill_file.parent.name not in skills:
                 skills[skill_file.parent.name] = _skill(skill_file, warnings)
+    from harness.refengine.commands import project_commands  # it builds on skill_def, below
+
+    skills.update(project_commands(commands or [], warnings, taken=set(skills)))
     for plugin in plugins:
         for skill in plugin.skills:
             skills.setdefault(skill.name, skill)
