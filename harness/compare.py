@@ -25,6 +25,10 @@ SAME_OFFER = "(same tools as the previous turn)"
 _ALIGNMENT_KEYS = ("context", "step", "turn")
 #: A prompt's record of the tools the engine listed in its stream-json init message.
 TOOL_LISTING = "init_tools"
+#: Transcript keys that name the run, not what the engine did.
+_NAMES = frozenset({"case", "engine"})
+#: Transcript keys compared with their own alignment above; every other key is compared leaf by leaf.
+_STRUCTURED = frozenset({"exchanges", "prompts", "files"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -179,7 +183,9 @@ def _leaf_changes(where: str, kind: str, old: Any, new: Any, *, present: tuple[b
 
 
 def transcript_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[FieldChange]:
-    """Every field of two transcripts of one case that differs: exchanges, prompts' results, files."""
+    """Every field of two transcripts of one case that differs: exchanges, prompts' results, files, and every
+    other part a transcript may hold (``stderr``, ``side_calls``, ``script_error``, ``races``, ...), leaf by
+    leaf under its own key, so a part added to transcripts later is compared without a change here."""
     changes = list(_exchange_changes(old, new))
     old_prompts = {f"prompts[step {p.get('step')}]": p for p in old.get("prompts", ())}
     new_prompts = {f"prompts[step {p.get('step')}]": p for p in new.get("prompts", ())}
@@ -211,6 +217,9 @@ def transcript_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[F
                 present=(name in old_files, name in new_files),
             )
         ]
+    for key in _union(old, new):
+        if key not in _NAMES and key not in _STRUCTURED:
+            changes += _leaf_changes(key, key, old.get(key), new.get(key), present=(key in old, key in new))
     return changes
 
 

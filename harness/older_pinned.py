@@ -44,11 +44,6 @@ from harness.versions import newest, version_key
 #: The suffix of an ``--engine`` name that narrows an older pinned version to the cases that may differ.
 SUFFIX = ":changed"
 
-#: Transcript keys that name the run, not what the engine did.
-_NAMES = ("case", "engine")
-#: Transcript keys ``compare.transcript_changes`` compares (tool lists as sets of names).
-_COMPARED = ("exchanges", "prompts", "files")
-
 
 def split(specs: str | Sequence[str], *, pinned: Sequence[str]) -> tuple[list[str], set[str]]:
     """``--engine``'s names without their ``:changed`` suffix, and the versions the suffix narrows (the
@@ -134,7 +129,6 @@ class OlderPinned:
         change = self._change(case.id, version)
         assert change is not None
         fields = [f.where for f in without(change, self._common[version]).fields]
-        fields += sorted(k for k in {*old, *new} if k not in (*_NAMES, *_COMPARED) and old.get(k) != new.get(k))
         if fields:
             return f"its snapshot differs from {self.newest}'s at {fields[0]}"
         return None

@@ -51,6 +51,9 @@ _GROUPS_LOCK = threading.Lock()
 _LIVE: set[str] = set()
 #: A run cgroup's (or the probe's) folder name: the pid and start time of the harness process that made it.
 _GROUP_NAME = re.compile(r"cc-harness-(?:probe-)?(\d+)-(\d+)-[0-9a-f]{32}")
+#: A run cgroup named before folders named their harness (``cc-harness-<cookie>``): nothing says whether the
+#: harness that made it is alive, so only an empty one is removed.
+_OLD_GROUP_NAME = re.compile(r"cc-harness-[0-9a-f]{32}")
 
 
 def new_cookie() -> str:
@@ -237,14 +240,18 @@ def _owner(pid: int | None = None) -> str:
 
 
 def sweep(parent: Path) -> list[Path]:
-    """Kill what the run cgroups of harness processes that have died still hold, and remove them. The
-    folders removed (those whose processes would not die within a few seconds stay)."""
+    """Kill what the run cgroups of harness processes that have died still hold, and remove them, and remove
+    the empty run cgroups of the older naming. The folders removed (those whose processes would not die
+    within a few seconds stay)."""
     removed = []
     for folder in sorted(parent.glob("cc-harness-*")):
         found = _GROUP_NAME.fullmatch(folder.name)
-        if found is None or _owner(int(found.group(1))) == f"{found.group(1)}-{found.group(2)}":
-            continue  # not ours to judge (an older name), or its harness is alive
-        if folder.name.startswith("cc-harness-probe-"):
+        old_style = _OLD_GROUP_NAME.fullmatch(folder.name) is not None
+        if not old_style and (found is None or _owner(int(found.group(1))) == f"{found.group(1)}-{found.group(2)}"):
+            continue  # not ours to judge, or its harness is alive
+        if old_style or folder.name.startswith("cc-harness-probe-"):
+            # the kernel refuses to remove a cgroup that holds a process or a child cgroup: a populated
+            # old-style folder may be a live run of an older harness, and stays
             try:
                 folder.rmdir()
             except OSError:

@@ -43,6 +43,8 @@ class ModelRequest:
     system: str
     messages: tuple[dict[str, Any], ...]
     tools: tuple[str, ...]
+    model: str = ""
+    """The request's ``model`` (the id the engine asked for; empty where the engine names none)."""
 
     @property
     def opening(self) -> str:
@@ -150,6 +152,8 @@ class Exchange:
     """The tool_result the thread's last request held, when it differs from the first one."""
     reminders: str | None = None
     """The ``<system-reminder>`` text of the first tool_result (reminder_text)."""
+    model: str = ""
+    """The model id the request this turn answers named."""
 
 
 @dataclass(kw_only=True)
@@ -390,6 +394,8 @@ class ScriptedModel:
             problems += turn.offered.context.problems(request.all_text(), what="context")
         for check in turn.offered.messages if turn.offered else ():
             problems += check.problems(request.messages, text_of=block_text)
+        if turn.offered and turn.offered.model and not turn.offered.model.matches(request.model):
+            problems.append(f"model: expected {turn.offered.model.describe()}, the request named {request.model!r}")
         blocks: list[dict[str, Any]] = []
         if turn.say is not None:
             blocks.append({"type": "text", "text": turn.say})
@@ -406,6 +412,7 @@ class ScriptedModel:
             offered=request.tools,
             problems=problems,
             reply=turn,
+            model=request.model,
         )
         self.exchanges.append(ex)
         if tool_use_id:

@@ -346,3 +346,17 @@ def test_a_file_the_run_left_unreadable_is_shown_as_such(tmp_path: Path, monkeyp
     assert not state.readable and state.size == 1
     norm = transcript.Normaliser(workdir=tmp_path, home=tmp_path)
     assert transcript._file_value("secret.txt", state, norm, unordered=False) == "<unreadable, 1 bytes>"
+
+
+def test_a_file_too_large_to_read_within_the_time_limit_is_a_timeout_of_the_run(write_case: CaseWriter) -> None:
+    """End to end: a hook leaves a sparse 1 TiB file (instant to make, minutes to read); reading the working
+    copy after the run stops at ``run.timeout`` and the run is a timeout naming that reading, not a hang."""
+    case = HOSTILE_CASE.format(id="huge").replace("timeout: 30", "timeout: 3")
+    directory = write_case("huge", case, prompt_hooks("truncate -s 1T huge.bin"))
+    started = time.monotonic()
+    record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    took = time.monotonic() - started
+    assert record.status == Status.TIMEOUT, (record.status, record.fault)
+    assert record.fault is not None
+    assert "reading the files the run left in the working copy did not finish" in record.fault.message
+    assert took < 30, f"the run took {took:.0f} s: its reading was not held to the 3 s limit"

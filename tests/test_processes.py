@@ -199,3 +199,30 @@ def test_a_hook_child_that_drops_the_cookie_does_not_survive_an_sdk_run(
     finally:
         for line in _ps(f"sleep {tag}"):
             os.kill(int(line.split()[0]), signal.SIGKILL)
+
+
+def test_old_style_run_cgroups_are_removed_when_empty_and_left_when_they_hold_a_process() -> None:
+    """``cc-harness-<cookie>`` folders (named before folders named their harness) cannot be tied to a
+    harness: an empty one is removed, one still holding a process may be a live run of an older harness."""
+    parent = processes._parent_group() if processes.isolation() == "cgroup" else None
+    if parent is None:
+        pytest.skip("this machine gives the harness no cgroup: the cookie is the only containment")
+    empty, held = (parent / f"cc-harness-{new_cookie()}" for _ in range(2))
+    empty.mkdir()
+    held.mkdir()
+    tag = _tag()
+    sleeper = subprocess.Popen(["/bin/sh", "-c", 'echo 0 > "$0" && exec sleep "$1"', str(held / "cgroup.procs"), tag])
+    try:
+        deadline = time.monotonic() + 10
+        while "populated 1" not in (held / "cgroup.events").read_text():
+            assert time.monotonic() < deadline, "the sleeper did not join its cgroup"
+            time.sleep(0.01)
+        removed = processes.sweep(parent)
+        assert empty in removed and not empty.exists()
+        assert held not in removed and held.is_dir() and _live(sleeper.pid)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        processes.kill_group_of_run(held)
+        if empty.exists():
+            empty.rmdir()

@@ -18,7 +18,7 @@ from typing import Any
 from harness import races
 from harness.compare import transcript_changes
 from harness.outcome import Status
-from harness.refengine.tools import MODELLED_BUILTINS
+from harness.refengine.tool_model import MODELLED_BUILTINS
 from harness.results import Record
 
 #: Names either engine may offer that the reference engine speaks for.
@@ -69,7 +69,10 @@ def disagreements(reference: Record, real: Record) -> list[str]:
         out.append(f"script: {a['script_error']!r} -> {b['script_error']!r}")
     elif a["script_error"] is not None:
         a, b = _before_failure(a), _before_failure(b)
-    out += [f"{c.where}: {c.old} -> {c.new}" for c in transcript_changes(a, b)]
+    # status and script_error are compared above; the rest of ``observable`` is what the two transcripts hold
+    compared = ("exchanges", "prompts", "files")
+    old, new = ({k: seen[k] for k in compared} for seen in (a, b))
+    out += [f"{c.where}: {c.old} -> {c.new}" for c in transcript_changes(old, new)]
     return out
 
 

@@ -56,7 +56,7 @@ class Recording:
     home: Path | None = None
     tmp: Path | None = None
     permission_mode: str = "default"
-    """The case-file form: default, bypass, acceptEdits, plan, dontAsk."""
+    """The case-file form: default, bypass, acceptEdits, plan, dontAsk, auto."""
     agent: str | None = None
     """The main thread's agent (``--agent``)."""
     steps: tuple[RecordedStep, ...] = ()

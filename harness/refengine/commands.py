@@ -19,7 +19,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from harness.refengine.config import SkillDef, skill_def
+from harness.refengine.config_model import SkillDef
+from harness.refengine.definition_files import skill_def
 from harness.refengine.frontmatter import split_frontmatter
 
 _MEASURED_KEYS = frozenset({"description", "allowed-tools"})

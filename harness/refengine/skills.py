@@ -15,12 +15,12 @@ from typing import Any
 
 from harness.refengine import messages
 from harness.refengine.agents import GENERAL_PURPOSE, all_agents, subagent, tools_used_summary
-from harness.refengine.config import SkillDef
+from harness.refengine.config_model import SkillDef
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
 from harness.refengine.permissions import Rule
 from harness.refengine.runtime import Runtime
-from harness.refengine.tools import ToolResult, skill_name
+from harness.refengine.tool_model import ToolResult, skill_name
 
 MAX_SUGGESTION_DISTANCE = 2
 

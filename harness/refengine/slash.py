@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.refengine import messages
-from harness.refengine.config import tool_list
+from harness.refengine.config_model import tool_list
 from harness.refengine.errors import NotModelled
 from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.runtime import Runtime
