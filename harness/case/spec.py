@@ -236,7 +236,7 @@ class Approval:
     """Seconds the user takes to answer."""
 
     def as_json(self) -> dict[str, Any]:
-        """The answer as the permission prompt tool reads it (engines/approvals_server.py)."""
+        """The answer as the permission prompt tool reads it (approvals_server.py)."""
         out: dict[str, Any] = {"answer": self.answer}
         if self.updated_input is not None:
             out["updated_input"] = self.updated_input
@@ -304,7 +304,7 @@ class RunOptions:
     timeout: float = 60.0
     flags: Flags = field(default_factory=Flags)
     api_faults: str = ""
-    """Faults the fake Messages API serves as part of the case (the text form of engines/apifaults.py)."""
+    """Faults the fake Messages API serves as part of the case (the text form of apifaults.py)."""
 
 
 @dataclass(frozen=True, kw_only=True)

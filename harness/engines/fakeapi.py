@@ -47,7 +47,7 @@ from anthropic.types import (
 )
 from anthropic.types.raw_message_delta_event import Delta
 
-from harness.engines.apifaults import ApiFaultPlan, InjectedFault, ServedFault
+from harness.apifaults import ApiFaultPlan, InjectedFault, ServedFault
 from harness.errors import HarnessError
 from harness.scripted import ModelRequest, block_text
 
@@ -133,7 +133,7 @@ class FakeMessagesAPI:
     """Start with ``with FakeMessagesAPI(respond=...) as api:``; ``api.base_url`` is the address and
     ``api.api_key`` the key the engine must send (``x-api-key`` or ``Authorization: Bearer``).
 
-    ``faults`` is the plan of faults to serve instead of scripted replies (harness/engines/apifaults.py);
+    ``faults`` is the plan of faults to serve instead of scripted replies (harness/apifaults.py);
     each one served is kept in ``served``."""
 
     respond: Responder
