@@ -69,14 +69,16 @@ class ModelRequest:
         }
 
 
-def slash_command_header(prompt: str) -> tuple[str, str] | None:
+def slash_command_header(prompt: str) -> tuple[str, ...] | None:
     """For a prompt that is a slash command (``/name args``), the tags its expansion opens the main thread
     with: ``<command-name>/name</command-name>`` and ``<command-args>args</command-args>`` (measured on
-    2.1.252 to 2.1.332: the expanded body follows in a block of its own); None for any other prompt."""
+    2.1.252 to 2.1.332: the expanded body follows in a block of its own); without arguments only the first
+    (2.1.332 leaves ``<command-args>`` out then: slash-command-no-args); None for any other prompt."""
     match = re.fullmatch(r"/([A-Za-z0-9_.:-]+)(?:\s+(.*))?", prompt.strip(), re.DOTALL)
     if match is None:
         return None
-    return f"<command-name>/{match[1]}</command-name>", f"<command-args>{match[2] or ''}</command-args>"
+    name = f"<command-name>/{match[1]}</command-name>"
+    return (name, f"<command-args>{match[2]}</command-args>") if match[2] else (name,)
 
 
 _REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>\s*", re.DOTALL)
