@@ -278,6 +278,10 @@ def _deny_text(rule: Rule, tool: str, tool_input: Mapping[str, Any]) -> str:
         return messages.path_denied()  # dispatch answers these in the input validation, before this
     if tool == "WebFetch" and rule.specifier:
         return messages.webfetch_domain_denied(host_of(str(tool_input.get("url", ""))) or "")
+    if tool == "Agent" and rule.specifier:
+        # 2.1.332 answers "Agent type 'probe' has been denied by permission rule 'Agent(probe)' from userSettings."
+        # and lists no permission denial (cc-harness explore, seed 22061, x22061-0154); no case measures it.
+        raise NotModelled(f"a deny rule {rule.text} that refuses an Agent call (its refusal is not measured)")
     return messages.permission_denied(tool)
 
 
