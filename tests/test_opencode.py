@@ -12,7 +12,7 @@ import pytest
 from harness.case import load_case
 from harness.engines.opencode import TOOLS, unexpressible
 from harness.engines.opencode_driver import Translator
-from harness.scripted import ModelRequest
+from harness.model_request import ModelRequest
 from tests.conftest import CaseWriter, run_committed_cases
 
 #: The opencode release the suite runs.
@@ -40,7 +40,8 @@ def test_input_keys_are_translated_both_ways() -> None:
     )
     sent = TOOLS.wrap(scripted, workdir=Path("/w"))(request)
     assert seen[0].tools == ("Bash", "Read", "Skill", "TodoWrite")
-    assert seen[0].messages[1]["content"][0] == {**history, "name": "Read", "input": {"file_path": "/w/a.txt", "offset": 2}}
+    read_back = {"file_path": "/w/a.txt", "offset": 2}
+    assert seen[0].messages[1]["content"][0] == {**history, "name": "Read", "input": read_back}
     assert sent[0]["name"] == "edit"
     assert sent[0]["input"] == {"filePath": "a.txt", "oldString": "x", "newString": "y"}
     assert sent[1] == {"type": "tool_use", "id": "t3", "name": "skill", "input": {"name": "greet"}}

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from harness.engines.paths import cache_root
 from harness.errors import InstallError
@@ -29,9 +30,11 @@ class NpmInstall:
 
     folder: str
     specs: tuple[str, ...]
-    verify: Callable[[Path], dict[str, str]]
+    verify: Callable[[Path], dict[str, Any]]
     #: Files that must exist in a finished install (relative to it).
     needs: tuple[str, ...] = ()
+    #: Whether a finished install is still whole, given its record (e.g. a binary of the recorded size).
+    whole: Callable[[Path, dict[str, Any]], bool] | None = None
 
 
 _checked: dict[str, Path] = {}
@@ -55,12 +58,15 @@ def ensure(install: NpmInstall, *, timeout: float = 900) -> Path:
     return final
 
 
-def recorded(final: Path, install: NpmInstall) -> dict[str, str] | None:
+def recorded(final: Path, install: NpmInstall) -> dict[str, Any] | None:
+    """What a finished install recorded, or None if there is none or it is no longer whole."""
     try:
         record = json.loads((final / RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(record, dict) or not all((final / need).exists() for need in install.needs):
+        return None
+    if install.whole is not None and not install.whole(final, record):
         return None
     return record
 

@@ -61,5 +61,9 @@ class Recording:
     """The main thread's agent (``--agent``)."""
     steps: tuple[RecordedStep, ...] = ()
     contexts: tuple[RecordedContext, ...] = ()
+    plugin_dirs: tuple[str, ...] = ()
+    """``run.flags.plugin_dirs`` of the case: the plugins the session loaded (record/loaded.py)."""
+    uses_home: bool = False
+    """The case carries a HOME layout of its own (``home: home``): user skills or agents the session called."""
     notes: tuple[str, ...] = field(default=())
     """What reading the source had to leave out or change (a split parallel call, a slash command)."""

@@ -110,6 +110,11 @@ def launching_skill(name: str) -> str:
     return f"Launching skill: {name}"
 
 
+def shell_line_failed(command: str, stderr: str) -> str:
+    """What a prompt prints when its slash command's ``!`` line fails (from 2.1.318; slash.py)."""
+    return f'Shell command failed for pattern "!`{command}`": [stderr]\n{stderr}'
+
+
 def forked_skill_result(name: str, reply: str, tools_used: tuple[str, ...] | None = None) -> str:
     """``tools_used`` (2.1.332): the fork's tools are named first (measured for one tool, ``Skill``;
     how several are joined is not measured)."""

@@ -81,6 +81,8 @@ BASELINE: dict[str, Any] = {
     # each changes at the release its row below names.
     "memory_context_header": True,
     "memory_deferred_in_tool_result": False,
+    # Measured on 2.1.252, 2.1.257 and 2.1.278 (slash-command-shell-line-fails); the row below from 2.1.318.
+    "shell_line_failure_printed": False,
 }
 
 
@@ -243,6 +245,11 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/bisect/memory_nested_in_tool_result.jsonl`): a folder's CLAUDE.md arrives as a "
                     "<system-reminder> block of the Read's tool result message, no longer as a message of its own "
                     "(memory-nested-folder)"),
+    Change(behaviour="shell_line_failure_printed", since=(2, 1, 318), value=True,
+           evidence="measured: first in 2.1.318, not in 2.1.317 (`cc-harness bisect slash-command-shell-line-fails "
+                    "--good 2.1.278 --bad 2.1.332 --results docs/timeline/bisect/shell_line_failure_printed.jsonl`): "
+                    "a command whose one ! line (ls of a missing folder) fails prints 'Shell command failed for "
+                    "pattern ...' with its stderr; before, nothing; the model is not asked on either"),
     Change(behaviour="tools_used_summary", since=(2, 1, 311), value=True,
            evidence="measured: first in 2.1.311, not in 2.1.310 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect subagent-tool-inherit --field "

@@ -157,6 +157,9 @@ class Profile:
     memory_deferred_in_tool_result: bool
     """A folder's CLAUDE.md or a scoped rule, loaded by the first Read of a file it covers, arrives as a
     ``<system-reminder>`` block of the tool result's message (before: a message of its own after it)."""
+    shell_line_failure_printed: bool
+    """A command whose one ``!`` line fails prints ``Shell command failed for pattern "!`cmd`": [stderr]\n...``
+    (false: it prints nothing); either way the model is not asked (slash.py)."""
     documented: bool = False
     """The articles' readings for this version are laid over the measured profile (readings.py)."""
     readings: tuple[str, ...] = ()

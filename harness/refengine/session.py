@@ -253,7 +253,11 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
             raise NotModelled("a slash command as a later prompt of the session (measured: as its first)")
         if rt.config.memory.present:
             raise NotModelled("a slash command with memory files (measured: a plain prompt)")
-        expanded = slash.expand(rt, *command)
+        try:
+            expanded = slash.expand(rt, *command)
+        except slash.ShellLineFailed as failed:
+            conversation.messages.pop()
+            return _prompt_output(rt, result=failed.printed)
         conversation.messages[-1] = {"role": "user", "content": [{"type": "text", "text": expanded.header},
                                                                  {"type": "text", "text": expanded.body}]}
         rt.session.file.command(expanded.header, expanded.body)
