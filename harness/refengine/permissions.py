@@ -15,7 +15,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from harness.refengine import messages
-from harness.refengine.bash_safety import approval_message
+from harness.refengine.bash_safety import approval_message, writes_a_file
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import BashPathRefusal
 from harness.refengine.tool_model import ALIASES, MODELLED_BUILTINS, SPECS, resolve, skill_name
@@ -257,6 +257,10 @@ def decide(request: Request) -> Decision:
         raise NotModelled("a Bash command with a shell variable in default mode (its approval is not modelled)")
     allow_rules = (*request.rules.allow, *request.granted)
     if any_match(allow_rules):
+        if tool == "Bash" and writes_a_file(str(tool_input.get("command", ""))):
+            # 2.1.332 asks for `echo CHANGED >> notes.txt` under an allow rule Bash(echo *) ("Output redirection
+            # to ... needs approval"; cc-harness explore, seed 22061, x22061-0295); no case measures it.
+            raise NotModelled("a Bash allow rule against a command that redirects output to a file")
         return ALLOW
     return _tool_default(request, allow_rules)
 
