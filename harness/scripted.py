@@ -43,6 +43,8 @@ class ModelRequest:
     system: str
     messages: tuple[dict[str, Any], ...]
     tools: tuple[str, ...]
+    model: str = ""
+    """The request's ``model`` (the id the engine asked for; empty where the engine names none)."""
 
     @property
     def opening(self) -> str:
@@ -90,14 +92,16 @@ class ModelRequest:
         }
 
 
-def slash_command_header(prompt: str) -> tuple[str, str] | None:
+def slash_command_header(prompt: str) -> tuple[str, ...] | None:
     """For a prompt that is a slash command (``/name args``), the tags its expansion opens the main thread
     with: ``<command-name>/name</command-name>`` and ``<command-args>args</command-args>`` (measured on
-    2.1.252 to 2.1.332: the expanded body follows in a block of its own); None for any other prompt."""
+    2.1.252 to 2.1.332: the expanded body follows in a block of its own); without arguments only the first
+    (2.1.332 leaves ``<command-args>`` out then: slash-command-no-args); None for any other prompt."""
     match = re.fullmatch(r"/([A-Za-z0-9_.:-]+)(?:\s+(.*))?", prompt.strip(), re.DOTALL)
     if match is None:
         return None
-    return f"<command-name>/{match[1]}</command-name>", f"<command-args>{match[2] or ''}</command-args>"
+    name = f"<command-name>/{match[1]}</command-name>"
+    return (name, f"<command-args>{match[2]}</command-args>") if match[2] else (name,)
 
 
 _REMINDER = re.compile(r"\s*<system-reminder>.*?</system-reminder>\s*", re.DOTALL)
@@ -148,6 +152,8 @@ class Exchange:
     """The tool_result the thread's last request held, when it differs from the first one."""
     reminders: str | None = None
     """The ``<system-reminder>`` text of the first tool_result (reminder_text)."""
+    model: str = ""
+    """The model id the request this turn answers named."""
 
 
 @dataclass(kw_only=True)
@@ -388,6 +394,8 @@ class ScriptedModel:
             problems += turn.offered.context.problems(request.all_text(), what="context")
         for check in turn.offered.messages if turn.offered else ():
             problems += check.problems(request.messages, text_of=block_text)
+        if turn.offered and turn.offered.model and not turn.offered.model.matches(request.model):
+            problems.append(f"model: expected {turn.offered.model.describe()}, the request named {request.model!r}")
         blocks: list[dict[str, Any]] = []
         if turn.say is not None:
             blocks.append({"type": "text", "text": turn.say})
@@ -404,6 +412,7 @@ class ScriptedModel:
             offered=request.tools,
             problems=problems,
             reply=turn,
+            model=request.model,
         )
         self.exchanges.append(ex)
         if tool_use_id:

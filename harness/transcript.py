@@ -142,6 +142,9 @@ def _exchange(ex: Exchange, previous_offer: tuple[str, ...] | None, norm: Normal
                 out["reminders"] = _cut(norm.text(ex.reminders or ""), MAX_RESULT_CHARS)
         else:
             out["result"] = None
+    if ex.reply.offered is not None and ex.reply.offered.model is not None:
+        # only where a case checks it: every other snapshot stays as it was
+        out["model"] = ex.model
     if ex.problems:
         out["offer_problems"] = ex.problems
     return out

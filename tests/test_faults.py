@@ -21,7 +21,7 @@ from typing import Any
 import anthropic
 import pytest
 
-from harness.engines.apifaults import ApiFaultPlan, InjectedFault
+from harness.apifaults import ApiFaultPlan, InjectedFault
 from harness.engines.claude import ClaudeEngine
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed

@@ -273,3 +273,22 @@ def test_a_results_reminders_are_recorded_apart_and_checked_only_where_asked(wri
     assert at == [] and ex["reminders"] == "Note: the file is short."
     at, _ = run("{result: HELLO, reminders: {contains: file is short}}", "Something else.")
     assert at == ["steps[0].turns[0].call.expect.reminders"]
+
+
+def test_the_requests_model_is_checked_and_recorded_only_where_the_case_checks_it(write_case: CaseWriter) -> None:
+    checked = "      - offered: {model: {contains: haiku}}\n        say: done\n"
+    for name, turns, sent in (("mine", checked, "claude-opus-5"), ("theirs", checked, "claude-haiku-5-5"),
+                              ("plain", SAY, "claude-opus-5")):
+        directory = write_case(name, CASE.format(id=name, turns=turns))
+        model = ScriptedModel(case=load_case(directory))
+        model.begin_step(0)
+        model.respond(ModelRequest(system="", messages=(_user("Run echo HELLO now."),), tools=("Bash",), model=sent))
+        model.finish()
+        norm = Normaliser(workdir=directory, home=directory)
+        shown = transcript._exchange(model.exchanges[0], None, norm)
+        if name == "plain":
+            assert "model" not in shown  # a case that does not check it: its snapshot is unchanged
+        else:
+            assert shown["model"] == sent
+        problems = shown.get("offer_problems", [])
+        assert problems == ([f"model: expected contains 'haiku', the request named {sent!r}"] if name == "mine" else [])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.engines.apifaults import ApiFaultPlan
+from harness.apifaults import ApiFaultPlan
 from harness.errors import ApiFault
 from harness.processes import COOKIE
 from tests.conftest import CaseWriter, run_in_copy

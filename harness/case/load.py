@@ -16,6 +16,7 @@ import jsonschema
 import yaml
 
 from harness import formats, tree
+from harness.apifaults import ApiFaultPlan
 from harness.case.fixture import special_file_message
 from harness.case.placeholders import port_placeholders, text_placeholders
 from harness.case.spec import (
@@ -182,7 +183,8 @@ def _turn(raw: dict[str, Any]) -> Turn:
     offered = None
     if o := raw.get("offered"):
         messages = tuple(MessageCheck(**m) for m in o.get("messages", ()))
-        offered = Offered(tools=_name_checks(o.get("tools")), context=_text_checks(o.get("context")), messages=messages)
+        offered = Offered(tools=_name_checks(o.get("tools")), context=_text_checks(o.get("context")), messages=messages,
+                          model=_text_match(o.get("model")))
     return Turn(say=raw.get("say"), call=call, offered=offered)
 
 
@@ -236,9 +238,6 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
             raise fail(f"{where}.then", "asks-again repeats the last turn for every further request: it must be a "
                                          "say without a call")
     run = _run(raw.get("run") or {})
-    # imported here: the engines package imports the case format, so a top-level import would be circular
-    from harness.engines.apifaults import ApiFaultPlan
-
     try:
         ApiFaultPlan.parse(run.api_faults)
     except UsageError as exc:

@@ -162,6 +162,8 @@ class Offered:
     tools: NameChecks | None = None
     context: TextChecks | None = None
     messages: tuple[MessageCheck, ...] = ()
+    model: TextMatch | None = None
+    """The model id the request names (``contains: haiku``): an agent's ``model:`` or ``--model`` at work."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -234,7 +236,7 @@ class Approval:
     """Seconds the user takes to answer."""
 
     def as_json(self) -> dict[str, Any]:
-        """The answer as the permission prompt tool reads it (engines/approvals_server.py)."""
+        """The answer as the permission prompt tool reads it (approvals_server.py)."""
         out: dict[str, Any] = {"answer": self.answer}
         if self.updated_input is not None:
             out["updated_input"] = self.updated_input
@@ -268,7 +270,7 @@ class Server:
     command: tuple[str, ...]
 
 
-PermissionMode = Literal["default", "bypass", "acceptEdits", "plan", "dontAsk"]
+PermissionMode = Literal["default", "bypass", "acceptEdits", "plan", "dontAsk", "auto"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -302,7 +304,7 @@ class RunOptions:
     timeout: float = 60.0
     flags: Flags = field(default_factory=Flags)
     api_faults: str = ""
-    """Faults the fake Messages API serves as part of the case (the text form of engines/apifaults.py)."""
+    """Faults the fake Messages API serves as part of the case (the text form of apifaults.py)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -47,7 +47,7 @@ from anthropic.types import (
 )
 from anthropic.types.raw_message_delta_event import Delta
 
-from harness.engines.apifaults import ApiFaultPlan, InjectedFault, ServedFault
+from harness.apifaults import ApiFaultPlan, InjectedFault, ServedFault
 from harness.errors import HarnessError
 from harness.scripted import ModelRequest, block_text
 
@@ -76,6 +76,7 @@ def to_model_request(body: dict[str, Any]) -> ModelRequest:
         system=system if isinstance(system, str) else block_text(system),
         messages=tuple(body.get("messages", ())),
         tools=tuple(t["name"] for t in body.get("tools", ()) if "name" in t),
+        model=str(body.get("model") or ""),
     )
 
 
@@ -132,7 +133,7 @@ class FakeMessagesAPI:
     """Start with ``with FakeMessagesAPI(respond=...) as api:``; ``api.base_url`` is the address and
     ``api.api_key`` the key the engine must send (``x-api-key`` or ``Authorization: Bearer``).
 
-    ``faults`` is the plan of faults to serve instead of scripted replies (harness/engines/apifaults.py);
+    ``faults`` is the plan of faults to serve instead of scripted replies (harness/apifaults.py);
     each one served is kept in ``served``."""
 
     respond: Responder

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.case import Case
+from harness.case.spec import Turn
 from harness.engine_name import EngineName
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
@@ -53,15 +54,20 @@ def unmodelled_parts(case: Case) -> list[str]:
     out += [f"steps[{i}].events (stream-json events)" for i, step in enumerate(case.steps) if step.events]
     if case.side_calls:
         out.append("side_calls (which requests without tools the engine makes)")
+    if any(t.offered is not None and t.offered.model is not None for t in _turns(case)):
+        out.append("offered.model (the model id a request names)")
     out += [f"a check on the model's text that names the bundled skill {name} (the engine's own skills)"
             for name in sorted(_bundled_skills_named(case))]
     return out
 
 
+def _turns(case: Case) -> list[Turn]:
+    return [t for s in case.steps for t in s.turns] + [t for c in case.contexts for t in c.turns]
+
+
 def _bundled_skills_named(case: Case) -> set[str]:
-    turns = [t for s in case.steps for t in s.turns] + [t for c in case.contexts for t in c.turns]
     texts: list[str] = []
-    for offered in (t.offered for t in turns if t.offered is not None):
+    for offered in (t.offered for t in _turns(case) if t.offered is not None):
         if offered.context is not None:
             texts += [*offered.context.include, *offered.context.exclude]
         texts += [m.contains or "" for m in offered.messages] + [m.lacks or "" for m in offered.messages]

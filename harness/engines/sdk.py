@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from harness.apifaults import ApiFaultPlan
 from harness.case import Case
 from harness.engine_name import EngineName
-from harness.engines.apifaults import ApiFaultPlan
 from harness.engines.approvals import not_scripted_here
 from harness.engines.base import EngineRun
 from harness.engines.claude import (

@@ -18,7 +18,7 @@ from typing import Any
 from harness import races
 from harness.compare import transcript_changes
 from harness.outcome import Status
-from harness.refengine.tools import MODELLED_BUILTINS
+from harness.refengine.tool_model import MODELLED_BUILTINS
 from harness.results import Record
 
 #: Names either engine may offer that the reference engine speaks for.

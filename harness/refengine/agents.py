@@ -16,13 +16,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness.refengine import memory, messages
-from harness.refengine.config import AgentDef, SkillDef
+from harness.refengine.config_model import AgentDef, SkillDef
 from harness.refengine.conversation import AGENT, Conversation, system_note
 from harness.refengine.errors import NotModelled
 from harness.refengine.hooks import HookRule
 from harness.refengine.permissions import mcp_removed_by_deny, removed_by_deny
 from harness.refengine.runtime import Runtime, new_agent_id
-from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, SEARCH_TOOLS, ToolResult
+from harness.refengine.tool_model import ALIASES, MODELLED_BUILTINS, SEARCH_TOOLS, ToolResult
 
 GENERAL_PURPOSE = "general-purpose"
 _READ_ONLY_EXCLUDED = ("Agent", "ExitPlanMode", "Edit", "Write", "NotebookEdit")

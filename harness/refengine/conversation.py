@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.refengine.config import AgentDef
+from harness.refengine.config_model import AgentDef
 from harness.refengine.hooks import HookRule
 from harness.refengine.permissions import Mode, Rule
 from harness.refengine.profiles import Profile
-from harness.refengine.tools import SEARCH_TOOLS
+from harness.refengine.tool_model import SEARCH_TOOLS
 
 ContextKind = Literal["main", "subagent", "fork", "hook_agent"]
 AGENT = "Agent"

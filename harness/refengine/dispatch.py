@@ -16,16 +16,15 @@ from harness.refengine import agents, approvals, memory, messages, skills, web
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
 from harness.refengine.hook_actions import STRUCTURED_OUTPUT, fire
-from harness.refengine.hooks import HookOutcome
+from harness.refengine.hook_results import HookOutcome
 from harness.refengine.mcp_client import McpUnavailable
 from harness.refengine.permissions import Request, decide, path_rule_matches, removed_by_deny
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Runtime
-from harness.refengine.tools import (
+from harness.refengine.tool_model import (
     ALIASES,
     DISABLED_BUILTINS,
     FILE_WRITING_TOOLS,
-    MACHINE_TOOLS,
     MODELLED_BUILTINS,
     SPECS,
     UNMODELLED_BUILTINS,
@@ -36,6 +35,7 @@ from harness.refengine.tools import (
     resolve,
     validation_error,
 )
+from harness.refengine.tools import MACHINE_TOOLS
 
 # Tools that ask the model themselves (web.py), after the usual checks.
 MODEL_TOOLS = {"WebFetch": web.run_webfetch, "WebSearch": web.run_websearch}

@@ -16,28 +16,25 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import hook_surface, launch, messages
+from harness.refengine import hook_messages, hook_surface, launch
 from harness.refengine.agents import full_pool
-from harness.refengine.config import handler_identity
 from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
 from harness.refengine.errors import NotModelled
+from harness.refengine.hook_results import ActionResult, HookOutcome, combine, parse_output
 from harness.refengine.hooks import (
     EVENTS_WITHOUT_MATCHER,
-    ActionResult,
     HookAction,
-    HookOutcome,
     HookRule,
-    combine,
     encode_payload,
     event_runs,
     js_json,
     matcher_hits,
-    parse_output,
     payload,
     substitute,
 )
 from harness.refengine.mcp_client import McpUnavailable
 from harness.refengine.runtime import Request, Runtime
+from harness.refengine.settings import handler_identity
 
 DEFAULT_ACTION_TIMEOUT = 600.0  # seconds, command/http/mcp_tool (notes §1.8)
 STRUCTURED_OUTPUT = "StructuredOutput"
@@ -81,7 +78,7 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
 def _runs(rt: Runtime, conversation: Conversation, event: str, action: HookAction) -> bool:
     if not event_runs(event, action.type, profile=rt.profile):
         rt.debug.append(
-            messages.http_hook_skipped_debug(action.url, event) if action.type == "http"
+            hook_messages.http_hook_skipped_debug(action.url, event) if action.type == "http"
             else f"[reference] {action.type} hook on {event} skipped: the event does not run that type"
         )
         return False
@@ -121,7 +118,7 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
     elif named is not None and rt.profile.plugin_variable_fails_settings_hook:
         if not rule.from_settings:
             raise NotModelled(f"${{{named}}} in an agent's frontmatter hook")
-        failure = messages.plugin_variable_outside_plugin(named, action.command)
+        failure = hook_messages.plugin_variable_outside_plugin(named, action.command)
         rt.debug.append(f"Hook failed to run ({event}): {failure}")
         return ActionResult(action=action, exit_code=1, stderr=f"Failed to run: {failure}")
     proc = launch.run_shell_command(action.command, env=env, cwd=rt.workdir, stdin=encode_payload(data).encode(),
@@ -191,12 +188,12 @@ def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionRes
             status, body = response.status, response.read().decode("utf-8", "replace")
     except urllib.error.HTTPError as exc:  # a non-2xx answer: its body is not read as a decision
         answer = exc.read().decode("utf-8", "replace")
-        rt.debug.append(messages.http_hook_debug(action.url, status=exc.code, body=answer))
+        rt.debug.append(hook_messages.http_hook_debug(action.url, status=exc.code, body=answer))
         return ActionResult(action=action, exit_code=1)
     except (urllib.error.URLError, TimeoutError, ValueError) as exc:
         rt.debug.append(f"[reference] http hook {action.url} failed: {exc}")
         return ActionResult(action=action, exit_code=1)
-    rt.debug.append(messages.http_hook_debug(action.url, status=status, body=body))
+    rt.debug.append(hook_messages.http_hook_debug(action.url, status=status, body=body))
     return ActionResult(action=action, stdout=body, output=parse_output(body))
 
 
@@ -233,7 +230,8 @@ def _prompt(rt: Runtime, action: HookAction, data: Mapping[str, Any], event: str
     _check_event_measured(action, event)
     if rt.config.memory.present:
         raise NotModelled("memory files with a prompt hook (whether its request holds them is unmeasured)")
-    system = messages.PROMPT_HOOK_SYSTEM_RULED if rt.profile.hook_verdict_rules else messages.PROMPT_HOOK_SYSTEM
+    system = (hook_messages.PROMPT_HOOK_SYSTEM_RULED if rt.profile.hook_verdict_rules
+              else hook_messages.PROMPT_HOOK_SYSTEM)
     request = Request(system=system,
                       messages=(user_text(hook_prompt_text(action.prompt, data)),), tools=())
     verdict = _verdict(_json_object(text_of(rt.model.respond(request))))
@@ -248,7 +246,7 @@ def _agent(rt: Runtime, conversation: Conversation, action: HookAction, *, event
         raise NotModelled("memory files with an agent hook (whether its context holds them is unmeasured)")
     checker = Conversation(
         kind="hook_agent",
-        system=messages.agent_hook_system(event, rt.session.transcript_path, ruled=rt.profile.hook_verdict_rules),
+        system=hook_messages.agent_hook_system(event, rt.session.transcript_path, ruled=rt.profile.hook_verdict_rules),
         messages=[user_text(hook_prompt_text(action.prompt, data))],
         pool=(*(t for t in full_pool(rt) if t != AGENT), STRUCTURED_OUTPUT),
         depth=conversation.depth + 1,

@@ -1,4 +1,4 @@
-"""What an event does not read of a command's result: the parts hooks.combine must not act on.
+"""What an event does not read of a command's result: the parts hook_results.combine must not act on.
 
 Every hook event takes the same exit codes and JSON fields, but each reads only some of them. Measured on
 2.1.252 to 2.1.332, each output alone (an explorer-style hook per output) and all together in one committed case
@@ -6,7 +6,7 @@ per event (hook_surface names them): exit 2 on SessionStart, SubagentStart and S
 error (nothing reaches the model, nothing stops); a top-level ``decision: block`` there is ignored; ``continue:
 false`` stops the turn on PreToolUse and PostToolUse, stops the prompt on UserPromptSubmit, and is ignored on
 every other event here (after a failing call, the model is asked again). Reading a result through ``as_read``
-keeps combine's rules per field instead of per event and field.
+keeps hook_results.combine's rules per field instead of per event and field.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from harness.refengine.errors import NotModelled
 
-if TYPE_CHECKING:  # hooks.py imports this module
+if TYPE_CHECKING:  # hook_results.py imports this module
     from harness.refengine.conversation import Conversation
-    from harness.refengine.hooks import ActionResult, HookOutcome
+    from harness.refengine.hook_results import ActionResult, HookOutcome
     from harness.refengine.runtime import SessionState
 
 #: Events where exit 2 is measured to be a non-blocking error, as exit 1 is.

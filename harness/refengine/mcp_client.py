@@ -22,7 +22,7 @@ from mcp.client.stdio import stdio_client
 from mcp.types import INVALID_REQUEST, ErrorData
 
 from harness.refengine import launch
-from harness.refengine.config import McpServerDef
+from harness.refengine.config_model import McpServerDef
 from harness.refengine.errors import NotModelled
 from harness.refengine.hooks import js_json
 

@@ -18,7 +18,8 @@ from harness.refengine import messages
 from harness.refengine.bash_safety import approval_message
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import BashPathRefusal
-from harness.refengine.tools import ALIASES, MODELLED_BUILTINS, READ_ONLY_TOOLS, SPECS, resolve, skill_name
+from harness.refengine.tool_model import ALIASES, MODELLED_BUILTINS, SPECS, resolve, skill_name
+from harness.refengine.tools import READ_ONLY_TOOLS
 
 Mode = Literal["default", "bypass", "dontAsk"]
 # The hook payload's name for each mode. ``dontAsk`` (hook agents) refuses what would ask, which in

@@ -25,15 +25,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import messages
-from harness.refengine.config import (
-    AgentDef,
-    McpServerDef,
-    PluginDef,
-    SkillDef,
-    agent_def,
-    skill_def,
-)
+from harness.refengine import hook_messages
+from harness.refengine.config_model import AgentDef, McpServerDef, PluginDef, SkillDef
+from harness.refengine.definition_files import agent_def, skill_def
 from harness.refengine.errors import NotModelled
 from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.hooks import HookRule, InvalidHooks, parse_hook_rules
@@ -127,7 +121,7 @@ def _agents(root: Path, plugin: str, warnings: list[str]) -> tuple[AgentDef, ...
         label = meta.get("name")
         name = f"{plugin}:{label if isinstance(label, str) and label else path.stem}"
         if meta.get("hooks") is not None:
-            warnings.append(messages.plugin_agent_hooks_ignored(path))
+            warnings.append(hook_messages.plugin_agent_hooks_ignored(path))
         agents.append(agent_def(name, meta, with_root(body, root), source="plugin", warnings=warnings, hooks=False))
     return tuple(agents)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from harness.refengine.config import AgentDef, ProjectConfig
+from harness.refengine.config_model import AgentDef, ProjectConfig
 from harness.refengine.conversation import Conversation
 from harness.refengine.hooks import HookRule, PayloadSource
 from harness.refengine.mcp_client import McpPool
@@ -111,7 +111,7 @@ class Runtime:
     notes: list[str] = field(default_factory=list)
     races: list[tuple[str, ...]] = field(default_factory=list)
     """Texts a race decides: each entry's first is the one this run gave, the rest what the real engine may
-    give instead (hooks.combine)."""
+    give instead (hook_results.combine)."""
 
     @property
     def workdir(self) -> Path:

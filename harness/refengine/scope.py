@@ -28,14 +28,14 @@ SETTINGS_KEYS = frozenset({
 #: Keys of ``permissions`` it reads (``defaultMode``, ``additionalDirectories``, ... are not modelled).
 PERMISSIONS_KEYS = frozenset({"allow", "deny", "ask"})
 
-#: Skill frontmatter: read by config.skill_def, or measured ignored by a ``silent-skill-key-*`` case.
+#: Skill frontmatter: read by definition_files.skill_def, or measured ignored by a ``silent-skill-key-*`` case.
 SKILL_KEYS = frozenset({
     "name", "description", "when_to_use", "allowed-tools", "allowedTools", "disallowed-tools", "disallowedTools",
     "context", "agent", "hooks", "disable-model-invocation", "paths",
     "argument-hint", "arguments", "compatibility", "effort", "license", "metadata", "model", "shell",
     "user-invocable", "version",
 })
-#: Agent frontmatter read by config.agent_def (``prompt`` is an ``--agents`` entry's body). Not modelled:
+#: Agent frontmatter read by definition_files.agent_def (``prompt`` is an ``--agents`` entry's body). Not modelled:
 #: permissionMode, mcpServers, memory, maxTurns, isolation, background, effort, initialPrompt, color, ...
 AGENT_KEYS = frozenset({"name", "description", "tools", "disallowedTools", "skills", "hooks", "model", "prompt"})
 

@@ -15,14 +15,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.refengine import agents, hook_reads, memory, messages, slash
-from harness.refengine.config import Launch, load_project
+from harness.refengine import agents, hook_messages, hook_reads, memory, slash
+from harness.refengine.config import load_project
+from harness.refengine.config_model import Launch
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
 from harness.refengine.dispatch import reported_name, run_tool_use
 from harness.refengine.errors import EngineFailure, NotModelled
 from harness.refengine.hook_actions import fire
+from harness.refengine.hook_messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
 from harness.refengine.mcp_client import McpPool
-from harness.refengine.messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
 from harness.refengine.permissions import Rule, RuleSet
 from harness.refengine.plugins import load_plugin
 from harness.refengine.profiles import Profile
@@ -66,7 +67,7 @@ class Invocation:
     """``--permission-prompt-tool``: the user's answers to permission prompts, in order (approvals.py)."""
 
     def launch(self) -> Launch:
-        """What the command line adds to the folder's configuration (config.Launch)."""
+        """What the command line adds to the folder's configuration (config_model.Launch)."""
         return Launch(
             plugins=tuple(load_plugin(folder) for folder in self.plugin_dirs),
             settings_file=self.settings_file,
@@ -239,13 +240,13 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
         # Exit 2 / decision block erases the prompt; the model never sees it (notes §1.6).
         # Every UserPromptSubmit action runs, the blocking one's siblings too: what was seen in most runs; in one
         # (cc-harness explore seed 7, x7-0132 on 2.1.252) a sibling command left no trace (a race, NOT_MODELLED.md).
-        if not (submitted.message or "").startswith(messages.PROMPT_BLOCKED):
+        if not (submitted.message or "").startswith(hook_messages.PROMPT_BLOCKED):
             raise NotModelled("the printed result of a prompt a UserPromptSubmit hook blocked other than by exit 2 "
                               "or a JSON decision block")
         conversation.messages.pop()
         if submitted.suppress_prompt:
             return _prompt_output(rt, result=submitted.message or "")
-        return _prompt_output(rt, result=messages.prompt_blocked_result(submitted.message or "", prompt))
+        return _prompt_output(rt, result=hook_messages.prompt_blocked_result(submitted.message or "", prompt))
     notes += submitted.contexts
     command = slash.parse(prompt)
     if command is None:
@@ -255,7 +256,11 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
             raise NotModelled("a slash command as a later prompt of the session (measured: as its first)")
         if rt.config.memory.present:
             raise NotModelled("a slash command with memory files (measured: a plain prompt)")
-        expanded = slash.expand(rt, *command)
+        try:
+            expanded = slash.expand(rt, *command)
+        except slash.ShellLineFailed as failed:
+            conversation.messages.pop()
+            return _prompt_output(rt, result=failed.printed)
         conversation.messages[-1] = {"role": "user", "content": [{"type": "text", "text": expanded.header},
                                                                  {"type": "text", "text": expanded.body}]}
         rt.session.file.command(expanded.header, expanded.body)

@@ -15,12 +15,12 @@ from typing import Any
 
 from harness.refengine import messages
 from harness.refengine.agents import GENERAL_PURPOSE, all_agents, subagent, tools_used_summary
-from harness.refengine.config import SkillDef
+from harness.refengine.config_model import SkillDef
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
 from harness.refengine.permissions import Rule
 from harness.refengine.runtime import Runtime
-from harness.refengine.tools import ToolResult, skill_name
+from harness.refengine.tool_model import ToolResult, skill_name
 
 MAX_SUGGESTION_DISTANCE = 2
 
@@ -77,6 +77,9 @@ def invoke(rt: Runtime, conversation: Conversation, tool_input: Mapping[str, Any
     called = skill_name(tool_input)
     skill = rt.config.skill(called)
     assert skill is not None  # validation_error ran first
+    if skill.command and skill.plugin is None and skill.allowed_tools:
+        raise NotModelled(f"the project or user command {skill.name!r} with allowed-tools called through the Skill "
+                          "tool (what it pre-approves then is not measured)")
     body = render(rt, skill, str(tool_input.get("args") or ""))
     if skill.fork:
         # A forked skill's hooks do not register for the session: the main thread's later Bash runs (measured on

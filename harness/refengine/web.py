@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
-from harness.refengine import messages
+from harness.refengine import tool_messages
 from harness.refengine.conversation import text_of, user_text
 from harness.refengine.errors import NotModelled
 from harness.refengine.runtime import Request, Runtime
-from harness.refengine.tools import ToolResult
+from harness.refengine.tool_model import ToolResult
 
 FETCH_TIMEOUT_SECONDS = 60.0
 # Stand-ins: what the side requests say besides the page and the query was not measured (the scripted
@@ -41,7 +41,7 @@ def run_webfetch(rt: Runtime, tool_input: Mapping[str, Any]) -> ToolResult:
         raise NotModelled("WebFetch of a URL that is not http(s)://host (the validation message differs by version)")
     if _setting(rt, "skipWebFetchPreflight") is not True:
         # Offline the preflight always fails; with a network the real engine's answer depends on claude.ai.
-        return ToolResult(content=messages.webfetch_unverified(parts.hostname), is_error=True)
+        return ToolResult(content=tool_messages.webfetch_unverified(parts.hostname), is_error=True)
     started = time.monotonic()
     fetched = _fetch(rt, parts)
     if isinstance(fetched, ToolResult):
@@ -67,11 +67,11 @@ def _fetch(rt: Runtime, parts: SplitResult) -> tuple[bytes, str] | ToolResult:
             return response.read(), response.headers.get_content_type()
     except urllib.error.HTTPError as exc:
         if exc.code == 404:
-            return ToolResult(content=messages.webfetch_http_error(404, "Not Found"))
+            return ToolResult(content=tool_messages.webfetch_http_error(404, "Not Found"))
         raise NotModelled(f"WebFetch answered HTTP {exc.code}") from None
     except urllib.error.URLError as exc:
         if isinstance(exc.reason, ConnectionRefusedError):
-            return ToolResult(content=messages.webfetch_refused(str(parts.hostname), parts.port or 443),
+            return ToolResult(content=tool_messages.webfetch_refused(str(parts.hostname), parts.port or 443),
                               is_error=True)
         raise NotModelled(f"WebFetch network error ({exc.reason})") from None
 
@@ -112,13 +112,13 @@ def run_websearch(rt: Runtime, tool_input: Mapping[str, Any]) -> ToolResult:
         raise NotModelled("WebSearch with allowed_domains or blocked_domains")
     query = str(tool_input["query"])
     started = time.monotonic()
-    request = Request(system=SEARCH_SIDE_SYSTEM, messages=(user_text(messages.websearch_request(query)),),
+    request = Request(system=SEARCH_SIDE_SYSTEM, messages=(user_text(tool_messages.websearch_request(query)),),
                       tools=(SERVER_SEARCH_TOOL,))
     reply = rt.model.respond(request)
     if any(block.get("type") != "text" for block in reply):
         raise NotModelled("WebSearch whose model calls a tool (the API runs web_search itself)")
     answer = text_of(reply)
-    return ToolResult(content=messages.websearch_result(query, answer), response={
+    return ToolResult(content=tool_messages.websearch_result(query, answer), response={
         "query": query, "results": [answer], "durationSeconds": round(time.monotonic() - started, 3)})
 
 

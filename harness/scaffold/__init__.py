@@ -38,7 +38,8 @@ import yaml
 from harness.engine_name import EngineName
 from harness.engines import cache, registry
 from harness.errors import HarnessError, UsageError
-from harness.refengine.config import ProjectConfig, load_project
+from harness.refengine.config import load_project
+from harness.refengine.config_model import ProjectConfig
 from harness.refengine.profiles import Profile, profile_for
 from harness.scaffold import setup_parts
 from harness.scaffold.casefile import CASES, Planned, Report, case_file, dump, slug, unique

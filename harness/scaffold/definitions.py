@@ -15,10 +15,10 @@ from typing import Any
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from harness.refengine.config import AgentDef, McpServerDef, ProjectConfig, SkillDef
+from harness.refengine.config_model import AgentDef, McpServerDef, ProjectConfig, SkillDef
 from harness.refengine.hooks import EVENTS_WITHOUT_MATCHER, HookRule, matcher_hits
 from harness.refengine.profiles import Profile
-from harness.refengine.tools import ALIASES
+from harness.refengine.tool_model import ALIASES
 from harness.scaffold.casefile import CASES, EVIDENCE, Planned, Report, case_file, make_case, notes
 
 #: What each scaffolded call may run, and with what input: harmless in any repository.

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from harness.errors import HarnessError
-from harness.refengine.config import ProjectConfig, SkillDef, load_project
+from harness.refengine.config import load_project
+from harness.refengine.config_model import ProjectConfig, SkillDef
 from harness.refengine.plugins import MANIFEST, load_plugin
 from harness.refengine.profiles import profile_for
 from harness.scaffold import rules

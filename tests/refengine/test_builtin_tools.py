@@ -9,17 +9,11 @@ from pathlib import Path
 import pytest
 
 from harness.refengine.errors import NotModelled
+from harness.refengine.notebook import run_notebook_edit
 from harness.refengine.profiles import profile_for
-from harness.refengine.tools import (
-    ToolEnvironment,
-    glob_matcher,
-    run_edit,
-    run_glob,
-    run_grep,
-    run_notebook_edit,
-    run_read,
-    run_write,
-)
+from harness.refengine.search_tools import glob_matcher, run_glob, run_grep
+from harness.refengine.tool_model import ToolEnvironment
+from harness.refengine.tools import run_edit, run_read, run_write
 from tests.conftest import write_files
 
 NOTE = "(file state is current in your context \u2014 no need to Read it back)"

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harness.refengine.config import ProjectConfig, handler_identity, load_project, tool_list
+from harness.refengine.config import load_project
+from harness.refengine.config_model import ProjectConfig, tool_list
 from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.hooks import HookAction
 from harness.refengine.permissions import Decision, Request, RuleSet, decide
+from harness.refengine.settings import handler_identity
 from tests.conftest import write_files
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from harness.refengine import hook_surface, messages
+from harness.refengine import hook_messages, hook_surface
 from harness.refengine.errors import NotModelled
 from harness.refengine.hook_reads import stopped_prompt
-from harness.refengine.hooks import ActionResult, HookAction, combine
+from harness.refengine.hook_results import ActionResult, combine
+from harness.refengine.hooks import HookAction
 
 ACTION = HookAction(type="command", command="bash h.sh")
 
@@ -46,7 +47,7 @@ def test_continue_false_on_userpromptsubmit_keeps_its_stop_reason() -> None:
 def test_posttoolusefailure_blocks_are_framed_as_on_posttooluse(output: dict[str, str] | None, stderr: str,
                                                                  code: int, detail: str) -> None:
     outcome = combine("PostToolUseFailure", "Bash", [_result(output=output, stderr=stderr, exit_code=code)])
-    assert outcome.message == messages.blocking_error("PostToolUseFailure", "Bash", "bash h.sh", detail)
+    assert outcome.message == hook_messages.blocking_error("PostToolUseFailure", "Bash", "bash h.sh", detail)
     assert outcome.message.startswith('PostToolUseFailure:Bash hook blocking error from command: "bash h.sh": ')
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from harness.refengine.hooks import ActionResult, HookAction, PayloadSource, combine, parse_output, payload
+from harness.refengine.hook_results import ActionResult, combine, parse_output
+from harness.refengine.hooks import HookAction, PayloadSource, payload
 
 COMMAND = HookAction(type="command", command="bash deny.sh")
 

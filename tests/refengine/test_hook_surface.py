@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.refengine import hook_surface, messages
+from harness.refengine import hook_messages, hook_surface
 from harness.refengine.errors import NotModelled
-from harness.refengine.hooks import ActionResult, HookAction, combine, parse_hook_rules
+from harness.refengine.hook_results import ActionResult, combine
+from harness.refengine.hooks import HookAction, parse_hook_rules
 from harness.suite import Suite
 
 SUITE = Suite.discover(Path(__file__).resolve().parents[2])
@@ -103,7 +104,7 @@ def test_posttooluse_block_and_exit2_are_framed_as_measured() -> None:
 def test_sessionstart_plain_stdout_is_a_success_note_naming_the_source() -> None:
     action = HookAction(type="command", command="echo hi")
     outcome = combine("SessionStart", None, [ActionResult(action=action, stdout="HELLO\n")], matched="startup")
-    assert outcome.contexts == (messages.hook_success("SessionStart", "startup", "HELLO"),)
+    assert outcome.contexts == (hook_messages.hook_success("SessionStart", "startup", "HELLO"),)
     assert outcome.contexts[0] == "SessionStart:startup hook success: HELLO"
 
 
@@ -127,8 +128,8 @@ def test_a_userpromptsubmit_json_block_is_the_reason_alone() -> None:
     action = HookAction(type="command", command="x")
     outcome = combine("UserPromptSubmit", None, [ActionResult(action=action, output={"decision": "block",
                                                                                      "reason": "NO"})])
-    assert messages.prompt_blocked_result(outcome.message or "", "Say hello.") == (
+    assert hook_messages.prompt_blocked_result(outcome.message or "", "Say hello.") == (
         "UserPromptSubmit operation blocked by hook:\nNO\n\nOriginal prompt: Say hello.")
     exit2 = combine("UserPromptSubmit", None, [ActionResult(action=action, exit_code=2, stderr="WHY\n")])
-    assert messages.prompt_blocked_result(exit2.message or "", "Say hello.") == (
+    assert hook_messages.prompt_blocked_result(exit2.message or "", "Say hello.") == (
         "UserPromptSubmit operation blocked by hook:\n[x]: WHY\n\n\nOriginal prompt: Say hello.")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.refengine.config import McpServerDef
+from harness.refengine.config_model import McpServerDef
 from harness.refengine.errors import NotModelled
 from harness.refengine.mcp_client import McpConnection
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.refengine.config import Launch, load_project
+from harness.refengine.config import load_project
+from harness.refengine.config_model import Launch
 from harness.refengine.errors import NotModelled
 from harness.refengine.hooks import HookRule
 from harness.refengine.mcp_client import qualified_name

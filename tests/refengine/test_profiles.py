@@ -6,7 +6,8 @@ import pytest
 
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import EngineFailure
-from harness.refengine.profiles import CHANGES, profile_for
+from harness.refengine.profile_table import CHANGES
+from harness.refengine.profiles import profile_for
 
 
 def test_2_1_252() -> None:

@@ -14,7 +14,9 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.permissions import Request, Rule, RuleSet, decide
 from harness.refengine.profiles import profile_for
 from harness.refengine.scope import raise_unmodelled
-from harness.refengine.tools import ToolEnvironment, run_edit, run_glob, run_grep, run_read, run_write
+from harness.refengine.search_tools import run_glob, run_grep
+from harness.refengine.tool_model import ToolEnvironment
+from harness.refengine.tools import run_edit, run_read, run_write
 from tests.conftest import write_files
 
 

@@ -1,5 +1,5 @@
-"""No text without a measurement: every user-visible text of the reference engine (messages.py) and the cases
-behind it, each case with a snapshot on every pinned version.
+"""No text without a measurement: every user-visible text of the reference engine (messages.py, tool_messages.py,
+hook_messages.py) and the cases behind it, each case with a snapshot on every pinned version.
 
 A text's cases are found by its literal fragments (the string constants of its definition, docstrings left
 out, cut at newlines and placeholders): a case is behind the text when a fragment is in its case file, its
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.refengine import messages
+from harness.refengine import hook_messages, messages, tool_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 PINNED = ("2.1.252", "2.1.257", "2.1.278", "2.1.332")
@@ -43,11 +43,12 @@ WITHOUT_CASE: frozenset[str] = frozenset()
 
 
 def _texts() -> dict[str, list[str]]:
-    """Each public text of messages.py and its literal fragments."""
-    tree = ast.parse(Path(messages.__file__).read_text(encoding="utf-8"))
+    """Each public text of the message modules and its literal fragments."""
+    nodes = [node for module in (messages, tool_messages, hook_messages)
+             for node in ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8")).body]
     out: dict[str, list[str]] = {}
     body: list[ast.AST]
-    for node in tree.body:
+    for node in nodes:
         if isinstance(node, ast.FunctionDef):
             name, body = node.name, [s for s in node.body if not _is_docstring(s)]
         elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
@@ -114,7 +115,7 @@ def test_every_text_has_a_case_on_every_pinned_version(name: str) -> None:
     if name in WITHOUT_CASE:
         assert not behind, f"{name} now has cases ({', '.join(behind[:3])}): take it off WITHOUT_CASE"
         return
-    assert behind, (f"messages.{name} has no case behind it: add one on every pinned version, or make the "
+    assert behind, (f"{name} has no case behind it: add one on every pinned version, or make the "
                     "reference engine say not-modelled instead of the text")
     for case in behind[:1]:
         missing = [v for v in PINNED if not (ROOT / "snapshots" / _claude(v) / f"{case}.json").is_file()]

@@ -152,7 +152,8 @@ def test_the_committed_timeline_has_points_to_check() -> None:
 
 @pytest.mark.parametrize("behaviour", list(MODELLED.values()), ids=lambda b: b.name)
 def test_the_profile_row_names_the_versions_the_note_measured(behaviour: timeline.Behaviour) -> None:
-    from harness.refengine.profiles import CHANGES, version_text
+    from harness.refengine.profile_table import CHANGES
+    from harness.refengine.profiles import version_text
 
     rows = [c for c in CHANGES if c.behaviour == behaviour.profile and version_text(c.since) == behaviour.first]
     assert rows, f"no row of {behaviour.profile} starts at {behaviour.first}"
@@ -221,7 +222,8 @@ _COMMAND = re.compile(r"`cc-harness ")
 def test_every_profile_row_names_its_first_version_and_the_command() -> None:
     """Every row, below 2.1.252 too (bisected from 2.1.0 and 2.1.110), says where it starts and which command
     found it."""
-    from harness.refengine.profiles import CHANGES, version_text
+    from harness.refengine.profile_table import CHANGES
+    from harness.refengine.profiles import version_text
 
     for row in CHANGES:
         first = version_text(row.since)

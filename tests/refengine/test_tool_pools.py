@@ -10,13 +10,13 @@ import pytest
 
 from harness.engines.reference import ReferenceEngine
 from harness.errors import NotModelled as HarnessNotModelled
-from harness.refengine import messages
+from harness.refengine import messages, tool_messages
 from harness.refengine.agents import resolve_tools
-from harness.refengine.config import AgentDef
+from harness.refengine.config_model import AgentDef
 from harness.refengine.conversation import Conversation
 from harness.refengine.permissions import RuleSet, removed_by_deny
 from harness.refengine.profiles import Profile, profile_for
-from harness.refengine.tools import MODELLED_BUILTINS
+from harness.refengine.tool_model import MODELLED_BUILTINS
 from tests.conftest import CaseWriter, run_in_copy
 
 POOL = tuple(sorted(MODELLED_BUILTINS))
@@ -118,7 +118,7 @@ steps:
 def test_webfetch_offline_preflight(write_case: CaseWriter, tmp_path: Path) -> None:
     directory = fetch_case(write_case, "preflight", "https://example.com/")
     first = run_in_copy(directory, ReferenceEngine(version="2.1.332"), tmp_path).model.exchanges[0]
-    assert (first.result, first.is_error) == (messages.webfetch_unverified("example.com"), True)
+    assert (first.result, first.is_error) == (tool_messages.webfetch_unverified("example.com"), True)
 
 
 def test_webfetch_refused_connection(write_case: CaseWriter, tmp_path: Path) -> None:
@@ -144,7 +144,7 @@ contexts:
 """)
     model = run_in_copy(directory, ReferenceEngine(version="2.1.252"), tmp_path).model
     assert model.exchanges[1].problems == []
-    assert model.exchanges[0].result == messages.websearch_result("cc harness", "NOTHING-FOUND")
+    assert model.exchanges[0].result == tool_messages.websearch_result("cc harness", "NOTHING-FOUND")
     assert model.exchanges[0].result.startswith('Web search results for query: "cc harness"\n\nNOTHING-FOUND\n\n\n')
 
 
