@@ -27,7 +27,7 @@ from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
 from harness.engines.reference import ReferenceEngine
 from harness.errors import ApiFault, EngineCrash, EngineTimeout, UsageError
-from harness.scripted import ModelRequest
+from harness.model_request import ModelRequest
 from tests.conftest import PINNED, CaseWriter, run_in_copy
 
 pytestmark = pytest.mark.xdist_group("faults-real-engine")

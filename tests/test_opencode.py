@@ -12,7 +12,7 @@ import pytest
 from harness.case import load_case
 from harness.engines.opencode import TOOLS, unexpressible
 from harness.engines.opencode_driver import Translator
-from harness.scripted import ModelRequest
+from harness.model_request import ModelRequest
 from tests.conftest import CaseWriter, run_committed_cases
 
 #: The opencode release the suite runs.

@@ -18,6 +18,7 @@ import yaml
 from harness import formats, tree
 from harness.apifaults import ApiFaultPlan
 from harness.case.fixture import special_file_message
+from harness.case.matchers import EventCheck, MessageCheck, NameChecks, Offered, TextChecks, TextMatch
 from harness.case.placeholders import port_placeholders, text_placeholders
 from harness.case.spec import (
     Approval,
@@ -26,19 +27,13 @@ from harness.case.spec import (
     Combination,
     Context,
     Effect,
-    EventCheck,
     Expect,
     Flags,
-    MessageCheck,
-    NameChecks,
-    Offered,
     RunOptions,
     Server,
     SideCall,
     Sources,
     Step,
-    TextChecks,
-    TextMatch,
     Turn,
 )
 from harness.claims import Catalogue

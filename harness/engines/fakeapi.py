@@ -49,7 +49,7 @@ from anthropic.types.raw_message_delta_event import Delta
 
 from harness.apifaults import ApiFaultPlan, InjectedFault, ServedFault
 from harness.errors import HarnessError
-from harness.scripted import ModelRequest, block_text
+from harness.model_request import ModelRequest, block_text
 
 #: How often the serve loop looks for shutdown(): a run waits half of it on average at its end (at 10 ms
 #: that was 5 ms a case); a wake-up is one select() call.

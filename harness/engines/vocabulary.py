@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.engines.fakeapi import Responder
-from harness.scripted import ModelRequest
+from harness.model_request import ModelRequest
 
 
 @dataclass(frozen=True)

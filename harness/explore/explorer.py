@@ -35,8 +35,9 @@ from harness.case import load_case
 from harness.engine_name import EngineName
 from harness.engines import make_engine
 from harness.expectations import Expectations
-from harness.explore.grammar import Scenario, scenarios
+from harness.explore.grammar import scenarios
 from harness.explore.observe import classes, disagreements, status_text
+from harness.explore.scenario import Scenario
 from harness.outcome import Status
 from harness.results import Record
 from harness.runner import run_case

@@ -153,7 +153,7 @@ def _run_allowed(rt: Runtime, conversation: Conversation, name: str, tool_input:
     """The call runs: the tool, then PostToolUse hooks (given the input as ``reported``)."""
     started = time.monotonic()
     result, injected = _execute(rt, conversation, name, tool_input)
-    post = _post_hooks(rt, conversation, name, reported, use_id, result, started)
+    post = _post_hooks(rt, conversation, name, reported, use_id, result, started, ran_input=tool_input)
     block = _result_block(use_id, result)
     exposed = _expose_conditional_skills(rt, reported) if not result.failed else ""
     notes = [n for n in (*pre.contexts, *post.contexts, post.message or "", exposed) if n]
@@ -278,16 +278,16 @@ def _expose_conditional_skills(rt: Runtime, reported: Mapping[str, Any]) -> str:
 
 
 def _post_hooks(rt: Runtime, conversation: Conversation, name: str, reported: Mapping[str, Any], use_id: str,
-                result: ToolResult, started: float) -> HookOutcome:
+                result: ToolResult, started: float, *, ran_input: Mapping[str, Any]) -> HookOutcome:
     """PostToolUse after success, PostToolUseFailure after an error result (notes §1.1)."""
     if result.failed:
         error = result.content if isinstance(result.content, str) else str(result.content)
-        return fire(rt, conversation, "PostToolUseFailure", subject=name, tool=name, fields={
+        return fire(rt, conversation, "PostToolUseFailure", subject=name, tool=name, ran_input=ran_input, fields={
             "tool_name": name, "tool_input": reported, "tool_use_id": use_id, "error": error,
             "is_interrupt": False, "duration_ms": int((time.monotonic() - started) * 1000)})
     written = _written_file(rt, name, reported)
     before = _content(written)
-    outcome = fire(rt, conversation, "PostToolUse", subject=name, tool=name, fields={
+    outcome = fire(rt, conversation, "PostToolUse", subject=name, tool=name, ran_input=ran_input, fields={
         "tool_name": name, "tool_input": reported, "tool_response": result.response, "tool_use_id": use_id,
         "duration_ms": int((time.monotonic() - started) * 1000)})
     if written is not None and _content(written) != before:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from harness.refengine import hook_options
 from harness.refengine.errors import NotModelled
 
 Cases = tuple[str, ...]
@@ -48,7 +49,8 @@ QUIET_EVENTS: Mapping[str, Cases] = {
 HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
     "command": {"type": ("tool-hook-pretooluse-deny",), "command": ("tool-hook-pretooluse-deny",),
                 "timeout": ("hook-option-timeout", "user-hooks-same-command-other-timeout"),
-                "statusMessage": ("hook-option-status-message",)},
+                "statusMessage": ("hook-option-status-message",),
+                **hook_options.MEASURED},  # if, once, shell: measured per value, event and origin there
     "http": {"type": ("hook-http-action",), "url": ("hook-http-action",), "headers": ("hook-http-action",),
              "allowedEnvVars": ("hook-http-action",)},
     "mcp_tool": {"type": ("hook-tool-mcp-tool",), "server": ("hook-tool-mcp-tool",),

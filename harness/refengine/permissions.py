@@ -15,7 +15,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from harness.refengine import messages
-from harness.refengine.bash_safety import approval_message
+from harness.refengine.bash_safety import approval_message, writes_a_file
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import BashPathRefusal
 from harness.refengine.tool_model import ALIASES, MODELLED_BUILTINS, SPECS, resolve, skill_name
@@ -257,6 +257,10 @@ def decide(request: Request) -> Decision:
         raise NotModelled("a Bash command with a shell variable in default mode (its approval is not modelled)")
     allow_rules = (*request.rules.allow, *request.granted)
     if any_match(allow_rules):
+        if tool == "Bash" and writes_a_file(str(tool_input.get("command", ""))):
+            # 2.1.332 asks for `echo CHANGED >> notes.txt` under an allow rule Bash(echo *) ("Output redirection
+            # to ... needs approval"; cc-harness explore, seed 22061, x22061-0295); no case measures it.
+            raise NotModelled("a Bash allow rule against a command that redirects output to a file")
         return ALLOW
     return _tool_default(request, allow_rules)
 
@@ -278,6 +282,10 @@ def _deny_text(rule: Rule, tool: str, tool_input: Mapping[str, Any]) -> str:
         return messages.path_denied()  # dispatch answers these in the input validation, before this
     if tool == "WebFetch" and rule.specifier:
         return messages.webfetch_domain_denied(host_of(str(tool_input.get("url", ""))) or "")
+    if tool == "Agent" and rule.specifier:
+        # 2.1.332 answers "Agent type 'probe' has been denied by permission rule 'Agent(probe)' from userSettings."
+        # and lists no permission denial (cc-harness explore, seed 22061, x22061-0154); no case measures it.
+        raise NotModelled(f"a deny rule {rule.text} that refuses an Agent call (its refusal is not measured)")
     return messages.permission_denied(tool)
 
 

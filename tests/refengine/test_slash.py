@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from harness.model_request import slash_command_header
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import profile_for
 from harness.refengine.session import Engine, Invocation
 from harness.refengine.slash import ShellLineFailed, expand, parse
-from harness.scripted import slash_command_header
 
 
 class _Silent:
