@@ -203,3 +203,14 @@ def test_home_copies_only_skills_and_agents_into_a_shared_layout(
     for case in ("user-skill-standup", "user-agent-scribe"):
         assert yaml.safe_load((cases / case / "case.yaml").read_text())["home"] == "../home"
         assert _reference(cases / case) is Status.PASS, case
+
+
+def test_a_skills_frontmatter_hook_gets_a_no_case_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = tmp_path / "repo"
+    hook = "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - {type: command, command: 'true'}\n"
+    hooked = SKILL.format(name="release-notes").replace("---\n\n", hook + "---\n\n")
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/skills/release-notes/SKILL.md": hooked})
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    out = capsys.readouterr().out
+    assert "no case: skill release-notes: its frontmatter PreToolUse hook: the skill's case loads the skill" in out
+    assert (repo / "claude-cases" / "skill-release-notes" / "case.yaml").is_file()
