@@ -30,7 +30,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from harness import results
+from harness import results, results_writer
 from harness.case import load_case
 from harness.engine_name import EngineName
 from harness.engines import make_engine
@@ -153,7 +153,7 @@ def explore(
     out.mkdir(parents=True, exist_ok=True)
     exploration = Exploration(version=version, seed=seed)
     scratch = Path(tempfile.mkdtemp(prefix="cch-explore-"))
-    head = results.header(
+    head = results_writer.header(
         engines=[EngineName("reference", version).text(), EngineName.claude(version).text()],
         options={"command": "explore", "seed": seed, "budget": budget, "shard": f"{shard[0]}/{shard[1]}",
                  "start": start},
@@ -161,7 +161,7 @@ def explore(
     )
     part = "" if shard == (1, 1) and not start else f"-from{start}-shard{shard[0]}of{shard[1]}"
     try:
-        with results.Writer(out / f"explore-{version}-seed{seed}{part}.jsonl", head=head) as writer:
+        with results_writer.Writer(out / f"explore-{version}-seed{seed}{part}.jsonl", head=head) as writer:
             for n, scenario in enumerate(draw(budget, seed)):
                 if n < start or n % shard[1] != shard[0] - 1:
                     continue

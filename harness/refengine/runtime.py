@@ -59,6 +59,8 @@ class SessionState:
     """SessionStart context waiting for the first prompt of the session."""
     denials: list[dict[str, Any]] = field(default_factory=list)
     """Refused tool calls of the current prompt, in every context."""
+    prompt_stopped: bool = False
+    """A UserPromptSubmit hook's ``continue: false`` stopped a prompt of this session (hook_reads.stopped_prompt)."""
     tools_answered: set[str] = field(default_factory=set)
     """The names of the tools whose calls have been answered in this session, in any context, refusals and
     errors included (2.1.332's ``<tools-used-before-summary>`` leaves them out: agents.tools_used_summary)."""

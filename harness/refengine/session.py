@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.refengine import agent_keys, agents, hook_messages, memory, slash
+from harness.refengine import agent_keys, agents, hook_messages, hook_reads, memory, slash
 from harness.refengine.config import load_project
 from harness.refengine.config_model import Launch
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
@@ -221,6 +221,9 @@ def _main(rt: Runtime) -> Conversation:
 
 
 def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
+    if rt.session.prompt_stopped:
+        raise NotModelled("a prompt after one a UserPromptSubmit hook stopped with continue false (what the session "
+                          "keeps of the stopped prompt is not measured)")
     conversation = _main(rt)
     rt.session.prompt_id = str(uuid.uuid4())
     conversation.start_user_turn()
@@ -233,6 +236,9 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
     notes += rt.session.pending_context
     rt.session.pending_context.clear()
     submitted = fire(rt, conversation, "UserPromptSubmit", subject=None, fields={"prompt": prompt})
+    if submitted.stop_reason is not None or (submitted.stop_turn and not submitted.blocked):
+        # a prompt hook's block also stops the turn (hooks.combine): that is the block below
+        return _prompt_output(rt, result=hook_reads.stopped_prompt(rt.session, conversation, submitted))
     if submitted.blocked:
         # Exit 2 / decision block erases the prompt; the model never sees it (notes §1.6).
         # Every UserPromptSubmit action runs, the blocking one's siblings too: what was seen in most runs; in one
@@ -379,8 +385,7 @@ def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *,
     if outcome.contexts:
         # A Stop command's hookSpecificOutput.additionalContext sends the main thread back to the model with
         # it, as a block does, up to the same cap: measured on 2.1.252 to 2.1.332 (hook-stop-additional-context:
-        # nine model calls, each request after the first ending in "Stop hook additional context: ...").
-        if conversation.kind != "main":
-            raise NotModelled("SubagentStop hook additionalContext")
+        # nine model calls, each request after the first ending in "Stop hook additional context: ..."), and a
+        # SubagentStop command's the subagent the same way (hook-output-subagentstop-additional-context).
         return "\n\n".join(outcome.contexts), None
     return None

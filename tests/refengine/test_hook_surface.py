@@ -50,17 +50,18 @@ def test_modelled_handler_options_pass() -> None:
 
 
 @pytest.mark.parametrize(("event", "output", "named"), [
-    ("Stop", {"continue": False, "stopReason": "x"}, "continue=false"),
-    ("Stop", {"systemMessage": "x"}, "systemMessage"),
+    ("Stop", {"suppressOutput": False}, "suppressOutput=false"),
+    ("SessionEnd", {"hookSpecificOutput": {"hookEventName": "Stop"}}, "hookEventName=Stop on SessionEnd"),
     ("PostToolUse", {"suppressOutput": False}, "suppressOutput=false"),
     ("PostToolUse", {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": "x"}},
      "hookSpecificOutput.updatedToolOutput"),
     ("PreToolUse", {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}},
      "permissionDecision=defer"),
-    ("PostToolUseFailure", {"decision": "block", "reason": "x"}, "decision=block"),
+    ("PostToolUseFailure", {"decision": "approve"}, "decision=approve"),
     ("PreToolUse", {"decision": "approve"}, "decision=approve"),
     ("UserPromptSubmit", {"decision": "approve"}, "decision=approve"),
-    ("SessionEnd", {"hookSpecificOutput": {"hookEventName": "SessionEnd"}}, "hookEventName"),
+    ("SubagentStart", {"hookSpecificOutput": {"hookEventName": "SubagentStart", "updatedMCPToolOutput": "x"}},
+     "updatedMCPToolOutput"),
     ("PostToolUse", {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "x"}},
      "hookEventName=PreToolUse on PostToolUse"),
 ])
@@ -74,15 +75,20 @@ def test_an_output_field_not_modelled_names_it(event: str, output: dict[str, obj
     ("PreToolUse", {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
                                            "updatedInput": {"command": "x"}}}),
     ("Stop", {"decision": "block", "reason": "x"}),
+    ("Stop", {"continue": False, "stopReason": "x"}),
+    ("SessionEnd", {"hookSpecificOutput": {"hookEventName": "SessionEnd", "additionalContext": "x"}}),
+    ("SubagentStop", {"hookSpecificOutput": {"hookEventName": "SubagentStop", "permissionDecision": "ask",
+                                             "permissionDecisionReason": "x"}}),
+    ("PostToolUseFailure", {"decision": "block", "reason": "x"}),
 ])
 def test_modelled_outputs_pass(event: str, output: dict[str, object]) -> None:
     hook_surface.check_output(event, output)
 
 
 @pytest.mark.parametrize(("event", "code", "stdout", "named"), [
-    ("SessionEnd", 2, "", "exit 2"),
-    ("SubagentStart", 1, "", "exit other"),
-    ("Stop", 0, "plain words", "exit 0 plain stdout"),
+    ("SessionEnd", -1, "", "timeout"),
+    ("SubagentStart", -1, "", "timeout"),
+    ("Stop", -1, "", "timeout"),
     ("PostToolUse", -1, "", "timeout"),
 ])
 def test_an_ending_not_modelled_names_it(event: str, code: int, stdout: str, named: str) -> None:
