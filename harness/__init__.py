@@ -19,10 +19,10 @@ Layout (each package is one part of the pipeline):
 
 from __future__ import annotations
 
+from harness.apifaults import ApiFaultPlan, InjectedFault
 from harness.case import BrokenCase, Case, discover_cases, load_case, scan_cases
 from harness.engine_name import EngineName
 from harness.engines import Engine, expand, make_engine
-from harness.engines.apifaults import ApiFaultPlan, InjectedFault
 from harness.errors import CaseFormatError, HarnessError, NotModelled, UsageError
 from harness.expectations import Expectations
 from harness.outcome import Fault, Finding, Judgement, Status

@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from harness import processes, results
+from harness import processes, results, results_writer
 from harness.case import BrokenCase, Case
 from harness.engine_name import EngineName
 from harness.expectations import Expectations
@@ -81,7 +81,7 @@ def run_all(
     *,
     jobs: int,
     keep: Path | None,
-    writer: results.Writer,
+    writer: results_writer.Writer,
     console: Console,
     api_faults: str | None = None,
 ) -> list[results.Record]:

@@ -24,7 +24,7 @@ from syrupy.assertion import SnapshotAssertion
 from syrupy.location import PyTestLocation
 from syrupy.terminal import disable_color
 
-from harness import older_pinned, results, snapshots
+from harness import older_pinned, results_writer, snapshots
 from harness.accept import is_todo
 from harness.case import CASE_FILE, BrokenCase, Case, load_or_broken
 from harness.engine_name import EngineName
@@ -41,7 +41,7 @@ SUITE = pytest.StashKey[Suite | None]()
 _EXPECTATIONS = pytest.StashKey[Expectations]()
 _ENGINES = pytest.StashKey[list[EngineName]]()
 _NARROWED = pytest.StashKey[set[str]]()
-_WRITER = pytest.StashKey[results.Writer]()
+_WRITER = pytest.StashKey[results_writer.Writer]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -92,12 +92,12 @@ def pytest_configure(config: pytest.Config) -> None:
     xdist_controller = getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput")
     if (folder := config.getoption("--cc-results")) and not xdist_controller:  # workers run the tests
         worker = getattr(config, "workerinput", {}).get("workerid", "main")
-        head = results.header(
+        head = results_writer.header(
             engines=[e.text() for e in config.stash[_ENGINES]],
             options={"command": "pytest", "suite": suite.describe(), "worker": worker},
-            revision=results.suite_revision(suite.root),
+            revision=results_writer.suite_revision(suite.root),
         )
-        config.stash[_WRITER] = results.Writer(Path(folder) / f"pytest-{worker}.jsonl", head=head)
+        config.stash[_WRITER] = results_writer.Writer(Path(folder) / f"pytest-{worker}.jsonl", head=head)
 
 
 def case_engines(config: pytest.Config) -> list[str]:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from harness import results
+from harness import results, results_writer
 from harness.case import BrokenCase, Case
 from harness.engine_name import EngineName
 from harness.engines.cache import human, prune
@@ -56,12 +56,13 @@ def scan_version(
     """Run ``cases`` on ``claude@version`` into its results file, each record written as it finishes."""
     engine = EngineName.claude(version)
     options = {"command": "timeline scan", "cases": len(cases)}
-    head = results.header(engines=[engine.text()], options=options, revision="")
+    head = results_writer.header(engines=[engine.text()], options=options, revision="")
 
     def one(case: Case | BrokenCase) -> Record:
         return run_named(case, engine, expectations=expectations)
 
-    with results.Writer(file_for(folder, version), head=head) as writer, ThreadPoolExecutor(max(1, jobs)) as pool:
+    writer_for = results_writer.Writer(file_for(folder, version), head=head)
+    with writer_for as writer, ThreadPoolExecutor(max(1, jobs)) as pool:
         for record in pool.map(one, cases):
             writer.add(record)
     return list(writer.records)
@@ -113,5 +114,5 @@ def merge_scan(files: Sequence[Path], out: Path) -> int:
         "engines": merged.head["engines"],
         "options": {"command": "timeline merge", "versions": f"{versions[0]}..{versions[-1]}", "count": len(versions)},
     }
-    results.write(out, head=head, records=records)
+    results_writer.write(out, head=head, records=records)
     return len(records)

@@ -17,7 +17,7 @@ from typing import Any
 
 from harness.case import Case
 from harness.engines.base import EngineRun
-from harness.scripted import Exchange
+from harness.model_request import Exchange
 from harness.workfiles import FileState
 
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")

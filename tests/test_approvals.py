@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from harness import approvals_server
 from harness.case import load_case
 from harness.checks import check
-from harness.engines import approvals_server
 from harness.engines.approvals import TOOL, ApprovalsTool, not_scripted_here
 from harness.engines.claude import ClaudeEngine
 from harness.errors import CaseFormatError, NotObservable

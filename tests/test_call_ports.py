@@ -7,7 +7,8 @@ import pytest
 from harness.case import load_case
 from harness.case.placeholders import filled
 from harness.errors import CaseFormatError
-from harness.scripted import ModelRequest, ScriptedModel
+from harness.model_request import ModelRequest
+from harness.scripted import ScriptedModel
 from tests.conftest import CaseWriter
 from tests.test_scripted import CASE, SAY
 

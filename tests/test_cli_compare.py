@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import baseline, compare, results
+from harness import baseline, compare, results, results_writer
 from harness.cli import main
 from harness.engine_name import EngineName
 from tests.conftest import SUITE, write_files
@@ -300,7 +300,7 @@ def test_diff_needs_an_engine_name_for_a_file_of_several(
     first = results.read(saved[OLD])
     head, old = first.head, first.records
     new = results.read(saved[NEW]).records
-    results.write(both, head=head, records=old + new)
+    results_writer.write(both, head=head, records=old + new)
     assert main(["diff", "--results-a", str(both), "--results-b", str(saved[NEW])]) == 2
     assert f"{both} holds engines claude@{OLD}, claude@{NEW}: name the engine" in capsys.readouterr().err
     assert main(["diff", f"claude@{OLD}", f"claude@{NEW}", "--results-a", str(both), "--results-b", str(both)]) == 1

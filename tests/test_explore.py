@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 
 from harness.case import load_case
 from harness.explore.explorer import FALSE_VERDICT, NOT_MODELLED, draw, explore, run_both, write_case
-from harness.explore.grammar import Scenario, Step, scenarios
+from harness.explore.grammar import scenarios
 from harness.explore.observe import classes, disagreements, observable
+from harness.explore.scenario import Scenario, Step
 from harness.explore.vocabulary import reach
 from harness.outcome import Fault, Status
 from harness.results import Record

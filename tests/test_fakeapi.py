@@ -10,7 +10,7 @@ import anthropic
 import pytest
 
 from harness.engines.fakeapi import FakeMessagesAPI
-from harness.scripted import ModelRequest
+from harness.model_request import ModelRequest
 
 TOOL: anthropic.types.ToolParam = {
     "name": "Bash", "description": "run", "input_schema": {"type": "object", "properties": {}}

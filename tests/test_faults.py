@@ -21,13 +21,13 @@ from typing import Any
 import anthropic
 import pytest
 
-from harness.engines.apifaults import ApiFaultPlan, InjectedFault
+from harness.apifaults import ApiFaultPlan, InjectedFault
 from harness.engines.claude import ClaudeEngine
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
 from harness.engines.reference import ReferenceEngine
 from harness.errors import ApiFault, EngineCrash, EngineTimeout, UsageError
-from harness.scripted import ModelRequest
+from harness.model_request import ModelRequest
 from tests.conftest import PINNED, CaseWriter, run_in_copy
 
 pytestmark = pytest.mark.xdist_group("faults-real-engine")

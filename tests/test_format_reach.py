@@ -11,9 +11,10 @@ import pytest
 from harness.case import load_case
 from harness.checks import check
 from harness.engines import make_engine
+from harness.model_request import ModelRequest
 from harness.outcome import Status
 from harness.runner import run_case
-from harness.scripted import ModelRequest, ScriptedModel
+from harness.scripted import ScriptedModel
 from harness.transcript import event_matches
 from tests.conftest import EXPECTATIONS, CaseWriter
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import formats, results
+from harness import formats, results, results_writer
 from harness.case import load_case
 from harness.errors import CaseFormatError
 from tests.conftest import REPO
@@ -39,7 +39,7 @@ def test_a_0_1_0_results_file_loads_and_reports(tmp_path: Path) -> None:
 
 
 def test_a_results_file_written_now_names_its_format(tmp_path: Path) -> None:
-    head = results.header(engines=["reference"], options={}, revision="x")
+    head = results_writer.header(engines=["reference"], options={}, revision="x")
     assert head["format"] == formats.RESULTS.current
 
 

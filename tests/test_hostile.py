@@ -23,9 +23,10 @@ from harness.case import load_case
 from harness.cli import main
 from harness.engines import make_engine
 from harness.errors import CaseFormatError, EngineTimeout
+from harness.model_request import ModelRequest
 from harness.outcome import Status
 from harness.runner import run_case
-from harness.scripted import ModelRequest, ScriptedModel
+from harness.scripted import ScriptedModel
 from harness.yamlfile import read_yaml
 from tests.conftest import EXPECTATIONS, PINNED, REPO, CaseWriter, DeepTree, write_files
 from tests.hostile_case import HOSTILE_CASE, SUITE_TOML, prompt_hooks

@@ -19,6 +19,7 @@ from harness.engines import cache, make_engine
 from harness.engines.cache import Install
 from harness.expectations import Expectations
 from harness.outcome import Status
+from harness.refengine import messages
 from harness.runner import run_case
 from tests.conftest import write_files
 
@@ -32,7 +33,12 @@ description: Writes an {name}. Use when asked for one.
 Write a short {name} with a title and next steps.
 """
 SETTINGS = """{
-  "permissions": {"allow": ["Bash(npm test:*)"], "deny": ["Bash(git push:*)", "WebFetch(domain:example.com)"]},
+  "permissions": {
+    "allow": ["Bash(npm test:*)", "mcp__tickets__*"],
+    "ask": ["Bash(git commit:*)", "Read(docs/**)"],
+    "deny": ["Bash(git push:*)", "WebFetch(domain:example.com)", "WebFetch(domain:*.internal.example)",
+             "Read(secrets/**)", "Edit(//etc/cc-harness-locked/**)", "Write(*.lock)", "mcp__billing"]
+  },
   "hooks": {
     "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "bash .claude/hooks/start.sh"}]}],
     "Stop": [{"hooks": [{"type": "command", "command": "bash .claude/hooks/stop.sh"}]}]
@@ -107,15 +113,31 @@ def test_plugins_local_settings_and_left_out_parts(tmp_path: Path, capsys: pytes
     assert (local_case / ".claude" / "settings.local.json").read_text() == LOCAL
     assert "Case-local layer" in yaml.safe_load((local_case / "case.yaml").read_text())["notes"]
     # every part left out has its line, with the reason
-    assert "no case: permission rule allow Bash(npm test:*): init writes no allow case: it would run" in out
-    assert "no case: permission rule deny WebFetch(domain:example.com): init writes deny cases for Bash" in out
-    # a Bash deny rule with a plain prefix: a case whose call the rule refuses, passing as written
-    assert "no case: permission rule deny Bash(git push:*)" not in out
-    deny = yaml.safe_load((cases / "rule-deny-git-push" / "case.yaml").read_text())
-    assert deny["steps"][0]["turns"][0]["call"]["input"]["command"] == "git push"
-    assert deny["steps"][0]["turns"][0]["call"]["expect"] == {
-        "result": "Permission to use Bash with command git push has been denied.", "is_error": True}
-    assert _reference(cases / "rule-deny-git-push") is Status.PASS
+    assert "no case: permission rule allow Bash(npm test:*): init writes no allow case: the call the rule lets" in out
+    assert "no case: permission rule allow mcp__tickets__*: init writes no allow case" in out
+    assert "no case: permission rule ask Read(docs/**): init writes ask cases for Bash rules" in out
+    assert "no case: permission rule deny Write(*.lock): init writes deny cases for Bash rules" in out
+    assert "no case: permission rule deny mcp__billing: an MCP rule's case needs the server's tool names" in out
+    # a deny or ask rule of a modelled form: a case whose call the rule refuses, passing as written
+    in_denied_folder = messages.path_denied()
+    written = {
+        "rule-deny-git-push": ("Bash", "Permission to use Bash with command git push has been denied."),
+        "rule-ask-git-commit": ("Bash", "Claude requested permissions to use Bash, but you haven't granted it yet."),
+        "rule-deny-webfetch-example-com": ("WebFetch", "WebFetch denied access to domain:example.com."),
+        "rule-deny-webfetch-internal-example": (
+            "WebFetch", "WebFetch denied access to domain:cc-harness-probe.internal.example."),
+        "rule-deny-read-secrets": ("Read", in_denied_folder),
+        "rule-deny-edit-etc-cc-harness-locked": ("Edit", in_denied_folder),
+    }
+    for name, (tool, result) in written.items():
+        case = yaml.safe_load((cases / name / "case.yaml").read_text())
+        call = case["steps"][0]["turns"][0]["call"]
+        assert (call["name"], call["expect"]) == (tool, {"result": result, "is_error": True}), name
+        # an Edit beside a Read deny rule is not measured: the reference engine abstains there, claude runs it
+        wanted = Status.NOT_MODELLED if tool == "Edit" else Status.PASS
+        assert _reference(cases / name) is wanted, name
+    assert not [line for line in out.splitlines() if "no case: permission rule deny Bash(git push" in line]
+    assert sorted(p.name for p in cases.glob("rule-*")) == sorted(written)
     assert "no case: .env: secrets stay out of cases" in out
     assert "do-not-copy" not in "".join(p.read_text() for p in cases.rglob("*") if p.is_file())
     # results/ is ignored from now on; running init again adds nothing
@@ -181,3 +203,14 @@ def test_home_copies_only_skills_and_agents_into_a_shared_layout(
     for case in ("user-skill-standup", "user-agent-scribe"):
         assert yaml.safe_load((cases / case / "case.yaml").read_text())["home"] == "../home"
         assert _reference(cases / case) is Status.PASS, case
+
+
+def test_a_skills_frontmatter_hook_gets_a_no_case_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = tmp_path / "repo"
+    hook = "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - {type: command, command: 'true'}\n"
+    hooked = SKILL.format(name="release-notes").replace("---\n\n", hook + "---\n\n")
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/skills/release-notes/SKILL.md": hooked})
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    out = capsys.readouterr().out
+    assert "no case: skill release-notes: its frontmatter PreToolUse hook: the skill's case loads the skill" in out
+    assert (repo / "claude-cases" / "skill-release-notes" / "case.yaml").is_file()

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from harness.apifaults import ApiFaultPlan, ServedFault
 from harness.case import load_case
-from harness.engines.apifaults import ApiFaultPlan, ServedFault
 from harness.engines.claude import ProcessEnd, judge_process
 from harness.errors import ApiFault, CaseFormatError
 from tests.conftest import CaseWriter

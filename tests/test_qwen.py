@@ -12,7 +12,7 @@ import pytest
 
 from harness.case import load_case
 from harness.engines.qwen import TOOLS, qwen_settings, translated_fixture, translated_markdown, unexpressible
-from harness.scripted import ModelRequest
+from harness.model_request import ModelRequest
 from tests.conftest import CaseWriter, run_committed_cases
 
 #: The Qwen Code release the suite runs.

@@ -63,7 +63,30 @@ steps:
           expect: {result: {contains: TICKET-42}}
       - say: The changelog names TICKET-42.
 """
-SOURCES = ("audit-hook", "release-notes-skill", "reviewer-agent", "two-prompts")
+#: a session that loaded a plugin (--plugin-dir) and a skill of the user's ~/.claude
+LOADED = """\
+id: loaded
+title: a plugin's skill and a user skill in one session
+project: ../..
+home: home
+run: {permission_mode: bypass, flags: {plugin_dirs: [plugins/fleet-ops]}}
+steps:
+  - prompt: Write an incident note, then a standup update.
+    turns:
+      - call:
+          name: Skill
+          input: {skill: "fleet-ops:incident-note"}
+          expect: {result: "Launching skill: fleet-ops:incident-note"}
+      - call:
+          name: Skill
+          input: {skill: standup}
+          expect: {result: "Launching skill: standup"}
+      - say: Both written.
+"""
+SKILL = "---\nname: {name}\ndescription: Writes a {name}. Use when asked for one.\n---\n\nWrite a short {name}.\n"
+PLUGIN = {".claude-plugin/plugin.json": '{"name": "fleet-ops"}\n',
+          "skills/incident-note/SKILL.md": SKILL.format(name="incident-note")}
+SOURCES = ("audit-hook", "release-notes-skill", "reviewer-agent", "two-prompts", "loaded")
 API_KEY = "sk-ant-api03-cc-harness-test-key-do-not-save"
 TOKEN = "tok-cc-harness-test-bearer"
 SECRET = "Login no longer times out"
@@ -82,7 +105,10 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     ensure_installed(VERSION)
     root = tmp_path_factory.mktemp("sessions")
     repo = _team_copy(root)
-    write_files(repo / "claude-cases", {"two-prompts/case.yaml": TWO_PROMPTS})
+    write_files(repo / "claude-cases", {"two-prompts/case.yaml": TWO_PROMPTS, "loaded/case.yaml": LOADED,
+                                        "loaded/home/.claude/skills/standup/SKILL.md": SKILL.format(name="standup"),
+                                        **{f"loaded/plugins/fleet-ops/{k}": v for k, v in PLUGIN.items()}})
+    write_files(root / "elsewhere" / "fleet-ops", PLUGIN)  # where the team member keeps the plugin
     kept = root / "kept"
     out = {"repo": repo}
     for case_id in SOURCES:
@@ -91,7 +117,8 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         assert record.status is Status.PASS, record.explain()
         [session] = (kept / f"claude-{VERSION}" / case_id / "home" / ".claude" / "projects").glob("*/*.jsonl")
         out[case_id] = session
-    shutil.rmtree(repo / "claude-cases" / "two-prompts")  # a source, not part of the suite under test
+    for source in ("two-prompts", "loaded"):  # sources, not part of the suite under test
+        shutil.rmtree(repo / "claude-cases" / source)
     return out
 
 
@@ -102,6 +129,8 @@ def test_a_recorded_session_replays_and_passes_on_the_version_that_wrote_it(
     repo = sessions["repo"]
     case_id = f"rec-{source}"
     argv = ["record", "--session", str(sessions[source]), "--suite", str(repo / "pyproject.toml"), "--id", case_id]
+    if source == "loaded":
+        argv += ["--plugin-dir", str(repo.parent / "elsewhere" / "fleet-ops")]
     assert main(argv) == 0
     assert f"wrote {repo / 'claude-cases' / case_id / 'case.yaml'}" in capsys.readouterr().out
     case = load_case(repo / "claude-cases" / case_id)
@@ -112,6 +141,14 @@ def test_a_recorded_session_replays_and_passes_on_the_version_that_wrote_it(
         assert [t.call.name for t in context.turns if t.call] == ["Grep"]
     if source == "two-prompts":
         assert [s.session for s in case.steps] == ["new", "same"]
+    if source == "loaded":  # the plugin and the user's skill came into the case: they replay, not "Unknown skill"
+        folder = repo / "claude-cases" / case_id
+        assert case.run.flags.plugin_dirs == ("plugins/fleet-ops",)
+        assert (folder / "plugins" / "fleet-ops" / "skills" / "incident-note" / "SKILL.md").is_file()
+        assert case.home is not None and case.home.resolve() == (folder / "home").resolve()
+        assert (folder / "home" / ".claude" / "skills" / "standup" / "SKILL.md").is_file()
+        assert sorted(p.relative_to(folder / "home").as_posix() for p in (folder / "home").rglob("*") if p.is_file()) \
+            == [".claude/skills/standup/SKILL.md"]  # that skill only: no settings, credentials or history
     if source == "audit-hook":
         refused = case.steps[0].turns[2].call
         assert refused is not None and refused.expect is not None and refused.expect.is_error is True

@@ -23,7 +23,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from harness import results
+from harness import results, results_writer
 from harness.cli import main
 from harness.outcome import Fault, Status
 from tests.conftest import REPO, default_signals, write_files
@@ -69,7 +69,7 @@ def test_a_report_never_reads_what_a_link_or_a_case_id_points_to(tmp_path: Path)
     kept = results.read(saved)
     fine = next(r for r in kept.records if r.case == "fine")
     climbing = dataclasses.replace(fine, case="../" * 12 + str(outside).lstrip("/"))
-    results.write(saved, head=kept.head, records=[*kept.records, climbing])
+    results_writer.write(saved, head=kept.head, records=[*kept.records, climbing])
     out = tmp_path / "out"
     done = _harness(
         "report", "--suite", str(suite), "--results", str(saved), "--allow-partial",
@@ -219,7 +219,7 @@ def test_a_second_writer_of_a_results_file_is_refused_naming_the_first(
 ) -> None:
     suite = _suite(tmp_path / "suite", ["one"])
     path = tmp_path / "run.jsonl"
-    with results.Writer(path, head={"engines": []}) as first:
+    with results_writer.Writer(path, head={"engines": []}) as first:
         first.begin()
         assert main(["run", "--suite", str(suite), "--results", str(path)]) == 2
     err = capsys.readouterr().err
@@ -276,7 +276,7 @@ def test_what_a_case_prints_is_escaped_for_each_medium(tmp_path: Path, capsys: p
         findings=(),
         fault=Fault(status=Status.CRASH, message="<script>alert(2)</script> \x01", detail="", phase="run"),
     )
-    results.write(saved, head=results.read(saved).head, records=[record, crash])
+    results_writer.write(saved, head=results.read(saved).head, records=[record, crash])
     out = tmp_path / "out"
     assert main([
         "report", "--suite", str(suite), "--results", str(saved), "--allow-partial",

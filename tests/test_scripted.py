@@ -11,8 +11,9 @@ from harness.case import load_case
 from harness.checks import check
 from harness.engines.claude import ClaudeEngine
 from harness.errors import ScriptError
+from harness.model_request import ModelRequest
 from harness.runner import run_case
-from harness.scripted import ModelRequest, ScriptedModel
+from harness.scripted import ScriptedModel
 from harness.transcript import Normaliser
 from tests.conftest import EXPECTATIONS, CaseWriter
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.engines.apifaults import ApiFaultPlan
+from harness.apifaults import ApiFaultPlan
 from harness.errors import ApiFault
 from harness.processes import COOKIE
 from tests.conftest import CaseWriter, run_in_copy
@@ -92,3 +92,21 @@ def test_an_injected_fault_is_an_api_fault_through_the_sdk(
     )
     # the SDK shows no exit status after the last result; the engine's own error result says what it saw
     assert f"sdk@{claude_version} then ended after 1 of 1 result (the last an error: 'API Error: " in message
+
+
+@pytest.mark.parametrize(
+    ("mode", "sdk_mode"),
+    [("bypass", "bypassPermissions"), ("default", "default"), ("acceptEdits", "acceptEdits"), ("plan", "plan"),
+     ("dontAsk", "dontAsk"), ("auto", "auto")],
+)
+def test_the_case_permission_mode_reaches_the_sdk(
+    write_case: CaseWriter, tmp_path: Path, mode: str, sdk_mode: str
+) -> None:
+    from harness.case import load_case
+
+    text = CASE.format(id=f"mode-{mode.lower()}").replace("permission_mode: bypass", f"permission_mode: {mode}")
+    case = load_case(write_case(f"mode-{mode.lower()}", text))
+    options = SdkEngine(engine_version="2.1.332")._options(
+        case, binary=tmp_path / "claude", workdir=tmp_path, env={}, resume=None, debug_log=tmp_path / "d", stderr=[]
+    )
+    assert options.permission_mode == sdk_mode  # acceptEdits ran as default before: a silent wrong mode

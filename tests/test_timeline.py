@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness import results, timeline, timeline_scan
+from harness import results, results_writer, timeline, timeline_scan
 from harness.outcome import Fault, Finding, Judgement, Status
 from harness.report import markdown
 from harness.reporting import model_of
@@ -128,8 +128,8 @@ def test_the_note_labels_the_changes_whose_case_and_versions_it_names(tmp_path: 
 
 
 def test_a_scan_resumes_after_the_versions_it_finished(tmp_path: Path) -> None:
-    head = results.header(engines=["claude@2.1.280"], options={}, revision="")
-    results.write(timeline_scan.file_for(tmp_path, "2.1.280"), head=head, records=[_run("2.1.280", None)])
+    head = results_writer.header(engines=["claude@2.1.280"], options={}, revision="")
+    results_writer.write(timeline_scan.file_for(tmp_path, "2.1.280"), head=head, records=[_run("2.1.280", None)])
     killed = timeline_scan.file_for(tmp_path, "2.1.281")
     killed.write_text(timeline_scan.file_for(tmp_path, "2.1.280").read_text().splitlines()[0] + "\n")  # no footer
     assert timeline_scan.done(tmp_path, "2.1.280")
@@ -138,8 +138,8 @@ def test_a_scan_resumes_after_the_versions_it_finished(tmp_path: Path) -> None:
 
 def test_merged_scan_records_are_compact(tmp_path: Path) -> None:
     full = Record(**{**_run("2.1.280", "x").__dict__, "transcript": {"exchanges": [{"result": "y" * 1000}]}})
-    head = results.header(engines=["claude@2.1.280"], options={}, revision="")
-    results.write(timeline_scan.file_for(tmp_path, "2.1.280"), head=head, records=[full])
+    head = results_writer.header(engines=["claude@2.1.280"], options={}, revision="")
+    results_writer.write(timeline_scan.file_for(tmp_path, "2.1.280"), head=head, records=[full])
     out = tmp_path / "scan.jsonl"
     assert timeline_scan.merge_scan(timeline_scan.scan_files(tmp_path), out) == 1
     (record,) = results.read(out).records
@@ -231,8 +231,8 @@ def test_a_behaviour_the_scan_cannot_show_gets_its_row_from_its_bisect(tmp_path:
     """A transcript field is not in the compact scan: the note's behaviour takes its versions from the note
     and its old and new values from the two probes of ``bisect/<behaviour>.jsonl`` either side of it."""
     scan = tmp_path / "scan.jsonl"
-    head = results.header(engines=["claude@2.1.280"], options={}, revision="")
-    results.write(scan, head=head, records=[_run("2.1.280", None), _run("2.1.281", None)])
+    head = results_writer.header(engines=["claude@2.1.280"], options={}, revision="")
+    results_writer.write(scan, head=head, records=[_run("2.1.280", None), _run("2.1.281", None)])
     (tmp_path / "changes.yaml").write_text(
         "- behaviour: frame\n  first: 2.1.282\n  cases: [c]\n  command: cc-harness bisect c --field R\n"
         "- behaviour: unbisected\n  first: 2.1.290\n  cases: [c]\n  command: x\n"
@@ -245,11 +245,11 @@ def test_a_behaviour_the_scan_cannot_show_gets_its_row_from_its_bisect(tmp_path:
         return dataclasses.replace(record, transcript={"exchanges": [exchange]})
 
     probes = [probe("2.1.278", frame + "HELLO"), probe("2.1.281", frame + "HELLO"), probe("2.1.282", frame + "HI")]
-    bisect_head = results.header(
+    bisect_head = results_writer.header(
         engines=[], options={"command": "bisect", "field": "steps[0].turns[0].result"}, revision=""
     )
     (tmp_path / "bisect").mkdir()
-    results.write(tmp_path / "bisect" / "frame.jsonl", head=bisect_head, records=probes)
+    results_writer.write(tmp_path / "bisect" / "frame.jsonl", head=bisect_head, records=probes)
     loaded = timeline.load(scan, note=timeline.read_note(scan))
     assert loaded is not None
     [row] = loaded.rows

@@ -2,6 +2,7 @@
 
 from harness.case.fixture import copy_fixture, copy_home
 from harness.case.load import CASE_FILE, BrokenCase, discover_cases, load_case, load_or_broken, scan_cases
+from harness.case.matchers import EventCheck, MessageCheck, NameChecks, Offered, TextChecks, TextMatch
 from harness.case.spec import (
     Approval,
     Call,
@@ -9,19 +10,13 @@ from harness.case.spec import (
     Combination,
     Context,
     Effect,
-    EventCheck,
     Expect,
     Flags,
-    MessageCheck,
-    NameChecks,
-    Offered,
     RunOptions,
     Server,
     SideCall,
     Sources,
     Step,
-    TextChecks,
-    TextMatch,
     Turn,
 )
 

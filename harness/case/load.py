@@ -16,7 +16,9 @@ import jsonschema
 import yaml
 
 from harness import formats, tree
+from harness.apifaults import ApiFaultPlan
 from harness.case.fixture import special_file_message
+from harness.case.matchers import EventCheck, MessageCheck, NameChecks, Offered, TextChecks, TextMatch
 from harness.case.placeholders import port_placeholders, text_placeholders
 from harness.case.spec import (
     Approval,
@@ -25,19 +27,13 @@ from harness.case.spec import (
     Combination,
     Context,
     Effect,
-    EventCheck,
     Expect,
     Flags,
-    MessageCheck,
-    NameChecks,
-    Offered,
     RunOptions,
     Server,
     SideCall,
     Sources,
     Step,
-    TextChecks,
-    TextMatch,
     Turn,
 )
 from harness.claims import Catalogue
@@ -237,9 +233,6 @@ def _build(raw: dict[str, Any], *, directory: Path, shown: str, catalogue: Catal
             raise fail(f"{where}.then", "asks-again repeats the last turn for every further request: it must be a "
                                          "say without a call")
     run = _run(raw.get("run") or {})
-    # imported here: the engines package imports the case format, so a top-level import would be circular
-    from harness.engines.apifaults import ApiFaultPlan
-
     try:
         ApiFaultPlan.parse(run.api_faults)
     except UsageError as exc:

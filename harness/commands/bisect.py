@@ -6,7 +6,7 @@ import argparse
 from contextlib import ExitStack
 from pathlib import Path
 
-from harness import bisect, results
+from harness import bisect, results_writer
 from harness.case import Case, scan_cases
 from harness.commands.common import cases_dir, stdout, suite_of
 from harness.engine_name import EngineName
@@ -67,12 +67,12 @@ def _bisect(args: argparse.Namespace, stack: ExitStack) -> int:
 
     run = bisect.live_runner(case, expectations)
     if args.results is not None:  # every probe's record, transcripts included: the change's evidence
-        head = results.header(
+        head = results_writer.header(
             engines=[],
             options={"command": "bisect", "case": case.id, "field": args.field, **_cases_dir_option(args, suite)},
-            revision=results.suite_revision(suite.root),
+            revision=results_writer.suite_revision(suite.root),
         )
-        writer = stack.enter_context(results.Writer(args.results, head=head))
+        writer = stack.enter_context(results_writer.Writer(args.results, head=head))
         run = bisect.recording(run, writer.add)
     result = bisect.bisect(
         versions,

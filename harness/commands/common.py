@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from rich.console import Console
 
-from harness import accept, batch, results
+from harness import accept, batch, results, results_writer
 from harness.batch import Found
 from harness.case import scan_cases
 from harness.engine_name import EngineName
@@ -104,12 +104,12 @@ def run_and_save(
         "cases": len(cases),
         "api_faults": args.inject_api_fault,
     }
-    revision = results.suite_revision(suite.root)
-    head = results.header(engines=[e.text() for e in engines], options=options, revision=revision)
+    revision = results_writer.suite_revision(suite.root)
+    head = results_writer.header(engines=[e.text() for e in engines], options=options, revision=revision)
     known = Expectations(root=suite.expectations)
     for engine in engines:  # a broken expectations file: one error naming it, before a file is touched
         known.for_engine(engine.text())
-    with results.Writer(path, head=head) as writer:
+    with results_writer.Writer(path, head=head) as writer:
         # Read only once the file is ours, and before a byte of it is replaced: --reuse F --results F.
         writer.begin(batch.reused(getattr(args, "reuse", None), engines, cases, console=console))
         records = batch.run_all(
@@ -155,7 +155,7 @@ def engine_records(
 ) -> tuple[EngineName, list[results.Record]]:
     """The records of one engine in a saved results file (the engine may be left out when it holds one)."""
     saved = results.merge([path])
-    recorded, now = saved.head.get("suite_revision"), results.suite_revision(suite.root)
+    recorded, now = saved.head.get("suite_revision"), results_writer.suite_revision(suite.root)
     if recorded != now:  # the cases may have changed since: their edits would show as engine changes
         console.print(f"note: {path} was recorded at suite revision {recorded}, the cases are at {now}", markup=False)
     present = sorted({r.engine for r in saved.records})

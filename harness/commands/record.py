@@ -37,6 +37,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
         help="where the proxy saves the exchanges; without a command: the case again from a saved cassette",
     )
     p.add_argument("--force", action="store_true", help="replace a case of the same id")
+    p.add_argument(
+        "--plugin-dir",
+        action="append",
+        type=Path,
+        default=[],
+        help="a plugin folder the session loaded (--plugin-dir of claude; repeatable): the case loads it too",
+    )
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- the engine command to record live")
     p.set_defaults(func=run)
 
@@ -64,7 +71,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.cassette is not None and args.session is None:  # a live recording again, from what it saved
         done = command.from_cassette(args.cassette, folder=folder, target=target, scrub=scrub)
     else:
-        done = command.from_session(args.session, folder=folder, target=target, scrub=scrub)
+        done = command.from_session(
+            args.session, folder=folder, target=target, scrub=scrub, plugin_dirs=args.plugin_dir
+        )
     for line in command.describe(done):
         stdout().print(line, markup=False)
     return 0 if done.exit_status == 0 else 1

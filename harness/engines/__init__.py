@@ -15,7 +15,7 @@ def make_engine(
 ) -> Engine:
     """The adapter for ``name`` (``reference``: each case at its documented version, ``default_version`` for a
     case without one; ``reference@V``, ``claude@V`` or ``sdk@V``). ``api_faults``: a fault plan in its text
-    form (engines/apifaults.py) for the fake Messages API of a real engine. A name given as text (a script's
+    form (apifaults.py) for the fake Messages API of a real engine. A name given as text (a script's
     ``make_engine("reference")``) is parsed here."""
     engine = name if isinstance(name, EngineName) else EngineName.parse(name)
     return family_of(engine).build(engine, default_version, api_faults)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness import approvals_server
 from harness.case import Case
-from harness.engines import approvals_server
 from harness.errors import NotObservable
 
 #: The server's name in the engine's MCP configuration; its tool is offered as ``mcp__<server>__<tool>``.

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
 
+from harness.apifaults import ApiFaultPlan, summarise
 from harness.case import Case, Flags, Step
 from harness.engine_name import EngineName
 from harness.engines import mcpstatus, sessionlog
-from harness.engines.apifaults import ApiFaultPlan, summarise
 from harness.engines.approvals import ApprovalsTool
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env

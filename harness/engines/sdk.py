@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from harness.apifaults import ApiFaultPlan
 from harness.case import Case
 from harness.engine_name import EngineName
-from harness.engines.apifaults import ApiFaultPlan
 from harness.engines.approvals import not_scripted_here
 from harness.engines.base import EngineRun
 from harness.engines.claude import (
@@ -59,6 +59,9 @@ SETTING_SOURCES_ENV = "CC_HARNESS_SDK_SETTING_SOURCES"
 DEFAULT_SETTING_SOURCES: tuple[str, ...] = ("project",)
 _UNSET = "default"
 _SOURCES = ("user", "project", "local")
+#: The case's permission modes by the SDK's names where they differ (every other mode has the same name there:
+#: default, acceptEdits, plan, dontAsk, auto).
+SDK_MODES = {"bypass": "bypassPermissions"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,7 +146,7 @@ class SdkEngine:
         stderr: list[str],
     ) -> Any:
         from claude_agent_sdk import ClaudeAgentOptions
-        from claude_agent_sdk.types import SettingSource
+        from claude_agent_sdk.types import PermissionMode, SettingSource
 
         extra: dict[str, str | None] = {}
         if wants_debug_file(case, self.engine_version):
@@ -156,7 +159,7 @@ class SdkEngine:
             cwd=str(workdir),
             env=launched_env(env, binary=binary),
             system_prompt={"type": "preset", "preset": "claude_code"},
-            permission_mode="bypassPermissions" if case.run.permission_mode == "bypass" else "default",
+            permission_mode=cast("PermissionMode", SDK_MODES.get(case.run.permission_mode, case.run.permission_mode)),
             setting_sources=cast("list[SettingSource]", list(sources)) if sources is not None else None,
             resume=resume,
             extra_args=extra,

@@ -19,24 +19,21 @@ as that claude version (debug log, cli.js-era quirks).
 
 from __future__ import annotations
 
-import fcntl
-import json
-import os
 import platform
 import shutil
 import subprocess
-import threading
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
+from harness.apifaults import ApiFaultPlan
 from harness.case import Case
 from harness.engine_name import EngineName
-from harness.engines.apifaults import ApiFaultPlan
+from harness.engines import npm_install
 from harness.engines.approvals import not_scripted_here
 from harness.engines.base import EngineRun
 from harness.engines.claude import ClaudeEngine, StepGroup, prepare, run_command_line
-from harness.engines.paths import cache_root
 from harness.errors import InstallError
 from harness.scripted import ScriptedModel
 from harness.versions import is_version
@@ -44,9 +41,6 @@ from harness.versions import is_version
 PACKAGE = "@anthropic-ai/claude-agent-sdk"
 #: The SDK's peer dependencies (its package.json), installed beside it as a TypeScript project would.
 PEERS = ("@anthropic-ai/sdk", "@modelcontextprotocol/sdk", "zod@4")
-RECORD = ".cc-harness-install.json"
-_checked: dict[str, tuple[Path, str]] = {}
-_memo = threading.Lock()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -98,69 +92,36 @@ def _bundled_binary(install: Path) -> Path:
     return install / "node_modules" / _platform_package() / "claude"
 
 
+def _installation(version: str) -> npm_install.NpmInstall:
+    def verify(staging: Path) -> dict[str, Any]:
+        binary = _bundled_binary(staging)
+        claude = _claude_version(binary, f"{PACKAGE}@{version}")
+        return {"size": binary.stat().st_size, "claude": claude}
+
+    def whole(final: Path, record: dict[str, Any]) -> bool:
+        """The bundled binary still there with its recorded size, and a claude version recorded."""
+        try:
+            size = _bundled_binary(final).stat().st_size
+        except OSError:
+            return False
+        return record.get("size") == size and isinstance(record.get("claude"), str)
+
+    return npm_install.NpmInstall(
+        folder=f"sdk-ts-{version}", specs=(f"{PACKAGE}@{version}", *PEERS), verify=verify, whole=whole
+    )
+
+
 def ensure_sdk(version: str, *, timeout: float = 900) -> tuple[Path, str]:
     """The install folder of SDK ``version`` and the claude version its bundled binary reports (installed
-    once per machine under a lock; checked once per process)."""
+    once per machine under a lock)."""
     if not is_version(version):
         raise InstallError(f"sdk-ts@{version}: {version!r} is no version number (e.g. 0.3.333)")
-    with _memo:
-        if version in _checked:
-            return _checked[version]
-    final = cache_root() / "engines" / f"sdk-ts-{version}"
-    claude = _recorded(final)
-    if claude is None:
-        final.parent.mkdir(parents=True, exist_ok=True)
-        with open(final.parent / f"sdk-ts-{version}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be installing the same version
-            claude = _recorded(final) or _install(version, final, timeout=timeout)
-    with _memo:
-        _checked[version] = (final, claude)
-    return final, claude
-
-
-def _recorded(final: Path) -> str | None:
-    """The recorded claude version of a whole install (its binary still there with its recorded size)."""
-    try:
-        record = json.loads((final / RECORD).read_text(encoding="utf-8"))
-        size = _bundled_binary(final).stat().st_size
-    except (OSError, ValueError):
-        return None
-    ok = isinstance(record, dict) and record.get("size") == size and isinstance(record.get("claude"), str)
-    return str(record["claude"]) if ok else None
-
-
-def _install(version: str, final: Path, *, timeout: float) -> str:
-    npm = shutil.which("npm")
-    if npm is None:
-        raise InstallError("npm is not on PATH: install Node.js and npm to fetch the TypeScript Agent SDK")
-    shutil.rmtree(final, ignore_errors=True)
-    staging = final.with_name(f"{final.name}.staging-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    npm_cache = staging / ".npm-cache"
-    spec = f"{PACKAGE}@{version}"
-    cmd = [npm, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock"]
-    cmd += ["--cache", str(npm_cache), "--prefix", str(staging), spec, *PEERS]
-    try:
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
-        except subprocess.TimeoutExpired:
-            raise InstallError(f"npm install {spec} timed out after {timeout:.0f}s", phase="install") from None
-        if proc.returncode != 0:
-            lines = (proc.stderr or proc.stdout).strip().splitlines()
-            raise InstallError(
-                f"npm install {spec} failed (exit {proc.returncode}): {(lines or ['(no output)'])[-1]}",
-                detail="\n".join(lines[-15:]),
-                phase="install",
-            )
-        binary = _bundled_binary(staging)
-        claude = _claude_version(binary, spec)
-        shutil.rmtree(npm_cache, ignore_errors=True)
-        (staging / RECORD).write_text(json.dumps({"size": binary.stat().st_size, "claude": claude}), encoding="utf-8")
-        staging.rename(final)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return claude
+    installation = _installation(version)
+    final = npm_install.ensure(installation, timeout=timeout)
+    record = npm_install.recorded(final, installation)
+    if record is None:  # removed since it was checked in this process
+        raise InstallError(f"sdk-ts@{version}: the install at {final} is no longer whole; run again to reinstall")
+    return final, str(record["claude"])
 
 
 def _claude_version(binary: Path, spec: str) -> str:

@@ -17,14 +17,17 @@ from pathlib import Path
 from typing import Any
 
 from harness.engines.fakeapi import Responder
-from harness.scripted import ModelRequest
+from harness.model_request import ModelRequest
 
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """Claude Code's tool name -> the agent's, for tools whose input keys are the same in both."""
+    """Claude Code's tool name -> the agent's, and the input keys that differ between the two."""
 
     tools: Mapping[str, str]
+    #: Claude Code's tool name -> {its input key: the agent's} for the keys the agent names otherwise
+    #: (opencode's ``read{filePath}`` for ``Read{file_path}``); keys not named pass as they are.
+    keys: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     #: Input keys holding a path that the agent takes absolute only: a scripted relative path is made
     #: absolute under the working folder (what a model would write for that agent's schema).
     absolute: frozenset[str] = frozenset()
@@ -64,11 +67,14 @@ class Vocabulary:
                 value = tool_input[key]
                 if isinstance(value, str) and value and not value.startswith("/"):
                     tool_input[key] = str(workdir / value)
-        return {**block, "name": self.agent_name(str(block.get("name", ""))), "input": tool_input}
+        claude = str(block.get("name", ""))
+        if isinstance(tool_input, dict):
+            tool_input = _renamed(tool_input, self.keys.get(claude, {}))
+        return {**block, "name": self.agent_name(claude), "input": tool_input}
 
     def to_claude(self, request: ModelRequest) -> ModelRequest:
         messages = tuple(
-            {**m, "content": [self._named(b, self.claude_name) for b in m["content"]]}
+            {**m, "content": [self._in_claude_terms(b) for b in m["content"]]}
             if m.get("role") == "assistant" and isinstance(m.get("content"), list)
             else m
             for m in request.messages
@@ -76,8 +82,16 @@ class Vocabulary:
         tools = tuple(self.claude_name(name) for name in request.tools)
         return ModelRequest(system=request.system, messages=messages, tools=tools, model=request.model)
 
-    @staticmethod
-    def _named(block: dict[str, Any], rename: Any) -> dict[str, Any]:
+    def _in_claude_terms(self, block: dict[str, Any]) -> dict[str, Any]:
+        """A tool call of the agent's history in Claude Code's name and input keys."""
         if block.get("type") != "tool_use":
             return block
-        return {**block, "name": rename(str(block.get("name", "")))}
+        claude = self.claude_name(str(block.get("name", "")))
+        given = block.get("input")
+        back = {agent: key for key, agent in self.keys.get(claude, {}).items()}
+        tool_input = _renamed(given, back) if isinstance(given, dict) else given
+        return {**block, "name": claude, "input": tool_input}
+
+
+def _renamed(tool_input: dict[str, Any], keys: Mapping[str, str]) -> dict[str, Any]:
+    return {keys.get(k, k): v for k, v in tool_input.items()}

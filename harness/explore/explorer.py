@@ -30,13 +30,14 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from harness import results
+from harness import results, results_writer
 from harness.case import load_case
 from harness.engine_name import EngineName
 from harness.engines import make_engine
 from harness.expectations import Expectations
-from harness.explore.grammar import Scenario, scenarios
+from harness.explore.grammar import scenarios
 from harness.explore.observe import classes, disagreements, status_text
+from harness.explore.scenario import Scenario
 from harness.outcome import Status
 from harness.results import Record
 from harness.runner import run_case
@@ -152,7 +153,7 @@ def explore(
     out.mkdir(parents=True, exist_ok=True)
     exploration = Exploration(version=version, seed=seed)
     scratch = Path(tempfile.mkdtemp(prefix="cch-explore-"))
-    head = results.header(
+    head = results_writer.header(
         engines=[EngineName("reference", version).text(), EngineName.claude(version).text()],
         options={"command": "explore", "seed": seed, "budget": budget, "shard": f"{shard[0]}/{shard[1]}",
                  "start": start},
@@ -160,7 +161,7 @@ def explore(
     )
     part = "" if shard == (1, 1) and not start else f"-from{start}-shard{shard[0]}of{shard[1]}"
     try:
-        with results.Writer(out / f"explore-{version}-seed{seed}{part}.jsonl", head=head) as writer:
+        with results_writer.Writer(out / f"explore-{version}-seed{seed}{part}.jsonl", head=head) as writer:
             for n, scenario in enumerate(draw(budget, seed)):
                 if n < start or n % shard[1] != shard[0] - 1:
                     continue

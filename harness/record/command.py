@@ -13,6 +13,7 @@ from pathlib import Path
 from harness.engine_name import EngineName
 from harness.engines.claude import seed_home
 from harness.errors import UsageError
+from harness.record import loaded
 from harness.record.cassette import Cassette
 from harness.record.cassette import read as read_cassette
 from harness.record.cassette import write as write_cassette
@@ -64,11 +65,22 @@ def secrets(extra: Sequence[str], env: dict[str, str] | None = None) -> Scrubber
     return Scrubber(secrets=(*extra, *found))
 
 
-def from_session(session: str | None, *, folder: Path, target: Target, scrub: Scrubber) -> Recorded:
-    """A case from a session file (an id, a path, or None: the newest session of ``folder``)."""
+def from_session(
+    session: str | None, *, folder: Path, target: Target, scrub: Scrubber, plugin_dirs: Sequence[Path] = ()
+) -> Recorded:
+    """A case from a session file (an id, a path, or None: the newest session of ``folder``), carrying the
+    plugins and user skills and agents the session loaded (record/loaded.py)."""
     path = find_session(session, project=folder, state=claude_dir())
     rec = read_session(path)
-    return Recorded(case_file=_write(rec, target, scrub), recording=rec)
+    # <HOME>/.claude/projects/<project>/<session>.jsonl: that ~/.claude is where the session's user files are
+    state = path.resolve().parents[2] if len(path.resolve().parents) > 2 else None
+    user = rec.home / ".claude" if rec.home else None
+    if state is not None and (state / "projects").is_dir():
+        user = state
+    rec, copies = loaded.carry(rec, project=target.project, plugin_dirs=plugin_dirs, user=user)
+    case_file = _write(rec, target, scrub)
+    loaded.place(copies, case_folder=case_file.parent)
+    return Recorded(case_file=case_file, recording=rec)
 
 
 def live(

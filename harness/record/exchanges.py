@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.model_request import block_text
 from harness.record.model import RecordedContext, RecordedStep, Recording
 from harness.record.proxy import Exchange
 from harness.record.session import PERMISSION_MODES
 from harness.record.thread import read_thread
-from harness.scripted import block_text
 
 _VERSION = re.compile(r"claude-cli/(\d+\.\d+\.\d+)")
 

@@ -56,10 +56,14 @@ class Recording:
     home: Path | None = None
     tmp: Path | None = None
     permission_mode: str = "default"
-    """The case-file form: default, bypass, acceptEdits, plan, dontAsk."""
+    """The case-file form: default, bypass, acceptEdits, plan, dontAsk, auto."""
     agent: str | None = None
     """The main thread's agent (``--agent``)."""
     steps: tuple[RecordedStep, ...] = ()
     contexts: tuple[RecordedContext, ...] = ()
+    plugin_dirs: tuple[str, ...] = ()
+    """``run.flags.plugin_dirs`` of the case: the plugins the session loaded (record/loaded.py)."""
+    uses_home: bool = False
+    """The case carries a HOME layout of its own (``home: home``): user skills or agents the session called."""
     notes: tuple[str, ...] = field(default=())
     """What reading the source had to leave out or change (a split parallel call, a slash command)."""

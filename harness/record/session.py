@@ -27,6 +27,7 @@ PERMISSION_MODES = {
     "acceptEdits": "acceptEdits",
     "plan": "plan",
     "dontAsk": "dontAsk",
+    "auto": "auto",
 }
 _SYNTHETIC_MODEL = "<synthetic>"
 

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.model_request import result_text
 from harness.record.model import RecordedCall, RecordedTurn
-from harness.scripted import result_text
 
 #: A slash command or its output, as the engine writes them into a session: nothing a model can replay.
 _COMMAND_MARKERS = ("<command-name>", "<local-command-stdout>", "<command-message>")

@@ -166,9 +166,13 @@ def case_data(rec: Recording, *, case_id: str, project: str | None, scrub: Scrub
         data["documented_for"] = rec.version
     if project is not None:
         data["project"] = project
+    if rec.uses_home:
+        data["home"] = "home"
     run: dict[str, Any] = {"permission_mode": rec.permission_mode}
     if rec.agent:
         run["agent"] = rec.agent
+    if rec.plugin_dirs:
+        run["flags"] = {"plugin_dirs": list(rec.plugin_dirs)}
     data["run"] = run
     steps = []
     for i, step in enumerate(rec.steps):

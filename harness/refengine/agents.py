@@ -15,7 +15,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import memory, messages
+from harness.refengine import agent_keys, memory, messages
 from harness.refengine.config_model import AgentDef, SkillDef
 from harness.refengine.conversation import AGENT, Conversation, system_note
 from harness.refengine.errors import NotModelled
@@ -179,11 +179,18 @@ def subagent(rt: Runtime, parent: Conversation, agent: AgentDef, opening: list[d
              fork: bool = False) -> Conversation:
     """A fresh context one level below ``parent``; ``fork`` marks a forked skill's context."""
     depth = parent.depth + 1
+    if problem := agent_keys.run_problem(agent, context="fork" if fork else "subagent", workdir=rt.workdir):
+        raise NotModelled(problem)
     tools = context_tools(rt, agent, depth=depth)
+    if is_allowlist(agent):
+        tools = agent_keys.memory_tools(agent, tools)
     if rt.config.memory.present:
-        # Measured: a general-purpose subagent's task opens with the main thread's CLAUDE.md block. Other agents
-        # (Explore, a project agent, omitClaudeMd) and forked skills were not measured.
-        if fork or agent.name != GENERAL_PURPOSE or not agent.builtin:
+        # Measured: a general-purpose subagent's task opens with the main thread's CLAUDE.md block, and so does a
+        # project agent's (memory-opening-block-project-agent). Other agents (Explore, a plugin's, one with
+        # omitClaudeMd) and forked skills were not measured.
+        same_block = agent.name == GENERAL_PURPOSE if agent.builtin else \
+            agent.source in ("project", "user") and "omitClaudeMd" not in dict(agent.run_keys)
+        if fork or not same_block:
             raise NotModelled(f"memory files with a {'forked skill' if fork else f'{agent.name} subagent'} "
                               "(measured: a general-purpose subagent)")
         opening = [memory.opening_block(rt.config.memory.opening, rt.profile), *opening] \
@@ -264,8 +271,10 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
     elapsed = int((time.monotonic() - started) * 1000)
     used = tools_used_summary(rt, child, answered_before=answered_before)
     hint = parent.kind == "main" or not rt.profile.send_message_hint_only_on_main
+    limit = agent_keys.turn_limit(agent) if child.stopped_at_turn_limit else None
     content = [{"type": "text", "text": messages.agent_result_report(
-                   reply, framed=rt.profile.agent_result_hand_back_frame, tools_used=used)},
+                   reply if limit is None else messages.turn_limit_note(limit),
+                   framed=rt.profile.agent_result_hand_back_frame, tools_used=used, header=limit is None)},
                {"type": "text", "text": messages.agent_result_trailer(
                    child.agent_id or "", child.tool_uses, elapsed, tokens=subagent_tokens(child),
                    send_message_hint=hint)}]

@@ -95,6 +95,13 @@ def _path_refusal(wording: BashPathRefusal, program: str | None, target: Path, w
                                              target, workdir)
 
 
+def writes_a_file(command: str) -> bool:
+    """Whether a part of ``command`` redirects output to a file (not /dev/null and the like), as far as this
+    model parses it."""
+    parts = split_parts(command) or []
+    return any(t not in _SAFE_REDIRECT_TARGETS for p in parts for t in p.redirect_targets)
+
+
 def split_parts(command: str) -> list[Part] | None:
     """The simple commands of ``command``; None when it holds what this model does not parse
     (command substitution, unbalanced quotes), which then needs approval as a whole."""

@@ -63,10 +63,11 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
     levels = [(level, root / ".claude") for level, root in (("user", home), ("project", workdir))
               if launch.loads(level)]
     skill_roots = [folder / "skills" for _, folder in levels]
+    command_roots = [folder / "commands" for _, folder in levels]
     agent_roots = [(level, folder / "agents") for level, folder in levels]
     for plugin in launch.plugins:
         warnings.extend(plugin.warnings)
-    skills = load_skills(skill_roots, warnings, plugins=launch.plugins)
+    skills = load_skills(skill_roots, warnings, plugins=launch.plugins, commands=command_roots)
     agents = load_agents(agent_roots, warnings, plugins=launch.plugins, flag=launch.agents)
     mcp_servers = _load_mcp(workdir=workdir, home=home, settings=files, launch=launch,
                             warnings=warnings, unmodelled=unmodelled)

@@ -98,6 +98,8 @@ class AgentDef:
     builtin: bool = False
     unmodelled: tuple[str, ...] = ()
     """Frontmatter the engine does not model (scope.py)."""
+    run_keys: tuple[tuple[str, Any], ...] = ()
+    """Frontmatter keys that matter only once the agent runs (agent_keys.py), with their values."""
     source: AgentSource = "project"
     """Where the definition comes from: ``builtin``, ``plugin`` (named ``<plugin>:<name>``), ``user``
     (``~/.claude/agents``), ``project`` (``.claude/agents``) or ``flag`` (``--agents`` JSON)."""

@@ -46,6 +46,8 @@ class Conversation:
     """A permission mode of its own; hook agents run in ``dontAsk`` whatever the session's mode."""
     tools_called: list[str] = field(default_factory=list)
     """Every tool this context asked for, in order, refused or not (``tool_uses`` counts them)."""
+    stopped_at_turn_limit: bool = False
+    """The agent's ``maxTurns`` ended this context after a turn that called tools (agent_keys.py)."""
     structured_output: Mapping[str, Any] | None = None
     """A hook agent's verdict, once it called StructuredOutput."""
     read_views: dict[Path, str] = field(default_factory=dict)

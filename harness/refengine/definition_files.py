@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harness.refengine import agent_keys
 from harness.refengine.config_model import (
     AgentDef,
     AgentSource,
@@ -35,7 +36,8 @@ def _hooks_or_none(
         return ()
 
 
-def load_skills(roots: list[Path], warnings: list[str], *, plugins: tuple[PluginDef, ...] = ()) -> dict[str, SkillDef]:
+def load_skills(roots: list[Path], warnings: list[str], *, plugins: tuple[PluginDef, ...] = (),
+                commands: list[Path] | None = None) -> dict[str, SkillDef]:
     """The first root that has a name wins: ``~/.claude/skills`` over the project's (notes §2.1: personal >
     project). Measured on 2.1.252 to 2.1.332 with a skill ``dup`` at both levels: only the user one is
     listed, ``Skill {skill: dup}`` injects its body, and the base directory is under HOME. The order is
@@ -48,6 +50,9 @@ def load_skills(roots: list[Path], warnings: list[str], *, plugins: tuple[Plugin
         for skill_file in sorted(root.glob("*/SKILL.md")):
             if skill_file.parent.name not in skills:
                 skills[skill_file.parent.name] = _skill(skill_file, warnings)
+    from harness.refengine.commands import project_commands  # it builds on skill_def, below
+
+    skills.update(project_commands(commands or [], warnings, taken=set(skills)))
     for plugin in plugins:
         for skill in plugin.skills:
             skills.setdefault(skill.name, skill)
@@ -137,7 +142,7 @@ def agent_def(name: str, meta: Mapping[str, Any], body: str, *, source: AgentSou
               hooks: bool = True) -> AgentDef:
     """An agent from its frontmatter (or ``--agents`` entry) and body; ``hooks=False`` ignores the field."""
     tools = tool_list(meta["tools"]) if meta.get("tools") is not None else None
-    unmodelled = [p for p in (frontmatter_problem("agent", name, meta, AGENT_KEYS),) if p]
+    unmodelled = [p for p in (frontmatter_problem("agent", name, meta, AGENT_KEYS | agent_keys.RUN_KEYS),) if p]
     if scoped := [t for t in (*(tools or ()), *tool_list(meta.get("disallowedTools"))) if "(" in t]:
         unmodelled.append(f"agent {name!r} tool entry {', '.join(scoped)} (unmodelled rule form in an agent's tools)")
     return AgentDef(
@@ -151,6 +156,7 @@ def agent_def(name: str, meta: Mapping[str, Any], body: str, *, source: AgentSou
         model=str(meta["model"]) if meta.get("model") is not None else None,
         source=source,
         unmodelled=tuple(unmodelled),
+        run_keys=agent_keys.run_keys(meta),
     )
 
 

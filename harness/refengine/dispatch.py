@@ -124,10 +124,15 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
         skill_needs_approval=name == "Skill" and skills.needs_approval(rt, tool_input),
         skill_refusal_names_allow_rule=rt.profile.skill_approval_names_allow_rule,
         bash_path_refusal=rt.profile.bash_path_refusal,
+<<<<<<< HEAD
     )
     decision = decide(request)
     if conversation.mode is None:  # the session's mode; a hook agent's own dontAsk answers as default does
         decision = modes.adjust(decision, request, refusals=len(rt.session.denials))
+=======
+        bash_variable_refusal=rt.profile.bash_variable_refusal,
+    ))
+>>>>>>> main
     if decision.behaviour != "allow" and pre.updated_without_decision:
         # Measured only where the rewritten call was allowed anyway (hook-output-pretooluse-updated-input-alone).
         raise NotModelled(f"a PreToolUse updatedInput without a decision whose rewritten {name} call is not allowed")
@@ -158,7 +163,7 @@ def _run_allowed(rt: Runtime, conversation: Conversation, name: str, tool_input:
     """The call runs: the tool, then PostToolUse hooks (given the input as ``reported``)."""
     started = time.monotonic()
     result, injected = _execute(rt, conversation, name, tool_input)
-    post = _post_hooks(rt, conversation, name, reported, use_id, result, started)
+    post = _post_hooks(rt, conversation, name, reported, use_id, result, started, ran_input=tool_input)
     block = _result_block(use_id, result)
     exposed = _expose_conditional_skills(rt, reported) if not result.failed else ""
     notes = [n for n in (*pre.contexts, *post.contexts, post.message or "", exposed) if n]
@@ -195,14 +200,15 @@ def _deferred_memory(rt: Runtime, conversation: Conversation, name: str, tool_in
 def _read_denied_write(rt: Runtime, name: str) -> str | None:
     """A bare ``Read`` deny rule refuses every Write in its input validation (before hooks and the allow
     rules; no permission_denials entry). Measured on 2.1.252 and 2.1.332 (cc-harness explore, seed 1), 2.1.257
-    and 2.1.278 (permission-read-deny-blocks-write). Edit and NotebookEdit under such a rule, and a Read deny
-    rule with a pattern, are not measured."""
+    and 2.1.278 (permission-read-deny-blocks-write). NotebookEdit under such a rule, and a Read deny rule with
+    a pattern, are not measured."""
     read_denies = [r for r in rt.rules.deny if r.tool == "Read"]
     if not read_denies or name not in ("Write", "Edit", "NotebookEdit"):
         return None
-    if name == "Write" and any(r.specifier is None for r in read_denies):
-        return messages.write_covered_by_read_deny()
-    raise NotModelled(f"{name} under a Read deny rule" + ("" if name != "Write" else " with a pattern"))
+    if name != "NotebookEdit" and any(r.specifier is None for r in read_denies):
+        # an Edit too, in its own words (permission-read-deny-edit, 2.1.252 to 2.1.332)
+        return messages.write_covered_by_read_deny("written" if name == "Write" else "edited")
+    raise NotModelled(f"{name} under a Read deny rule" + ("" if name == "NotebookEdit" else " with a pattern"))
 
 
 def _path_denied(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> str | None:
@@ -283,16 +289,16 @@ def _expose_conditional_skills(rt: Runtime, reported: Mapping[str, Any]) -> str:
 
 
 def _post_hooks(rt: Runtime, conversation: Conversation, name: str, reported: Mapping[str, Any], use_id: str,
-                result: ToolResult, started: float) -> HookOutcome:
+                result: ToolResult, started: float, *, ran_input: Mapping[str, Any]) -> HookOutcome:
     """PostToolUse after success, PostToolUseFailure after an error result (notes §1.1)."""
     if result.failed:
         error = result.content if isinstance(result.content, str) else str(result.content)
-        return fire(rt, conversation, "PostToolUseFailure", subject=name, tool=name, fields={
+        return fire(rt, conversation, "PostToolUseFailure", subject=name, tool=name, ran_input=ran_input, fields={
             "tool_name": name, "tool_input": reported, "tool_use_id": use_id, "error": error,
             "is_interrupt": False, "duration_ms": int((time.monotonic() - started) * 1000)})
     written = _written_file(rt, name, reported)
     before = _content(written)
-    outcome = fire(rt, conversation, "PostToolUse", subject=name, tool=name, fields={
+    outcome = fire(rt, conversation, "PostToolUse", subject=name, tool=name, ran_input=ran_input, fields={
         "tool_name": name, "tool_input": reported, "tool_response": result.response, "tool_use_id": use_id,
         "duration_ms": int((time.monotonic() - started) * 1000)})
     if written is not None and _content(written) != before:

@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import hook_messages, hook_surface, launch
+from harness.refengine import hook_messages, hook_options, hook_surface, launch
 from harness.refengine.agents import full_pool
 from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
 from harness.refengine.errors import NotModelled
@@ -42,12 +42,16 @@ PLUGIN_VARIABLES = ("CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
 
 
 def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | None,
-         fields: Mapping[str, Any], tool: str | None = None) -> HookOutcome:
-    """Run every action whose rule matches ``subject`` (the tool name, agent type or source)."""
+         fields: Mapping[str, Any], tool: str | None = None,
+         ran_input: Mapping[str, Any] | None = None) -> HookOutcome:
+    """Run every action whose rule matches ``subject`` (the tool name, agent type or source) and whose ``if``
+    holds; ``ran_input`` is the input a tool ran with when a PreToolUse ``updatedInput`` rewrote it."""
     if rt.config.hooks_disabled:  # measured: disableAllHooks silences skill and agent hooks too
         return combine(event, tool, [], deny_names_event=rt.profile.hook_deny_reason_names_event)
     rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
     for rule in rules:  # right or silent: any hook this engine has no measurement for ends the run here
+        for a in rule.actions:
+            hook_options.check(rule.event, a.options, from_settings=rule.from_settings, origin=rule.origin)
         hook_surface.check_rule(rule.event, ((a.type, a.keys) for a in rule.actions), origin=rule.origin)
     data = payload(event, source=rt.payload_source(conversation), fields=fields)
     results: list[ActionResult] = []
@@ -59,6 +63,10 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
                 rule.matcher, subject, profile=rt.profile, debug=rt.debug.append):
             continue
         for action in rule.actions:
+            if "if" in action.options and not hook_options.condition_holds(
+                    event, action.options["if"], tool=tool, tool_input=fields.get("tool_input"),
+                    ran_input=ran_input, context=conversation.kind):
+                continue
             # A plugin's copy of a settings handler stays separate (notes §1.8; measured: the same command in
             # every settings file and in a plugin's hooks.json runs twice, once for each kind).
             if rule.from_settings:
@@ -121,8 +129,10 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
         failure = hook_messages.plugin_variable_outside_plugin(named, action.command)
         rt.debug.append(f"Hook failed to run ({event}): {failure}")
         return ActionResult(action=action, exit_code=1, stderr=f"Failed to run: {failure}")
+    if "SHELL" in env:
+        raise NotModelled("a command hook with SHELL set (which shell runs it is measured without SHELL)")
     proc = launch.run_shell_command(action.command, env=env, cwd=rt.workdir, stdin=encode_payload(data).encode(),
-                                    timeout=_timeout(rt, action))
+                                    timeout=_timeout(rt, action), stand_in=launch.HOOK_STAND_IN)
     if proc.timed_out:
         # A timed-out hook renders no decision; on PreToolUse it does not block (notes §1.6).
         rt.debug.append(f"[reference] command hook timed out: {action.command}")

@@ -13,10 +13,14 @@ from typing import Any, Literal
 
 from harness.refengine import hook_messages
 from harness.refengine.errors import NotModelled
+from harness.refengine.hook_reads import as_read
 from harness.refengine.hooks import HookAction
 
 Permission = Literal["allow", "deny", "ask", "defer"]
 _PRECEDENCE: dict[Permission, int] = {"deny": 3, "defer": 2, "ask": 1, "allow": 0}
+# Exit 2 and decision block reach the model as '<event>:<tool> hook blocking error from command: ...' (measured on
+# 2.1.252 to 2.1.332: hook-output-posttooluse-exit2, -block, hook-output-posttoolusefailure-exit2, -block).
+_BLOCKING_ERROR_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -49,6 +53,8 @@ class HookOutcome:
     """A system note sent after a Stop/SubagentStop block's feedback (the profile's ``stop_block_adds_note``)."""
     suppress_prompt: bool = False
     """A UserPromptSubmit block whose printed message leaves the original prompt out (suppressOriginalPrompt)."""
+    stop_reason: str | None = None
+    """The first ``stopReason`` beside a ``continue: false`` the event reads (hook_reads.CONTINUE_READ)."""
     updated_without_decision: bool = False
     """``updated_input`` came with no permissionDecision: the rewritten call still needs the permission check."""
     actions: int = 0
@@ -110,11 +116,14 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
             message = text
             raced.append(text)
 
-    results = list(results)
+    stop_reason: str | None = None
+    results = [as_read(event, r) for r in results]
     for r in results:
         specific = _specific(r.output)
         if r.output is not None and r.output.get("continue") is False:
             stop = True
+            if stop_reason is None and isinstance(r.output.get("stopReason"), str):
+                stop_reason = r.output["stopReason"]
         if r.action.type in ("prompt", "agent"):
             if r.verdict_ok is False:
                 if event in ("Stop", "SubagentStop"):
@@ -130,7 +139,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
                 block(hook_messages.stop_feedback(r.action.label, r.stderr))
             elif event == "UserPromptSubmit":
                 block(hook_messages.prompt_blocked(r.action.label, r.stderr))
-            elif event == "PostToolUse":
+            elif event in _BLOCKING_ERROR_EVENTS:
                 block(hook_messages.blocking_error(event, subject, r.action.label, f"[{r.action.label}]: {r.stderr}"))
             else:
                 block(hook_messages.hook_error(event, subject, r.action.label, r.stderr))
@@ -165,7 +174,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
                 block(hook_messages.stop_feedback(None, reason))
                 if stop_block_note and block_note is None:
                     block_note = hook_messages.blocking_error(event, None, r.action.label, reason)
-            elif event == "PostToolUse":
+            elif event in _BLOCKING_ERROR_EVENTS:
                 block(hook_messages.blocking_error(event, subject, r.action.label, reason))
             elif event == "UserPromptSubmit":
                 block(hook_messages.prompt_blocked_reason(reason))
@@ -179,7 +188,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         permission=permission, message=message, blocked=blocked, stop_turn=stop, contexts=tuple(contexts),
         updated_input=updated, actions=len(results), raced=tuple(raced) if len(raced) > 1 else (),
         updated_without_decision=updated_alone and permission is None, block_note=block_note,
-        suppress_prompt=suppress,
+        suppress_prompt=suppress, stop_reason=stop_reason,
     )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from harness.refengine import hook_options
 from harness.refengine.errors import NotModelled
 
 Cases = tuple[str, ...]
@@ -48,7 +49,8 @@ QUIET_EVENTS: Mapping[str, Cases] = {
 HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
     "command": {"type": ("tool-hook-pretooluse-deny",), "command": ("tool-hook-pretooluse-deny",),
                 "timeout": ("hook-option-timeout", "user-hooks-same-command-other-timeout"),
-                "statusMessage": ("hook-option-status-message",)},
+                "statusMessage": ("hook-option-status-message",),
+                **hook_options.MEASURED},  # if, once, shell: measured per value, event and origin there
     "http": {"type": ("hook-http-action",), "url": ("hook-http-action",), "headers": ("hook-http-action",),
              "allowedEnvVars": ("hook-http-action",)},
     "mcp_tool": {"type": ("hook-tool-mcp-tool",), "server": ("hook-tool-mcp-tool",),
@@ -56,6 +58,22 @@ HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
     "prompt": {"type": ("hook-prompt-action",), "prompt": ("hook-prompt-action",)},
     "agent": {"type": ("hook-subagent-agent-action",), "prompt": ("hook-subagent-agent-action",)},
 }
+
+#: The permission fields of PreToolUse, as the explorer's hooks print them on any event (with the event's own
+#: hookEventName): measured to change nothing on the events whose ``*-ignored`` case lists them.
+_PERMISSION_FIELDS = (
+    "hookSpecificOutput.hookEventName", "hookSpecificOutput.permissionDecision=deny",
+    "hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.permissionDecision=ask",
+    "hookSpecificOutput.permissionDecisionReason", "hookSpecificOutput.updatedInput with allow",
+    "hookSpecificOutput.updatedInput without allow",
+)
+_UNREAD_FIELDS = ("continue=false", "stopReason", "suppressOutput=true", "systemMessage")
+
+
+def _measured(case: str, *names: str) -> dict[str, Cases]:
+    """Each name backed by ``case`` (an ``*-ignored`` case measures many outputs of one event at once)."""
+    return {name: (case,) for name in names}
+
 
 #: Output fields (``field`` or ``field=value``; ``hookSpecificOutput.x`` for the event's own) per event.
 OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
@@ -73,6 +91,8 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "hookSpecificOutput.additionalContext": ("hook-output-pretooluse-additional-context",),
         # An mcp_tool action's reply {"result": "recorded"} (the MCP SDK's structured result) decides nothing.
         "result": ("hook-tool-mcp-tool", "hook-tool-mcp-tool-no-reentry"),
+        **_measured("hook-output-pretooluse-decision-block", "decision=block", "reason"),
+        **_measured("hook-output-pretooluse-ignored", "suppressOutput=true", "systemMessage"),
     },
     "PostToolUse": {
         "hookSpecificOutput.hookEventName": ("hook-output-posttooluse-additional-context",),
@@ -83,10 +103,13 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "stopReason": ("hook-output-continue-false",),
         "suppressOutput=true": ("hook-output-suppress-output",),
         "systemMessage": ("hook-output-system-message",),
+        **_measured("hook-output-posttooluse-permission-ignored", *_PERMISSION_FIELDS[1:]),
     },
     "PostToolUseFailure": {
+        **_measured("hook-output-posttoolusefailure-ignored", *_PERMISSION_FIELDS, *_UNREAD_FIELDS),
         "hookSpecificOutput.hookEventName": ("hook-event-posttoolusefailure",),
         "hookSpecificOutput.additionalContext": ("hook-event-posttoolusefailure",),
+        **_measured("hook-output-posttoolusefailure-block", "decision=block", "reason"),
     },
     "UserPromptSubmit": {
         "hookSpecificOutput.hookEventName": ("hook-event-userpromptsubmit-context",),
@@ -95,25 +118,37 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "reason": ("hook-event-userpromptsubmit-block-json",),
         "hookSpecificOutput.suppressOriginalPrompt=true with block": (
             "hook-output-userpromptsubmit-suppress-original-prompt",),
+        **_measured("hook-output-userpromptsubmit-ignored", *_PERMISSION_FIELDS[1:], "suppressOutput=true",
+                    "systemMessage"),
+        **_measured("hook-output-userpromptsubmit-continue-false", "continue=false", "stopReason"),
     },
     "Stop": {
         "hookSpecificOutput.hookEventName": ("hook-stop-additional-context",),
         "hookSpecificOutput.additionalContext": ("hook-stop-additional-context",),
         "decision=block": ("hook-event-stop-gate",),
         "reason": ("hook-event-stop-gate",),
+        **_measured("hook-output-stop-ignored", *_PERMISSION_FIELDS[1:], *_UNREAD_FIELDS),
     },
     "SubagentStart": {
+        **_measured("hook-output-subagentstart-ignored", *_PERMISSION_FIELDS[1:], *_UNREAD_FIELDS,
+                    "decision=block", "reason"),
         "hookSpecificOutput.hookEventName": ("hook-output-subagentstart-additional-context",),
         "hookSpecificOutput.additionalContext": ("hook-output-subagentstart-additional-context",),
     },
     "SubagentStop": {
         "decision=block": ("hook-event-subagentstop-block",),
         "reason": ("hook-event-subagentstop-block",),
+        **_measured("hook-output-subagentstop-ignored", *_PERMISSION_FIELDS, *_UNREAD_FIELDS),
+        "hookSpecificOutput.additionalContext": ("hook-output-subagentstop-additional-context",),
     },
     "SessionStart": {
+        **_measured("hook-output-sessionstart-ignored", *_PERMISSION_FIELDS[1:], *_UNREAD_FIELDS,
+                    "decision=block", "reason"),
         "hookSpecificOutput.hookEventName": ("hook-event-sessionstart-additional-context",),
         "hookSpecificOutput.additionalContext": ("hook-event-sessionstart-additional-context",),
     },
+    "SessionEnd": _measured("hook-output-sessionend-ignored", *_PERMISSION_FIELDS, *_UNREAD_FIELDS,
+                            "hookSpecificOutput.additionalContext", "decision=block", "reason"),
 }
 
 #: How an action ended, per event: ``exit 0`` (no output, or JSON), ``exit 0 plain stdout`` (text that is not
@@ -126,16 +161,24 @@ ENDINGS: Mapping[str, Mapping[str, Cases]] = {
     "PostToolUse": {"exit 0": ("tool-hook-around",), "exit 2": ("hook-output-posttooluse-exit2",),
                     "exit other": ("hook-output-posttooluse-exit1",),
                     "exit 0 plain stdout": ("hook-output-posttooluse-stdout-exit0",)},
-    "PostToolUseFailure": {"exit 0": ("hook-event-posttoolusefailure",)},
+    "PostToolUseFailure": {"exit 0": ("hook-event-posttoolusefailure",),
+                           "exit 2": ("hook-output-posttoolusefailure-exit2",),
+                           **_measured("hook-output-posttoolusefailure-ignored", "exit other", "exit 0 plain stdout")},
     "UserPromptSubmit": {"exit 0": ("hook-event-userpromptsubmit-context",),
                          "exit 2": ("hook-prompt-submit-exit2-result",),
-                         "exit 0 plain stdout": ("hook-event-userpromptsubmit-stdout",)},
-    "Stop": {"exit 0": ("hook-event-stop-gate",), "exit 2": ("hook-event-stop-exit2",)},
-    "SubagentStart": {"exit 0": ("hook-event-subagentstop-block",)},
-    "SubagentStop": {"exit 0": ("hook-event-subagentstop-block",)},
+                         "exit 0 plain stdout": ("hook-event-userpromptsubmit-stdout",),
+                         "exit other": ("hook-output-userpromptsubmit-ignored",)},
+    "Stop": {"exit 0": ("hook-event-stop-gate",), "exit 2": ("hook-event-stop-exit2",),
+             **_measured("hook-output-stop-ignored", "exit other", "exit 0 plain stdout")},
+    "SubagentStart": {"exit 0": ("hook-event-subagentstop-block",),
+                      **_measured("hook-output-subagentstart-ignored", "exit 2", "exit other", "exit 0 plain stdout")},
+    "SubagentStop": {"exit 0": ("hook-event-subagentstop-block",), "exit 2": ("hook-output-subagentstop-exit2",),
+                     **_measured("hook-output-subagentstop-ignored", "exit other", "exit 0 plain stdout")},
     "SessionStart": {"exit 0": ("hook-event-sessionstart-additional-context",),
-                     "exit 0 plain stdout": ("hook-event-sessionstart-stdout",)},
-    "SessionEnd": {"exit 0": ("hook-event-sessionend",)},
+                     "exit 0 plain stdout": ("hook-event-sessionstart-stdout",),
+                     **_measured("hook-output-sessionstart-ignored", "exit 2", "exit other")},
+    "SessionEnd": {"exit 0": ("hook-event-sessionend",),
+                   **_measured("hook-output-sessionend-ignored", "exit 2", "exit other", "exit 0 plain stdout")},
 }
 
 

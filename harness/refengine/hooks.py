@@ -76,6 +76,8 @@ class HookAction:
     continue_on_block: bool = False
     keys: tuple[str, ...] = ()
     """Every key the handler was written with (hook_surface checks them against what is modelled)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Its ``if``, ``once``, ``shell`` and ``async``, as written (hook_options reads them)."""
 
     @property
     def label(self) -> str:
@@ -181,6 +183,7 @@ def _parse_action(raw: Any, *, origin: str, where: str) -> HookAction:
         "type": kind,
         "timeout": float(timeout) if isinstance(timeout, int | float) else None,
         "keys": tuple(str(k) for k in raw),
+        "options": {k: raw[k] for k in ("if", "once", "shell", "async") if k in raw},
     }
     if kind == "command" and isinstance(raw.get("command"), str):
         return HookAction(command=raw["command"], **common)

@@ -40,7 +40,14 @@ def command_line(argv: list[str], env: Mapping[str, str]) -> list[str]:
 #: Bash command is the claude process), so a command that signals ``$PPID`` signals the engine, never the
 #: program embedding it. The stand-in runs the command and exits with its status (not exec: then the
 #: command's parent would be the embedder); only a signal sent to the stand-in itself ends it by a signal.
-STAND_IN = 'bash -c "$1"; exit $?'
+#: It starts bash as ``/bin/bash``, the name bash's own messages carry: the real engine's Bash call of a missing
+#: program answers ``/bin/bash: line 1: gh: command not found`` (measured on 2.1.252 to 2.1.332,
+#: public-code-review-command), not ``bash: line 1: ...``.
+STAND_IN = 'if [ -x /bin/bash ]; then /bin/bash -c "$1"; else bash -c "$1"; fi; exit $?'
+#: The stand-in for a command hook: without ``SHELL`` in its environment (a harness run passes none) the real
+#: engine runs a hook's command line with /bin/sh, with or without ``shell: bash`` (measured on 2.1.252 to
+#: 2.1.332: ``${BASH_VERSION:+bash}`` on the command line expands to nothing, hook-option-shell-events).
+HOOK_STAND_IN = '/bin/sh -c "$1"; exit $?'
 
 
 @dataclass(frozen=True)
@@ -52,12 +59,14 @@ class Finished:
 
 
 def run_shell_command(
-    command: str, *, env: Mapping[str, str], cwd: Path, stdin: bytes | None, timeout: float, merge_stderr: bool = False
+    command: str, *, env: Mapping[str, str], cwd: Path, stdin: bytes | None, timeout: float, merge_stderr: bool = False,
+    stand_in: str = STAND_IN,
 ) -> Finished:
-    """``bash -c COMMAND`` as a child of the engine's stand-in, in a session of its own; at ``timeout`` the
-    whole session is killed (what the command left in it too) and what it printed so far is kept.
+    """``bash -c COMMAND`` (``/bin/sh -c`` with HOOK_STAND_IN) as a child of the engine's stand-in, in a session
+    of its own; at ``timeout`` the whole session is killed (what the command left in it too) and what it printed
+    so far is kept.
     EngineFailure when the stand-in itself was killed: the command killed the engine."""
-    argv = command_line(["/bin/sh", "-c", STAND_IN, "engine", command], env)
+    argv = command_line(["/bin/sh", "-c", stand_in, "engine", command], env)
     proc = subprocess.Popen(
         argv, cwd=cwd, env=dict(env), stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE, start_new_session=True,

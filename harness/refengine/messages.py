@@ -67,8 +67,9 @@ READ_UNCHANGED = "Wasted call — file unchanged since your last Read. Refer to 
 """A second whole Read of an unchanged file (profile ``read_unchanged_is_wasted_call``, measured on 2.1.252)."""
 
 
-def write_covered_by_read_deny() -> str:
-    return tool_use_error("File is covered by a Read deny rule in your permission settings and cannot be written.")
+def write_covered_by_read_deny(verb: str = "written") -> str:
+    """``edited`` for an Edit (permission-read-deny-edit, 2.1.252 to 2.1.332)."""
+    return tool_use_error(f"File is covered by a Read deny rule in your permission settings and cannot be {verb}.")
 
 
 def unknown_skill(name: str, suggestion: str | None) -> str:
@@ -107,6 +108,11 @@ def skill_model_invocation_disabled(name: str) -> str:
 
 def launching_skill(name: str) -> str:
     return f"Launching skill: {name}"
+
+
+def shell_line_failed(command: str, stderr: str) -> str:
+    """What a prompt prints when its slash command's ``!`` line fails (from 2.1.318; slash.py)."""
+    return f'Shell command failed for pattern "!`{command}`": [stderr]\n{stderr}'
 
 
 def forked_skill_result(name: str, reply: str, tools_used: tuple[str, ...] | None = None) -> str:
@@ -216,16 +222,29 @@ HAND_BACK_FRAME = (
 )
 
 
-def agent_result_report(reply: str, *, framed: bool, tools_used: tuple[str, ...] | None = None) -> str:
+def agent_result_report(reply: str, *, framed: bool, tools_used: tuple[str, ...] | None = None,
+                        header: bool = True) -> str:
     """The first text block of a foreground Agent tool_result: the subagent's reply; ``framed`` (2.1.278
     on) puts it, indented, under the hand-back frame; ``tools_used`` (2.1.332) names the subagent's tools
-    above the frame (agents.tools_used_summary says which)."""
+    above the frame (agents.tools_used_summary says which). ``header=False``: indented without the frame's
+    header (a turn limit's note: turn_limit_note)."""
     if not framed:
         return reply
     summary = f"  <tools-used-before-summary>{', '.join(tools_used)}</tools-used-before-summary>\n  \n" \
         if tools_used else ""
     report = "\n".join(f"  {line}" for line in reply.split("\n"))
-    return f"{summary}{HAND_BACK_FRAME}\n{report}"
+    return f"{summary}{HAND_BACK_FRAME}\n{report}" if header else f"{summary}{report}"
+
+
+def turn_limit_note(limit: int) -> str:
+    """The report of a subagent whose last allowed turn (``maxTurns``) called tools: the engine runs those calls
+    (with their PreToolUse and PostToolUse hooks), asks the model no more and fires no SubagentStop
+    (agent-key-max-turns-effects). Measured with ``maxTurns: 1`` on 2.1.252 to 2.1.332 (agent-key-max-turns),
+    framed as any report but without the hand-back header (``agent_result_report(header=False)``); a first turn
+    that reports ends as usual (agent-key-max-turns-report)."""
+    return (f"NOTE: this agent stopped at its {limit}-turn limit before finishing. It was still calling tools and "
+            "had produced no report. Send the agent a message (SendMessage) to let it continue from where it "
+            "stopped.\n")
 
 
 def agent_result_trailer(agent_id: str, tool_uses: int, duration_ms: int, *, tokens: int,

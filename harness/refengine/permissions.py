@@ -16,7 +16,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from harness.refengine import messages
-from harness.refengine.bash_safety import approval_message
+from harness.refengine.bash_safety import approval_message, writes_a_file
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import BashPathRefusal
 from harness.refengine.tool_model import ALIASES, MODELLED_BUILTINS, SPECS, inside, resolve, skill_name
@@ -163,6 +163,8 @@ def is_compound(command: str) -> bool:
 
 #: A parameter expansion: ``$NAME``, ``${NAME}``, ``$1``, ``$?`` (``$(`` is command substitution, judged apart).
 _VARIABLE = re.compile(r"\$[A-Za-z_{0-9?@*#!$-]")
+#: One command of plain words whose only shell syntax is ``$NAME`` (what the variable refusal is measured on).
+_SIMPLE_VARIABLE_COMMAND = re.compile(r"[A-Za-z0-9_./=:,+-]+(?: +(?:[A-Za-z0-9_./=:,+-]|\$[A-Za-z_][A-Za-z0-9_]*)+)*")
 
 
 def has_variable(command: str) -> bool:
@@ -222,6 +224,8 @@ class Request:
     """The profile's ``skill_approval_names_allow_rule``: how the Skill tool's ask is worded."""
     bash_path_refusal: BashPathRefusal = "blocked"
     """The profile's ``bash_path_refusal``: how a redirection's or a path program's refusal is worded."""
+    bash_variable_refusal: str = "Contains simple_expansion"
+    """The profile's ``bash_variable_refusal``: the refusal of a command with a shell variable."""
 
 
 def removed_by_deny(rules: RuleSet) -> frozenset[str]:
@@ -255,15 +259,35 @@ def decide(request: Request) -> Decision:
         return _ask_rule(request)
     if request.hook_allowed or request.mode == "bypass":
         return ALLOW
-    if tool == "Bash" and has_variable(str(tool_input.get("command", ""))):
-        # 2.1.332 refuses `echo VAR=$X` in default mode ("A variable in this command can't be checked before it
-        # runs"; cc-harness explore, seed 22061) where the read-only check would let it run: a variable's
-        # command is not modelled by bash_safety, with or without an allow rule.
-        raise NotModelled("a Bash command with a shell variable in default mode (its approval is not modelled)")
     allow_rules = (*request.rules.allow, *request.granted)
+    if tool == "Bash" and has_variable(str(tool_input.get("command", ""))):
+        return _variable_decision(request, allow_rules)
     if any_match(allow_rules):
+        if tool == "Bash" and writes_a_file(str(tool_input.get("command", ""))):
+            # 2.1.332 asks for `echo CHANGED >> notes.txt` under an allow rule Bash(echo *) ("Output redirection
+            # to ... needs approval"; cc-harness explore, seed 22061, x22061-0295); no case measures it.
+            raise NotModelled("a Bash allow rule against a command that redirects output to a file")
         return ALLOW
     return dataclasses.replace(_tool_default(request, allow_rules), by_tool=True)
+
+
+def _variable_decision(request: Request, allow_rules: tuple[Rule, ...]) -> Decision:
+    """A command with a shell variable where no hook, bypass, deny or ask rule decided: the read-only check that
+    lets ``echo`` run does not apply. Measured in default mode for one plain command whose variables are
+    ``$NAME`` (bash-variable-default-mode, bash-variable-allow-prefix, bash-variable-allow-bare, 2.1.252 to
+    2.1.332): refused with the profile's ``bash_variable_refusal`` and listed as a denial, also under a prefix
+    allow rule that matches it; a bare ``Bash`` allow rule lets it run."""
+    command = str(request.tool_input.get("command", ""))
+    if request.mode != "default" or not _SIMPLE_VARIABLE_COMMAND.fullmatch(command):
+        raise NotModelled("a Bash command with a shell variable other than one plain command's $NAME in default "
+                          "mode (its approval is not modelled)")
+    matching = [r for r in allow_rules if r.matches("Bash", request.tool_input, workdir=request.workdir)]
+    if any(r.specifier is None for r in matching):
+        return ALLOW  # a bare Bash allow rule runs it (bash-variable-allow-bare)
+    if any(not re.fullmatch(r"[^*]+(?: \*|:\*)", r.specifier or "") for r in matching):
+        raise NotModelled("a Bash command with a shell variable under an allow rule other than a prefix rule")
+    # a prefix rule such as Bash(echo *) does not let it run (bash-variable-allow-prefix)
+    return Decision(behaviour="ask", message=request.bash_variable_refusal)
 
 
 def _denies(rule: Rule, tool: str, tool_input: Mapping[str, Any], *, workdir: Path) -> bool:
@@ -283,6 +307,10 @@ def _deny_text(rule: Rule, tool: str, tool_input: Mapping[str, Any]) -> str:
         return messages.path_denied()  # dispatch answers these in the input validation, before this
     if tool == "WebFetch" and rule.specifier:
         return messages.webfetch_domain_denied(host_of(str(tool_input.get("url", ""))) or "")
+    if tool == "Agent" and rule.specifier:
+        # 2.1.332 answers "Agent type 'probe' has been denied by permission rule 'Agent(probe)' from userSettings."
+        # and lists no permission denial (cc-harness explore, seed 22061, x22061-0154); no case measures it.
+        raise NotModelled(f"a deny rule {rule.text} that refuses an Agent call (its refusal is not measured)")
     return messages.permission_denied(tool)
 
 

@@ -50,6 +50,8 @@ BASELINE: dict[str, Any] = {
     "input_error_types": "named",
     # Measured on 2.1.252, 2.1.257 and 2.1.278 (tool-default-mode-refusals); later: the rows below.
     "bash_path_refusal": "blocked",
+    # Measured on 2.1.252, 2.1.257 and 2.1.278 (bash-variable-default-mode); later: the row below.
+    "bash_variable_refusal": "Contains simple_expansion",
     "agent_result_hand_back_frame": False,
     "tools_used_summary": False,
     "search_tools_stay_next_prompt": False,
@@ -79,6 +81,8 @@ BASELINE: dict[str, Any] = {
     # each changes at the release its row below names.
     "memory_context_header": True,
     "memory_deferred_in_tool_result": False,
+    # Measured on 2.1.252, 2.1.257 and 2.1.278 (slash-command-shell-line-fails); the row below from 2.1.318.
+    "shell_line_failure_printed": False,
 }
 
 
@@ -241,6 +245,11 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/bisect/memory_nested_in_tool_result.jsonl`): a folder's CLAUDE.md arrives as a "
                     "<system-reminder> block of the Read's tool result message, no longer as a message of its own "
                     "(memory-nested-folder)"),
+    Change(behaviour="shell_line_failure_printed", since=(2, 1, 318), value=True,
+           evidence="measured: first in 2.1.318, not in 2.1.317 (`cc-harness bisect slash-command-shell-line-fails "
+                    "--good 2.1.278 --bad 2.1.332 --results docs/timeline/bisect/shell_line_failure_printed.jsonl`): "
+                    "a command whose one ! line (ls of a missing folder) fails prints 'Shell command failed for "
+                    "pattern ...' with its stderr; before, nothing; the model is not asked on either"),
     Change(behaviour="tools_used_summary", since=(2, 1, 311), value=True,
            evidence="measured: first in 2.1.311, not in 2.1.310 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect subagent-tool-inherit --field "
@@ -338,6 +347,14 @@ CHANGES: tuple[Change, ...] = (
                     "path is inside the working directories ...' (2.1.285 and 2.1.291 run it: the auto-mode "
                     "classifier's window); on 2.1.332 also outside the working copy and for touch "
                     "(tool-default-mode-refusals, slash-command-allowed-tools-absent)"),
+    Change(behaviour="bash_variable_refusal", since=(2, 1, 303),
+           value="A variable in this command can't be checked before it runs",
+           evidence="measured: first in 2.1.303, not in 2.1.301 (2.1.302 would not install) (`cc-harness bisect "
+                    "bash-variable-default-mode --field 'steps[0].turns[0].call.expect.result' --good 2.1.291 --bad "
+                    "2.1.305 --results docs/timeline/bisect/bash_variable_refusal_text.jsonl`); 2.1.285 to 2.1.301 "
+                    "answer 'Auto mode could not evaluate this action ...' (the auto-mode classifier's window, "
+                    "bash_variable_refusal.jsonl from --good 2.1.278 --bad 2.1.332), 2.1.284 and before 'Contains "
+                    "simple_expansion' (bash-variable-default-mode)"),
     Change(behaviour="hook_verdict_rules", since=(2, 1, 294), value=True,
            evidence="measured: first in 2.1.294, not in 2.1.293 (`cc-harness bisect hook-agent-action-not-met --field "
                     "'contexts.prompt-gate.turns[0].offered' --good 2.1.278 --bad 2.1.332 --results "

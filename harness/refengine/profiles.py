@@ -104,6 +104,8 @@ class Profile:
     """How default mode refuses a Bash redirection to a file or a file-changing program's path:
     ``blocked`` (``... was blocked. For security, Claude Code may only ...``), ``needs-approval`` (``... needs
     approval. The path is inside/outside the working directories ...``)."""
+    bash_variable_refusal: str
+    """How default mode refuses a Bash command with a shell variable (permissions._variable_decision)."""
     skill_approval_names_allow_rule: bool
     """The Skill refusal adds ``The user can add the allow rule Skill(x) to .claude/settings.local.json...``."""
     agent_result_hand_back_frame: bool
@@ -155,6 +157,9 @@ class Profile:
     memory_deferred_in_tool_result: bool
     """A folder's CLAUDE.md or a scoped rule, loaded by the first Read of a file it covers, arrives as a
     ``<system-reminder>`` block of the tool result's message (before: a message of its own after it)."""
+    shell_line_failure_printed: bool
+    """A command whose one ``!`` line fails prints ``Shell command failed for pattern "!`cmd`": [stderr]\n...``
+    (false: it prints nothing); either way the model is not asked (slash.py)."""
     documented: bool = False
     """The articles' readings for this version are laid over the measured profile (readings.py)."""
     readings: tuple[str, ...] = ()

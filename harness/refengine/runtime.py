@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from harness.refengine import agent_keys
 from harness.refengine.config_model import AgentDef, ProjectConfig
 from harness.refengine.conversation import Conversation
 from harness.refengine.hooks import HookRule, PayloadSource
@@ -58,6 +59,8 @@ class SessionState:
     """SessionStart context waiting for the first prompt of the session."""
     denials: list[dict[str, Any]] = field(default_factory=list)
     """Refused tool calls of the current prompt, in every context."""
+    prompt_stopped: bool = False
+    """A UserPromptSubmit hook's ``continue: false`` stopped a prompt of this session (hook_reads.stopped_prompt)."""
     tools_answered: set[str] = field(default_factory=set)
     """The names of the tools whose calls have been answered in this session, in any context, refusals and
     errors included (2.1.332's ``<tools-used-before-summary>`` leaves them out: agents.tools_used_summary)."""
@@ -125,7 +128,7 @@ class Runtime:
             agent_id=conversation.agent_id,
             agent_type=conversation.agent_type,
             effort=None if conversation.agent is not None and "haiku" in (conversation.agent.model or "")
-            else self.profile.hook_effort_level,
+            else (conversation.agent and agent_keys.effort(conversation.agent)) or self.profile.hook_effort_level,
         )
 
 

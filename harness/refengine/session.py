@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agents, hook_messages, memory, slash
+from harness.refengine import agent_keys, agents, hook_messages, hook_reads, memory, slash
 from harness.refengine.config import load_project
 from harness.refengine.config_model import Launch
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
@@ -97,6 +97,9 @@ class Engine:
         main_agent = config.agents.get(invocation.agent) if invocation.agent else None
         if invocation.agent and main_agent is None:
             raise EngineFailure(f"reference engine: --agent {invocation.agent}: no such agent")
+        if main_agent is not None and (problem := agent_keys.run_problem(main_agent, context="main",
+                                                                          workdir=invocation.workdir)):
+            raise NotModelled(problem)
         rt = Runtime(
             profile=profile, config=config,
             rules=RuleSet.from_lists(allow=config.permissions.allow, deny=config.permissions.deny,
@@ -218,6 +221,9 @@ def _main(rt: Runtime) -> Conversation:
 
 
 def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
+    if rt.session.prompt_stopped:
+        raise NotModelled("a prompt after one a UserPromptSubmit hook stopped with continue false (what the session "
+                          "keeps of the stopped prompt is not measured)")
     conversation = _main(rt)
     rt.session.prompt_id = str(uuid.uuid4())
     conversation.start_user_turn()
@@ -230,6 +236,9 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
     notes += rt.session.pending_context
     rt.session.pending_context.clear()
     submitted = fire(rt, conversation, "UserPromptSubmit", subject=None, fields={"prompt": prompt})
+    if submitted.stop_reason is not None or (submitted.stop_turn and not submitted.blocked):
+        # a prompt hook's block also stops the turn (hooks.combine): that is the block below
+        return _prompt_output(rt, result=hook_reads.stopped_prompt(rt.session, conversation, submitted))
     if submitted.blocked:
         # Exit 2 / decision block erases the prompt; the model never sees it (notes §1.6).
         # Every UserPromptSubmit action runs, the blocking one's siblings too: what was seen in most runs; in one
@@ -250,7 +259,11 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
             raise NotModelled("a slash command as a later prompt of the session (measured: as its first)")
         if rt.config.memory.present:
             raise NotModelled("a slash command with memory files (measured: a plain prompt)")
-        expanded = slash.expand(rt, *command)
+        try:
+            expanded = slash.expand(rt, *command)
+        except slash.ShellLineFailed as failed:
+            conversation.messages.pop()
+            return _prompt_output(rt, result=failed.printed)
         conversation.messages[-1] = {"role": "user", "content": [{"type": "text", "text": expanded.header},
                                                                  {"type": "text", "text": expanded.body}]}
         rt.session.file.command(expanded.header, expanded.body)
@@ -304,7 +317,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
     stop_blocks = 0
     reminded = False
     limit = HOOK_AGENT_MAX_TURNS if conversation.kind == "hook_agent" else MAX_TURNS
-    for _ in range(limit):
+    for turn in range(1, limit + 1):
         reply = rt.model.respond(_request(rt, conversation))
         conversation.messages.append({"role": "assistant", "content": reply})
         kept = rt.session.transcript_of(conversation)
@@ -312,6 +325,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
             kept.reply(reply)
         uses = [b for b in reply if b.get("type") == "tool_use"]
         if uses:
+            answered = set(rt.session.tools_answered)
             outcomes = [run_tool_use(rt, conversation, use) for use in uses]
             conversation.messages.append({"role": "user", "content": [b for o in outcomes for b in o.blocks]})
             if kept:
@@ -320,6 +334,12 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
             if notes:
                 conversation.messages.append(system_note("\n\n".join(notes)))
             if any(o.ends_context for o in outcomes) or any(o.stop_turn for o in outcomes):
+                return ""
+            if agent_keys.turn_limit(conversation.agent) == turn and conversation.kind == "subagent":
+                # no model sees these results: 2.1.332's next tools-used summary still names their tools
+                # (agent-key-max-turns)
+                rt.session.tools_answered = answered
+                conversation.stopped_at_turn_limit = True
                 return ""
             continue
         text = text_of(reply)
@@ -365,8 +385,7 @@ def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *,
     if outcome.contexts:
         # A Stop command's hookSpecificOutput.additionalContext sends the main thread back to the model with
         # it, as a block does, up to the same cap: measured on 2.1.252 to 2.1.332 (hook-stop-additional-context:
-        # nine model calls, each request after the first ending in "Stop hook additional context: ...").
-        if conversation.kind != "main":
-            raise NotModelled("SubagentStop hook additionalContext")
+        # nine model calls, each request after the first ending in "Stop hook additional context: ..."), and a
+        # SubagentStop command's the subagent the same way (hook-output-subagentstop-additional-context).
         return "\n\n".join(outcome.contexts), None
     return None

@@ -77,6 +77,9 @@ def invoke(rt: Runtime, conversation: Conversation, tool_input: Mapping[str, Any
     called = skill_name(tool_input)
     skill = rt.config.skill(called)
     assert skill is not None  # validation_error ran first
+    if skill.command and skill.plugin is None and skill.allowed_tools:
+        raise NotModelled(f"the project or user command {skill.name!r} with allowed-tools called through the Skill "
+                          "tool (what it pre-approves then is not measured)")
     body = render(rt, skill, str(tool_input.get("args") or ""))
     if skill.fork:
         # A forked skill's hooks do not register for the session: the main thread's later Bash runs (measured on

@@ -18,6 +18,12 @@ def bash_exit_code(code: int, output: str) -> str:
     return f"Exit code {code}\n{output}" if output else f"Exit code {code}"
 
 
+def read_folder(path: Path) -> str:
+    """Read of a folder: the file system's error, after PreToolUse, with PostToolUseFailure (builtin-read-folder,
+    builtin-read-folder-hooks, 2.1.252 to 2.1.332)."""
+    return f"EISDIR: illegal operation on a directory, read '{path}'"
+
+
 def read_missing_file(workdir: Path) -> str:
     return f"File does not exist. Note: your current working directory is {workdir}."
 

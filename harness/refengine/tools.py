@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import launch, messages, tool_messages
+from harness.refengine import launch, messages, quotes, tool_messages
 from harness.refengine.errors import NotModelled
 from harness.refengine.notebook import read_notebook, run_notebook_edit
 from harness.refengine.search_tools import run_glob, run_grep
@@ -24,8 +24,6 @@ from harness.refengine.tool_model import ToolEnvironment, ToolResult, resolve, t
 BASH_TIMEOUT_SECONDS = 120.0  # the Bash tool's default (2 minutes)
 
 
-#: Quotes the real engine's Edit normalises between old_string and the file (not measured).
-_CURLY_QUOTES = frozenset("\u2018\u2019\u201c\u201d")
 #: Files Read shows as something other than numbered text lines (images, PDFs).
 _NON_TEXT_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".pdf"})
 #: The longest line Read shows whole (longer ones are cut, not modelled).
@@ -62,7 +60,7 @@ def run_read(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     """Numbered lines, ``N<TAB>text``, no padding (measured on 2.1.252: ``1\tline1\n2\tline2\n3\t``)."""
     path = resolve(tool_input["file_path"], workdir=env.workdir)
     if path.is_dir():
-        raise NotModelled("Read of a folder (unmodelled tool error path)")
+        return tool_error(tool_messages.read_folder(path))
     if not path.is_file():
         return tool_error(tool_messages.read_missing_file(env.workdir))
     if path.suffix == ".ipynb":
@@ -139,8 +137,7 @@ def run_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
         return _edit_create(given, path, new, env)
     _unchanged_since_seen("Edit", path, env)
     original = _text_file("Edit", path)
-    if _CURLY_QUOTES & set(old + new) or (_CURLY_QUOTES & set(original) and old not in original):
-        raise NotModelled("Edit with curly quotes in old_string, new_string or the file (the engine normalises them)")
+    given_old, old = old, quotes.actual_old_string(original, old, new)
     if old == "":
         if not original.strip():
             raise NotModelled("Edit with an empty old_string on an existing empty file")
@@ -159,7 +156,7 @@ def run_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     text = (tool_messages.file_replaced_all(given, note=note) if replace_all
             else tool_messages.file_updated(given, note=note))
     return ToolResult(content=text,
-                      response={"filePath": given, "oldString": old, "newString": new, "replaceAll": replace_all})
+                      response={"filePath": given, "oldString": given_old, "newString": new, "replaceAll": replace_all})
 
 
 def _edit_create(given: str, path: Path, content: str, env: ToolEnvironment) -> ToolResult:

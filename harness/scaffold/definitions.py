@@ -46,6 +46,13 @@ _NO_SUCH_TOOL = "No such tool available"
 
 def skill_case(skill: SkillDef, *, root: Path, profile: Profile, report: Report) -> dict[str, Any] | None:
     name = skill.name
+    for event in sorted({rule.event for rule in skill.hooks}):
+        # the skill's case loads it; what its own hooks do once loaded is the team's to script (S4)
+        report.skipped.append(
+            f"skill {name}: its frontmatter {event} hook: the skill's case loads the skill, not the hook; a case"
+            " invokes the skill, then makes a call the hook's matcher matches and checks what the hook does"
+            " (docs/case-format.md)"
+        )
     line = quotable_line(skill.body)
     base: dict[str, Any] = {"project": "../..", "run": {"permission_mode": "bypass"}}
     launch: dict[str, Any] = {"name": "Skill", "input": {"skill": name}}

@@ -233,3 +233,18 @@ def test_plan_reads_everywhere_and_refuses_writes_and_mcp_tools() -> None:
     for tool, tool_input in (("Bash", {"command": "python3 -c pass"}), ("Agent", {"prompt": "p"})):
         with pytest.raises(NotModelled, match="auto-mode classifier"):
             moded(tool, tool_input, "plan")
+
+def test_an_agent_type_deny_rule_is_not_modelled() -> None:
+    # claude names the rule and its settings source (cc-harness explore seed 22061, x22061-0154); unmeasured here
+    rules = RuleSet(deny=(Rule.parse("Agent(probe)"),))
+    with pytest.raises(NotModelled, match="Agent"):
+        decide(Request(tool="Agent", tool_input={"subagent_type": "probe", "prompt": "p", "description": "d"},
+                       mode="bypass", workdir=WORKDIR, rules=rules))
+
+
+def test_an_allow_rule_against_an_output_redirection_is_not_modelled() -> None:
+    # 2.1.332 asks for the redirection under Bash(echo *) (seed 22061, x22061-0295); /dev/null stays allowed
+    rules = RuleSet(allow=(Rule.parse("Bash(echo *)"),))
+    with pytest.raises(NotModelled, match="redirects"):
+        bash("echo CHANGED >> notes.txt", rules=rules)
+    assert bash("echo QUIET > /dev/null", rules=rules).behaviour == "allow"

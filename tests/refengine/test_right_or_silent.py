@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.refengine import agent_keys
 from harness.refengine.config import load_project
 from harness.refengine.errors import NotModelled
 from harness.refengine.permissions import Request, Rule, RuleSet, decide
@@ -80,9 +81,23 @@ def test_unknown_settings_keys_are_not_modelled(tmp_path: Path, file: str, setti
         load(work, home)
 
 
-@pytest.mark.parametrize("key", ["permissionMode: acceptEdits", "maxTurns: 2", "isolation: worktree",
-                                 "memory: project", "background: true", "effort: high", "initialPrompt: hi",
-                                 "mcpServers: [marker]", "tools: Bash(git *)"])
+@pytest.mark.parametrize(("key", "modelled"), [
+    ("permissionMode: acceptEdits", False), ("maxTurns: 2", False), ("background: true", False),
+    ("effort: high", False), ("memory: user", False), ("maxTurns: 1", True), ("memory: project", True),
+    ("effort: low", True), ("color: blue", True), ("initialPrompt: hi", True), ("omitClaudeMd: true", True),
+])
+def test_agent_keys_matter_when_the_agent_runs(tmp_path: Path, key: str, modelled: bool) -> None:
+    # agent-key-idle: an agent that never runs changes nothing with these keys; as a subagent only measured
+    # values are modelled (agent_keys.py), and none on the main thread
+    work, home = tmp_path / "work", tmp_path / "home"
+    home.mkdir()
+    write_files(work, {".claude/agents/probe.md": f"---\nname: probe\ndescription: A probe.\n{key}\n---\nBody.\n"})
+    agent = load_project(workdir=work, home=home, trusted=True).agents["probe"]
+    assert (agent_keys.run_problem(agent, context="subagent", workdir=work) is None) is modelled
+    assert agent_keys.run_problem(agent, context="main", workdir=work) is not None
+
+
+@pytest.mark.parametrize("key", ["isolation: worktree", "mcpServers: [marker]", "tools: Bash(git *)"])
 def test_unmodelled_agent_frontmatter_is_not_modelled(tmp_path: Path, key: str) -> None:
     work, home = tmp_path / "work", tmp_path / "home"
     home.mkdir()
@@ -226,16 +241,21 @@ def test_a_hook_allow_against_a_deny_rule_is_not_modelled() -> None:
     assert decision("Bash", {"command": "rm x"}, hook_allowed=True) == "allow"
 
 
-@pytest.mark.parametrize("command", ["echo VAR=$EXPLORE_VAR", 'echo "${HOME}"', "echo $1"])
+@pytest.mark.parametrize("command", ['echo "${HOME}"', "echo $1", "echo a && echo $X"])
 def test_a_bash_command_with_a_variable_in_default_mode_is_not_modelled(command: str) -> None:
-    # Before: the read-only check ran `echo VAR=$X`; the engine refuses it (case bash-variable-default-mode),
-    # with a text that differs by version.
+    # Before: the read-only check ran `echo VAR=$X`; the engine refuses it (case bash-variable-default-mode).
+    # Only one plain command's $NAME is measured.
     with pytest.raises(NotModelled, match="shell variable"):
         decision("Bash", {"command": command})
-    with pytest.raises(NotModelled, match="shell variable"):
-        decision("Bash", {"command": command}, allow=("Bash(echo *)",))
     assert decision("Bash", {"command": "echo PLAIN"}) == "allow"
     assert decision("Bash", {"command": command}, deny=("Bash",)) == "deny"  # a bare deny still decides
+
+
+def test_a_plain_command_with_a_variable_in_default_mode_is_refused() -> None:
+    # bash-variable-default-mode, 2.1.252 to 2.1.332: refused (asked, so listed), where `echo PLAIN` runs
+    assert decision("Bash", {"command": "echo VAR=$EXPLORE_VAR"}) == "ask"
+    assert decision("Bash", {"command": "echo VAR=$EXPLORE_VAR"}, allow=("Bash(echo *)",)) == "ask"
+    assert decision("Bash", {"command": "echo VAR=$EXPLORE_VAR"}, allow=("Bash",)) == "allow"
 
 
 def test_rule_text_round_trips() -> None:
@@ -251,7 +271,6 @@ def env_for(workdir: Path) -> ToolEnvironment:
 
 
 @pytest.mark.parametrize(("files", "tool_input", "element"), [
-    ({"d/x.txt": "x\n"}, {"file_path": "d"}, "Read of a folder"),
     ({"e.txt": ""}, {"file_path": "e.txt"}, "empty file"),
     ({"a.txt": "one\ntwo\n"}, {"file_path": "a.txt", "offset": 9}, "offset past the end"),
     ({"w.txt": "one\r\ntwo\r\n"}, {"file_path": "w.txt"}, "CRLF"),
@@ -280,6 +299,21 @@ def test_edit_or_write_after_the_file_changed_on_disk_is_not_modelled(tmp_path: 
         run_edit({"file_path": "a.txt", "old_string": "three", "new_string": "four"}, env)
     with pytest.raises(NotModelled, match="changed on disk"):
         run_write({"file_path": "a.txt", "content": "five\n"}, env)
+
+
+def test_read_of_a_folder_is_the_file_systems_error(tmp_path: Path) -> None:
+    # builtin-read-folder, builtin-read-folder-hooks, 2.1.252 to 2.1.332
+    (tmp_path / "d").mkdir()
+    result = run_read({"file_path": "d"}, env_for(tmp_path))
+    assert result.is_error and result.content == f"EISDIR: illegal operation on a directory, read '{tmp_path / 'd'}'"
+
+
+def test_edit_with_straight_quotes_replaces_the_files_curly_ones(tmp_path: Path) -> None:
+    # builtin-edit-curly-quotes-plain, 2.1.252 to 2.1.332
+    (tmp_path / "f.txt").write_text("It\u2019s \u201cquoted\u201d.\n", encoding="utf-8")
+    result = run_edit({"file_path": "f.txt", "old_string": 'It\'s "quoted"', "new_string": "Plain"}, env_for(tmp_path))
+    assert not result.is_error
+    assert (tmp_path / "f.txt").read_text(encoding="utf-8") == "Plain.\n"
 
 
 @pytest.mark.parametrize(("content", "old", "new"), [

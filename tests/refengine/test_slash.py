@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from harness.model_request import slash_command_header
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import profile_for
 from harness.refengine.session import Engine, Invocation
-from harness.refengine.slash import expand, parse
-from harness.scripted import slash_command_header
+from harness.refengine.slash import ShellLineFailed, expand, parse
 
 
 class _Silent:
@@ -19,8 +19,8 @@ class _Silent:
 
 
 def _engine(tmp_path: Path, body: str) -> Engine:
-    (tmp_path / "work" / ".claude" / "commands").mkdir(parents=True)
-    (tmp_path / "home").mkdir()
+    (tmp_path / "work" / ".claude" / "commands").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "home").mkdir(exist_ok=True)
     (tmp_path / "work" / ".claude" / "commands" / "greet.md").write_text(body)
     invocation = Invocation(workdir=tmp_path / "work", home=tmp_path / "home", trusted=True,
                             permission_mode="default", env={"PATH": "/usr/bin:/bin"})
@@ -33,7 +33,33 @@ def test_a_slash_prompt_is_parsed_and_other_prompts_are_not() -> None:
     assert parse("Say /greet") is None
     assert slash_command_header("/greet a b") == ("<command-name>/greet</command-name>",
                                                   "<command-args>a b</command-args>")
+    assert slash_command_header("/greet") == ("<command-name>/greet</command-name>",)  # no <command-args>
     assert slash_command_header("hello") is None
+
+
+def test_without_arguments_the_header_has_no_command_args(tmp_path: Path) -> None:
+    engine = _engine(tmp_path, "---\ndescription: d\n---\nHello.")
+    assert expand(engine._rt, "greet", "").header == (
+        "<command-message>greet</command-message>\n<command-name>/greet</command-name>")
+
+
+@pytest.mark.parametrize(("version", "printed"), [
+    ("2.1.317", ""),
+    ("2.1.318", "Shell command failed for pattern \"!`ls build`\": [stderr]\n"
+                "ls: cannot access 'build': No such file or directory")])
+def test_one_failing_shell_line_ends_the_prompt(tmp_path: Path, version: str, printed: str) -> None:
+    engine = _engine(tmp_path, "---\ndescription: d\n---\nFiles:\n!`ls build`\n")
+    engine._rt.profile = profile_for(version)
+    with pytest.raises(ShellLineFailed) as failed:
+        expand(engine._rt, "greet", "")
+    assert failed.value.printed == printed
+
+
+def test_two_shell_lines_that_may_fail_are_not_modelled(tmp_path: Path) -> None:
+    """The engine runs them at once and names whichever failed first."""
+    engine = _engine(tmp_path, "---\ndescription: d\n---\n!`ls build`\n!`ls dist`\n")
+    with pytest.raises(NotModelled):
+        expand(engine._rt, "greet", "")
 
 
 def test_arguments_positional_from_zero_and_shell_lines_as_measured(tmp_path: Path) -> None:
@@ -44,16 +70,18 @@ def test_arguments_positional_from_zero_and_shell_lines_as_measured(tmp_path: Pa
     assert out.body == "Hi World Moon. 1=Moon 2=$2\nOUT\n"
 
 
-@pytest.mark.parametrize("body", ["---\nmodel: haiku\n---\nX $ARGUMENTS", "X $0", "X without arguments",
-                                  "X $ARGUMENTS !`exit 3`"])
+@pytest.mark.parametrize("body", ["---\nmodel: haiku\n---\nX $ARGUMENTS", "D X $0", "D X without arguments",
+                                  "D X $ARGUMENTS !`exit 3`", "X $ARGUMENTS"])
 def test_what_was_not_measured_is_not_modelled(tmp_path: Path, body: str) -> None:
-    engine = _engine(tmp_path, body)
+    """A command's own frontmatter (or its lack of a description) is not-modelled as the run starts: the skill
+    listing would show it; the rest as the command expands."""
     with pytest.raises(NotModelled):
+        engine = _engine(tmp_path, body.replace("D ", "---\ndescription: d\n---\n", 1))
         expand(engine._rt, "greet", "a")
 
 
 def test_an_unknown_command_is_not_modelled(tmp_path: Path) -> None:
-    engine = _engine(tmp_path, "X")
+    engine = _engine(tmp_path, "---\ndescription: d\n---\nX")
     with pytest.raises(NotModelled):
         expand(engine._rt, "review", "")
 
@@ -65,6 +93,18 @@ def test_allowed_tools_are_read_for_the_turn(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("line", ["touch x && echo armed", "pwd", "ls | tr a b", "echo $(id)"])
 def test_a_shell_line_beyond_a_plain_echo_or_ls_is_not_modelled(tmp_path: Path, line: str) -> None:
-    engine = _engine(tmp_path, f"X $ARGUMENTS !`{line}`")
+    engine = _engine(tmp_path, f"---\ndescription: d\n---\nX $ARGUMENTS !`{line}`")
     with pytest.raises(NotModelled):
         expand(engine._rt, "greet", "a")
+
+
+def test_project_and_user_commands_are_skills_after_the_skills_by_name(tmp_path: Path) -> None:
+    """skill-tool-project-command: a user ``alpha`` before a project ``mid``, both after the skills."""
+    skill = tmp_path / "work" / ".claude" / "skills" / "zeta-notes"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\ndescription: Take notes\n---\nS\n")
+    (tmp_path / "home" / ".claude" / "commands").mkdir(parents=True)
+    (tmp_path / "home" / ".claude" / "commands" / "alpha.md").write_text("---\ndescription: Plan\n---\nP\n")
+    engine = _engine(tmp_path, "---\ndescription: Hello\n---\nH\n")
+    listed = [(s.name, s.command) for s in engine._rt.config.skills.values()]
+    assert listed == [("zeta-notes", False), ("alpha", True), ("greet", True)]

@@ -1,0 +1,3 @@
+#!/bin/bash
+cat > /dev/null; echo "Stop h7" >> "$CLAUDE_PROJECT_DIR/hooks.txt"
+echo '{"continue": false, "stopReason": "HOOK-7-STOP"}'

@@ -1,0 +1,81 @@
+"""What each hook event reads of a command's result (hook_reads), as hooks.combine gives it meaning."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.refengine import hook_messages, hook_surface
+from harness.refengine.errors import NotModelled
+from harness.refengine.hook_reads import stopped_prompt
+from harness.refengine.hook_results import ActionResult, combine
+from harness.refengine.hooks import HookAction
+
+ACTION = HookAction(type="command", command="bash h.sh")
+
+
+def _result(**kwargs: object) -> ActionResult:
+    return ActionResult(action=ACTION, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "SubagentStart", "SessionEnd"])
+def test_exit_2_is_a_non_blocking_error_where_measured(event: str) -> None:
+    outcome = combine(event, None, [_result(exit_code=2, stderr="WHY\n")])
+    assert (outcome.blocked, outcome.message, outcome.contexts) == (False, None, ())
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "SubagentStart", "SessionEnd"])
+def test_decision_block_changes_nothing_where_measured(event: str) -> None:
+    outcome = combine(event, None, [_result(output={"decision": "block", "reason": "WHY"})])
+    assert (outcome.blocked, outcome.message) == (False, None)
+
+
+@pytest.mark.parametrize("event", ["PostToolUseFailure", "Stop", "SubagentStop", "SessionStart", "SubagentStart"])
+def test_continue_false_is_read_only_where_measured(event: str) -> None:
+    outcome = combine(event, "Bash", [_result(output={"continue": False, "stopReason": "HALT"})])
+    assert (outcome.stop_turn, outcome.stop_reason) == (False, None)
+
+
+def test_continue_false_on_userpromptsubmit_keeps_its_stop_reason() -> None:
+    outcome = combine("UserPromptSubmit", None, [_result(output={"continue": False, "stopReason": "HALT"})])
+    assert (outcome.stop_turn, outcome.stop_reason) == (True, "HALT")
+
+
+@pytest.mark.parametrize(("output", "stderr", "code", "detail"), [
+    ({"decision": "block", "reason": "WHY"}, "", 0, "WHY"),
+    (None, "WHY\n", 2, "[bash h.sh]: WHY\n"),
+])
+def test_posttoolusefailure_blocks_are_framed_as_on_posttooluse(output: dict[str, str] | None, stderr: str,
+                                                                 code: int, detail: str) -> None:
+    outcome = combine("PostToolUseFailure", "Bash", [_result(output=output, stderr=stderr, exit_code=code)])
+    assert outcome.message == hook_messages.blocking_error("PostToolUseFailure", "Bash", "bash h.sh", detail)
+    assert outcome.message.startswith('PostToolUseFailure:Bash hook blocking error from command: "bash h.sh": ')
+
+
+def test_permission_fields_on_posttooluse_decide_nothing() -> None:
+    output = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "permissionDecision": "deny",
+                                     "permissionDecisionReason": "NO", "updatedInput": {"command": "x"}}}
+    hook_surface.check_output("PostToolUse", output)
+    outcome = combine("PostToolUse", "Bash", [_result(output=output)])
+    assert (outcome.permission, outcome.blocked, outcome.updated_input) == (None, False, None)
+
+
+class _Session:
+    prompt_stopped = False
+
+
+class _Conversation:
+    def __init__(self) -> None:
+        self.messages: list[object] = ["earlier", "the prompt"]
+
+
+def test_a_stopped_prompt_prints_the_stop_reason_and_leaves_the_conversation() -> None:
+    session, conversation = _Session(), _Conversation()
+    outcome = combine("UserPromptSubmit", None, [_result(output={"continue": False, "stopReason": "HALT"})])
+    assert stopped_prompt(session, conversation, outcome) == "Operation stopped by hook: HALT"  # type: ignore[arg-type]
+    assert (session.prompt_stopped, conversation.messages) == (True, ["earlier"])
+
+
+def test_a_stop_without_a_reason_is_not_modelled() -> None:
+    outcome = combine("UserPromptSubmit", None, [_result(output={"continue": False})])
+    with pytest.raises(NotModelled, match="without a stopReason"):
+        stopped_prompt(_Session(), _Conversation(), outcome)  # type: ignore[arg-type]
