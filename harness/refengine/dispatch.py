@@ -124,15 +124,11 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
         skill_needs_approval=name == "Skill" and skills.needs_approval(rt, tool_input),
         skill_refusal_names_allow_rule=rt.profile.skill_approval_names_allow_rule,
         bash_path_refusal=rt.profile.bash_path_refusal,
-<<<<<<< HEAD
+        bash_variable_refusal=rt.profile.bash_variable_refusal,
     )
     decision = decide(request)
     if conversation.mode is None:  # the session's mode; a hook agent's own dontAsk answers as default does
         decision = modes.adjust(decision, request, refusals=len(rt.session.denials))
-=======
-        bash_variable_refusal=rt.profile.bash_variable_refusal,
-    ))
->>>>>>> main
     if decision.behaviour != "allow" and pre.updated_without_decision:
         # Measured only where the rewritten call was allowed anyway (hook-output-pretooluse-updated-input-alone).
         raise NotModelled(f"a PreToolUse updatedInput without a decision whose rewritten {name} call is not allowed")
