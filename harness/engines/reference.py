@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from harness.case import Case
 from harness.case.spec import Turn
@@ -23,6 +23,7 @@ from harness.model_request import ModelRequest
 from harness.processes import carriers, command_line, contain, contained, kill_run
 from harness.refengine import errors as refengine_errors
 from harness.refengine import launch
+from harness.refengine.permissions import Mode
 from harness.refengine.profiles import Profile, newest_measured, profile_for
 from harness.refengine.runtime import Request
 from harness.refengine.scope import BUNDLED_SKILLS
@@ -64,6 +65,13 @@ def unmodelled_parts(case: Case) -> list[str]:
     out += [f"a check on the model's text that names the bundled skill {name} (the engine's own skills)"
             for name in sorted(_bundled_skills_named(case))]
     return out
+
+
+def _modelled_mode(mode: str) -> Mode:
+    """``mode`` as the engine takes it; unmodelled_parts refused the others before the run."""
+    if mode not in MODELLED_MODES:
+        raise NotModelled(f"run.permission_mode: {mode}")
+    return cast(Mode, mode)
 
 
 def _turns(case: Case) -> list[Turn]:
@@ -146,7 +154,7 @@ class ReferenceEngine:
             workdir=workdir,
             home=home,
             trusted=case.run.trusted,
-            permission_mode=case.run.permission_mode,
+            permission_mode=_modelled_mode(case.run.permission_mode),
             env=env,
             agent=case.run.agent,
             timeout=case.run.timeout,
