@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from harness.refengine.commands import project_commands
 from harness.refengine.config_model import NO_LAUNCH, Launch, McpServerDef, ProjectConfig, SettingsProblem
 from harness.refengine.definition_files import load_agents, load_skills
 from harness.refengine.errors import NotModelled
@@ -67,7 +68,8 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
     agent_roots = [(level, folder / "agents") for level, folder in levels]
     for plugin in launch.plugins:
         warnings.extend(plugin.warnings)
-    skills = load_skills(skill_roots, warnings, plugins=launch.plugins, commands=command_roots)
+    skills = load_skills(skill_roots, warnings, plugins=launch.plugins,
+                         commands=lambda taken: project_commands(command_roots, warnings, taken=taken))
     agents = load_agents(agent_roots, warnings, plugins=launch.plugins, flag=launch.agents)
     mcp_servers = _load_mcp(workdir=workdir, home=home, settings=files, launch=launch,
                             warnings=warnings, unmodelled=unmodelled)

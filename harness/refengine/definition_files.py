@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ def _hooks_or_none(
 
 
 def load_skills(roots: list[Path], warnings: list[str], *, plugins: tuple[PluginDef, ...] = (),
-                commands: list[Path] | None = None) -> dict[str, SkillDef]:
+                commands: Callable[[set[str]], dict[str, SkillDef]] | None = None) -> dict[str, SkillDef]:
     """The first root that has a name wins: ``~/.claude/skills`` over the project's (notes §2.1: personal >
     project). Measured on 2.1.252 to 2.1.332 with a skill ``dup`` at both levels: only the user one is
     listed, ``Skill {skill: dup}`` injects its body, and the base directory is under HOME. The order is
@@ -50,9 +50,8 @@ def load_skills(roots: list[Path], warnings: list[str], *, plugins: tuple[Plugin
         for skill_file in sorted(root.glob("*/SKILL.md")):
             if skill_file.parent.name not in skills:
                 skills[skill_file.parent.name] = _skill(skill_file, warnings)
-    from harness.refengine.commands import project_commands  # it builds on skill_def, below
-
-    skills.update(project_commands(commands or [], warnings, taken=set(skills)))
+    if commands is not None:  # the project's and the user's commands, given the skill names they may clash with
+        skills.update(commands(set(skills)))
     for plugin in plugins:
         for skill in plugin.skills:
             skills.setdefault(skill.name, skill)

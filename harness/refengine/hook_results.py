@@ -8,13 +8,38 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from harness.refengine import hook_messages
 from harness.refengine.errors import NotModelled
-from harness.refengine.hook_reads import as_read
 from harness.refengine.hooks import HookAction
+
+# What an event does not read of a command's result, the parts combine must not act on: every hook event takes
+# the same exit codes and JSON fields, but each reads only some of them (measured on 2.1.252 to 2.1.332, each
+# output alone and all together in one committed case per event; hook_surface names them). Reading a result
+# through as_read keeps combine's rules per field instead of per event and field.
+#: Events where exit 2 is measured to be a non-blocking error, as exit 1 is.
+EXIT_2_IGNORED = frozenset({"SessionStart", "SubagentStart", "SessionEnd"})
+#: Events where a top-level ``decision: block`` is measured to change nothing.
+BLOCK_IGNORED = frozenset({"SessionStart", "SubagentStart", "SessionEnd"})
+#: Events where ``continue: false`` is measured to act (hook_surface cites the cases).
+CONTINUE_READ = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit"})
+
+
+def as_read(event: str, result: ActionResult) -> ActionResult:
+    """``result`` without what ``event`` does not read (an ignored exit 2 becomes an exit 1)."""
+    if result.exit_code == 2 and event in EXIT_2_IGNORED:
+        result = replace(result, exit_code=1)
+    if result.output is None:
+        return result
+    output: Mapping[str, Any] = result.output
+    if event in BLOCK_IGNORED and output.get("decision") == "block":
+        output = {k: v for k, v in output.items() if k not in ("decision", "reason")}
+    if event not in CONTINUE_READ and "continue" in output:
+        output = {k: v for k, v in output.items() if k not in ("continue", "stopReason")}
+    return replace(result, output=output) if output is not result.output else result
+
 
 Permission = Literal["allow", "deny", "ask", "defer"]
 _PRECEDENCE: dict[Permission, int] = {"deny": 3, "defer": 2, "ask": 1, "allow": 0}
@@ -54,7 +79,7 @@ class HookOutcome:
     suppress_prompt: bool = False
     """A UserPromptSubmit block whose printed message leaves the original prompt out (suppressOriginalPrompt)."""
     stop_reason: str | None = None
-    """The first ``stopReason`` beside a ``continue: false`` the event reads (hook_reads.CONTINUE_READ)."""
+    """The first ``stopReason`` beside a ``continue: false`` the event reads (CONTINUE_READ)."""
     updated_without_decision: bool = False
     """``updated_input`` came with no permissionDecision: the rewritten call still needs the permission check."""
     actions: int = 0

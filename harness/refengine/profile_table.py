@@ -347,6 +347,17 @@ CHANGES: tuple[Change, ...] = (
                     "path is inside the working directories ...' (2.1.285 and 2.1.291 run it: the auto-mode "
                     "classifier's window); on 2.1.332 also outside the working copy and for touch "
                     "(tool-default-mode-refusals, slash-command-allowed-tools-absent)"),
+    Change(behaviour="bash_variable_refusal", since=(2, 1, 285),
+           value=("Auto mode could not evaluate this action and is blocking it for safety — run with --debug for "
+                  "details. This is not a judgment that the action is unsafe. This is usually transient — wait "
+                  "briefly and try this action again as-is; don't rewrite it. If it keeps failing, continue with "
+                  "other tasks that don't require this action and come back to it later. Note: reading files, "
+                  "searching code, and other read-only operations do not require the classifier and can still be "
+                  "used."),
+           evidence="measured: first in 2.1.285, not in 2.1.284 (`cc-harness bisect bash-variable-default-mode "
+                    "--field 'steps[0].turns[0].call.expect.result' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/bash_variable_refusal.jsonl`): the auto-mode classifier's refusal, on "
+                    "2.1.285, 2.1.291 and 2.1.299 (bash-variable-default-mode)"),
     Change(behaviour="bash_variable_refusal", since=(2, 1, 303),
            value="A variable in this command can't be checked before it runs",
            evidence="measured: first in 2.1.303, not in 2.1.301 (2.1.302 would not install) (`cc-harness bisect "
