@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from harness.case import spec
+from harness.case import matchers, spec
 
 #: Each object of the schema and the dataclass it loads into.
 SHAPES: dict[str, type[Any]] = {
@@ -28,7 +28,7 @@ SHAPES: dict[str, type[Any]] = {
     "text_checks": spec.TextChecks,
     "offered": spec.Offered,
     "effect": spec.Effect,
-    "message_check": spec.MessageCheck,
+    "message_check": matchers.MessageCheck,
 }
 #: Fields the loader derives rather than reads from a key of the same name.
 DERIVED = {

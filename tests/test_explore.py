@@ -149,8 +149,9 @@ def test_draws_of_300_reach_every_area_of_the_grammar() -> None:
 
 
 def test_an_abstention_is_not_modelled_and_the_real_engine_is_not_run(tmp_path: Path) -> None:
-    # plan mode is not modelled: the verdict is not-modelled whatever claude would do, so it is not run
-    scenario = Scenario(skills=(), agents=(), hooks=(), rules=(), trusted=True, mode="plan",
+    # settings env in a folder never trusted is not modelled: the verdict is not-modelled whatever claude would
+    # do, so it is not run
+    scenario = Scenario(skills=(), agents=(), hooks=(), rules=(), trusted=False, mode="default", env=("project",),
                         steps=(Step(session="new", calls=()),))
     outcome = run_both(scenario, version=PINNED[-1], workdir=tmp_path, case_id="abstains")
     assert outcome.verdict == NOT_MODELLED and outcome.real is None
