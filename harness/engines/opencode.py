@@ -34,7 +34,7 @@ from harness.engine_name import EngineName
 from harness.engines import npm_install
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.claude import StepGroup, run_command_line
-from harness.engines.vocabulary import Vocabulary
+from harness.engines.vocabulary import Vocabulary, scripted_calls
 from harness.errors import InstallError, NotModelled
 from harness.scripted import ScriptedModel
 from harness.versions import is_version
@@ -166,8 +166,7 @@ def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
     ):
         if (workdir / path).exists() and why not in reasons:
             reasons.append(why)
-    calls = {turn.call.name for step in case.steps for turn in step.turns if turn.call is not None}
-    calls |= {turn.call.name for ctx in case.contexts for turn in ctx.turns if turn.call is not None}
+    calls = scripted_calls(case)
     if case.run.permission_mode == "default" and "Bash" in calls:
         # measured on 1.18.33: with opencode's own permissions, `opencode run` asks before a bash call and
         # waits for an answer print mode cannot give, until the time limit kills it

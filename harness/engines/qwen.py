@@ -43,7 +43,7 @@ from harness.engine_name import EngineName
 from harness.engines import npm_install
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.claude import StepGroup, run_command_line
-from harness.engines.vocabulary import Vocabulary
+from harness.engines.vocabulary import Vocabulary, scripted_calls
 from harness.errors import InstallError, NotModelled
 from harness.scripted import ScriptedModel
 from harness.versions import is_version
@@ -175,8 +175,7 @@ def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
     ):
         if (workdir / path).exists() and why not in reasons:
             reasons.append(why)
-    calls = {turn.call.name for step in case.steps for turn in step.turns if turn.call is not None}
-    calls |= {turn.call.name for ctx in case.contexts for turn in ctx.turns if turn.call is not None}
+    calls = scripted_calls(case)
     unknown = sorted(name for name in calls if not TOOLS.knows(name))
     if unknown:
         reasons.append(f"calls to {', '.join(unknown)} (no Qwen Code tool in the adapter's table)")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.case import Case
 from harness.engines.fakeapi import Responder
 from harness.model_request import ModelRequest
 
@@ -47,6 +48,7 @@ class Vocabulary:
 
     def knows(self, claude: str) -> bool:
         return claude in self.tools
+
 
     def wrap(self, respond: Responder, *, workdir: Path) -> Responder:
         """``respond`` spoken in the agent's names on the API side, Claude Code's on the model side."""
@@ -95,3 +97,9 @@ class Vocabulary:
 
 def _renamed(tool_input: dict[str, Any], keys: Mapping[str, str]) -> dict[str, Any]:
     return {keys.get(k, k): v for k, v in tool_input.items()}
+
+
+def scripted_calls(case: Case) -> set[str]:
+    """The tools a case's scripted model calls, in every step and context (Claude Code's names)."""
+    turns = [t for step in case.steps for t in step.turns] + [t for ctx in case.contexts for t in ctx.turns]
+    return {t.call.name for t in turns if t.call is not None}
