@@ -102,3 +102,23 @@ def test_what_the_adapter_cannot_say_is_named_not_dropped(write_case: CaseWriter
                     reason="opencode is installed with npm and reads skills with rg")
 def test_committed_cases_run_on_opencode(tmp_path: Path) -> None:
     run_committed_cases(f"opencode@{OPENCODE}", ONE_PER_PART, tmp_path / "run.jsonl")
+
+
+def test_the_driver_reads_bytes_that_are_not_utf8_as_replacement_characters(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from harness.engines import opencode_driver
+
+    fake = tmp_path / "opencode"
+    fake.write_bytes(
+        b"#!/bin/sh\ncat > /dev/null\n"
+        b"printf '{\"type\":\"text\",\"sessionID\":\"s\",\"part\":{\"text\":\"a \\377 b\"}}\\n'\n"
+        b"printf '{\"type\":\"step_finish\",\"sessionID\":\"s\",\"part\":{\"reason\":\"stop\"}}\\n'\n"
+    )
+    fake.chmod(0o755)
+    done = subprocess.run([sys.executable, opencode_driver.__file__, "Go.", str(fake)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1])["result"] == "a \ufffd b"

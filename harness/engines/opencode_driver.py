@@ -92,7 +92,9 @@ def main(args: list[str]) -> int:
     base_url = os.environ.get("ANTHROPIC_BASE_URL", "")
     api_key = os.environ.get("ANTHROPIC_API_KEY", "")
     env = {**os.environ, "OPENCODE_CONFIG_CONTENT": json.dumps(config(base_url, api_key, permission))}
-    proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    # bytes that are not UTF-8 (a tool's output echoed in an event) are replaced, never the driver's crash
+    proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                            encoding="utf-8", errors="replace")
     assert proc.stdin is not None and proc.stdout is not None
     try:
         proc.stdin.write(prompt)
