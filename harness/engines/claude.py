@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
 
+from harness import netjail
 from harness.apifaults import ApiFaultPlan, summarise
 from harness.case import Case, Flags, Step
 from harness.engine_name import EngineName
@@ -206,15 +207,16 @@ def run_command_line(
             group: StepGroup, *, resume: str | None, debug_log: Path, api: FakeMessagesAPI
         ) -> ProcessResult:
             env = engine_env(case, home=home, tmp=tmp, api=api, cookie=cookie)
-            out, end = _run_process(
-                argv(group, resume, debug_log),
-                env=env,
-                cwd=workdir,
-                steps=group,
-                model=model,
-                timeout=case.run.timeout,
-                cookie=cookie,
-            )
+            with netjail.loopback_only(ports=(api.port, *model.ports.values())) as jail:
+                out, end = _run_process(
+                    jail(argv(group, resume, debug_log), path=env.get("PATH")),
+                    env=env,
+                    cwd=workdir,
+                    steps=group,
+                    model=model,
+                    timeout=case.run.timeout,
+                    cookie=cookie,
+                )
             return ProcessResult(session_id=out.session_id, steps=step_outputs(group, out), end=end)
 
         done = run_sessions(
@@ -231,6 +233,8 @@ def run_command_line(
         # a server that failed to start says why: its stderr, from the engine's MCP log in the run's HOME
         failed = {s["name"]: s for step in done.steps for s in step.mcp_failed}
         notes = tuple(mcpstatus.note(s, mcpstatus.claude_stderr(home, name)) for name, s in failed.items())
+        if (why := netjail.unavailable()) is not None:
+            notes = (*notes, f"not kept to loopback: {why}")
         return dataclasses.replace(done, notes=(*done.notes, *notes)) if notes else done
 
 

@@ -1,0 +1,225 @@
+"""Runs that reach loopback only: an engine process tree in a network namespace of its own.
+
+A case's processes (the engine, its hooks and Bash calls, the MCP servers it starts) must reach nothing but
+what the run serves itself: a hook running ``npm test`` must not fetch from a registry, and a case from a
+pull request must not be able to send anything anywhere. Where the machine allows it (Linux, as root, with
+util-linux's ``unshare`` and ``nsenter``), each engine process starts inside a network namespace whose only
+interface is its own loopback. What the harness serves on 127.0.0.1 outside (the fake model API, the case's
+``servers:``) is relayed into the namespace on the same port numbers, so that URLs in settings and in the
+environment stay what they are.
+
+The namespace is held by a small process (``unshare --net cat``, which ends when its stdin closes, so also
+when the harness dies). The relay's listening sockets are made inside the namespace by a short-lived thread
+that enters it (``setns``) for just that: a socket keeps the namespace it was made in, and everything else
+(accepting, connecting out, copying) runs in the harness's own namespace.
+
+Elsewhere (not root, no util-linux, a kernel without network namespaces) a run is not isolated, and
+``unavailable()`` says why: the engine adapters put that in the run's notes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
+from functools import cache
+from pathlib import Path
+
+_CLONE_NEWNET = 0x40000000
+_SIOCGIFFLAGS, _SIOCSIFFLAGS, _IFF_UP = 0x8913, 0x8914, 0x1
+#: How long the holder may take to be in its namespace (a loaded machine: fork, exec, unshare).
+_START_TIMEOUT = 10.0
+
+
+class Jail:
+    """One network namespace, its holder process and the relays into it."""
+
+    def __init__(self, holder: subprocess.Popen[bytes]) -> None:
+        self.holder = holder
+        self.namespace = Path(f"/proc/{holder.pid}/ns/net")
+        self._listeners: list[socket.socket] = []
+        self._closed = threading.Event()
+
+    def prefix(self, argv: list[str], *, path: str | None = None) -> list[str]:
+        """``argv`` started inside the namespace; ``argv`` itself when its program cannot be found (it will
+        not start, and the caller's own error for a missing program stays what it was)."""
+        if not argv or shutil.which(argv[0], path=path) is None:
+            return argv
+        return ["nsenter", f"--net={self.namespace}", "--", *argv]
+
+    def relay(self, ports: Iterable[int]) -> None:
+        """Connections to 127.0.0.1:``port`` inside the namespace reach 127.0.0.1:``port`` outside."""
+        wanted = sorted(set(ports))
+        made = _inside(self.namespace, lambda: [_listener(port) for port in wanted])
+        for port, listener in zip(wanted, made, strict=True):
+            self._listeners.append(listener)
+            threading.Thread(target=self._accept, args=(listener, port), daemon=True).start()
+
+    def close(self) -> None:
+        self._closed.set()
+        for listener in self._listeners:
+            _close(listener)
+        if self.holder.stdin is not None:
+            self.holder.stdin.close()
+        self.holder.kill()
+        self.holder.wait()
+
+    def _accept(self, listener: socket.socket, port: int) -> None:
+        while not self._closed.is_set():
+            try:
+                inner, _ = listener.accept()
+            except OSError:  # closed at the run's end
+                return
+            try:
+                outer = socket.create_connection(("127.0.0.1", port), timeout=_START_TIMEOUT)
+            except OSError:  # nothing listens outside: the engine sees a refused connection, as it would
+                _close(inner)
+                continue
+            outer.settimeout(None)
+            threading.Thread(target=_connect, args=(inner, outer), daemon=True).start()
+
+
+@contextmanager
+def loopback_only(*, ports: Iterable[int]) -> Iterator[Callable[..., list[str]]]:
+    """What starts a process so that it reaches only loopback, with ``ports`` of 127.0.0.1 relayed in:
+    ``Jail.prefix`` of a fresh namespace, or where the machine has none (``unavailable()``), the argv as
+    it is."""
+    if unavailable() is not None:
+        yield lambda argv, path=None: argv
+        return
+    with jail() as made:
+        made.relay(ports)
+        yield made.prefix
+
+
+@cache
+def unavailable() -> str | None:
+    """Why runs on this machine cannot be kept to loopback (None: they can)."""
+    if not Path("/proc/self/ns/net").exists():
+        return "this system has no network namespaces"
+    if os.geteuid() != 0:
+        return "entering a network namespace needs root"
+    missing = [tool for tool in ("unshare", "nsenter") if shutil.which(tool) is None]
+    if missing:
+        return f"{' and '.join(missing)} (util-linux) not found on PATH"
+    try:
+        with jail():
+            return None
+    except OSError as exc:
+        return f"a network namespace could not be made: {exc}"
+
+
+@contextmanager
+def jail() -> Iterator[Jail]:
+    """A fresh network namespace with its loopback up, removed on exit (raises OSError where none can be made)."""
+    holder = subprocess.Popen(
+        ["unshare", "--net", "--", "cat"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # a Ctrl-C at the terminal is the harness's to handle, not the holder's
+    )
+    made = Jail(holder)
+    try:
+        _wait_for_namespace(holder)
+        _inside(made.namespace, _loopback_up)
+        yield made
+    finally:
+        made.close()
+
+
+def _wait_for_namespace(holder: subprocess.Popen[bytes]) -> None:
+    own = os.readlink("/proc/self/ns/net")
+    deadline = time.monotonic() + _START_TIMEOUT
+    while time.monotonic() < deadline:
+        if holder.poll() is not None:
+            error = holder.stderr.read().decode(errors="replace").strip() if holder.stderr else ""
+            raise OSError(f"unshare --net exited with {holder.returncode}: {error or 'no message'}")
+        try:
+            if os.readlink(f"/proc/{holder.pid}/ns/net") != own:
+                return
+        except OSError:
+            pass
+        time.sleep(0.005)
+    raise OSError(f"unshare --net did not make a namespace within {_START_TIMEOUT:.0f} s")
+
+
+def _inside(namespace: Path, work):  # type: ignore[no-untyped-def]
+    """``work()`` run by a thread that has entered ``namespace``; its result, or its OSError raised here."""
+    out: dict[str, object] = {}
+
+    def enter_and_work() -> None:
+        try:
+            fd = os.open(namespace, os.O_RDONLY)
+            try:
+                if _libc().setns(fd, _CLONE_NEWNET) != 0:
+                    err = ctypes.get_errno()
+                    raise OSError(err, f"setns: {os.strerror(err)}")
+            finally:
+                os.close(fd)
+            out["value"] = work()
+        except OSError as exc:
+            out["error"] = exc
+
+    # a thread of its own: setns changes the calling thread's namespace for good, and this thread then ends
+    thread = threading.Thread(target=enter_and_work, daemon=True)
+    thread.start()
+    thread.join()
+    if "error" in out:
+        raise out["error"]  # type: ignore[misc]
+    return out["value"]
+
+
+@cache
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _loopback_up() -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        request = struct.pack("16sH14s", b"lo", 0, b"")
+        flags = struct.unpack("16sH", fcntl.ioctl(probe, _SIOCGIFFLAGS, request)[:18])[1]
+        fcntl.ioctl(probe, _SIOCSIFFLAGS, struct.pack("16sH14s", b"lo", flags | _IFF_UP, b""))
+
+
+def _listener(port: int) -> socket.socket:
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", port))
+    listener.listen(64)
+    return listener
+
+
+def _connect(inner: socket.socket, outer: socket.socket) -> None:
+    """Bytes copied both ways until both sides have finished; then both sockets closed."""
+    back = threading.Thread(target=_pump, args=(outer, inner), daemon=True)
+    back.start()
+    _pump(inner, outer)
+    back.join()
+    _close(inner)
+    _close(outer)
+
+
+def _pump(source: socket.socket, sink: socket.socket) -> None:
+    try:
+        while chunk := source.recv(65536):
+            sink.sendall(chunk)
+        sink.shutdown(socket.SHUT_WR)
+    except OSError:  # one side gone: end the other direction too
+        for sock in (source, sink):
+            with suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+
+def _close(sock: socket.socket) -> None:
+    with suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    sock.close()

@@ -1,0 +1,103 @@
+"""A run reaches loopback only: an engine's hooks cannot open a connection to anywhere else, while the fake
+model API and the case's own servers still answer on their ports."""
+
+from __future__ import annotations
+
+import http.server
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from harness import netjail
+from harness.case import load_case
+from harness.engines import make_engine
+from harness.outcome import Status
+from harness.runner import run_case
+from tests.conftest import EXPECTATIONS, PINNED, CaseWriter
+from tests.hostile_case import HOSTILE_CASE, prompt_hooks
+
+jailed = pytest.mark.skipif(netjail.unavailable() is not None, reason=f"no network namespace: {netjail.unavailable()}")
+
+#: An address outside loopback (TEST-NET-1, RFC 5737): outside a namespace the connect goes to the machine's
+#: default route and hangs until its timeout; inside one it fails at once for want of a route.
+_ELSEWHERE = "192.0.2.1"
+#: Prints the errno name a connection to ``host:port`` ends with (``connected`` if it succeeds).
+_PROBE = (
+    "import errno, socket, sys\n"
+    "try:\n"
+    "    socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=3).close(); print('connected')\n"
+    "except OSError as exc:\n"
+    "    print(errno.errorcode.get(exc.errno, 'timeout'))\n"
+)
+
+
+@pytest.fixture
+def outside_server() -> Iterator[int]:
+    """An HTTP server on 127.0.0.1 of the harness's own namespace; its port."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield int(server.server_address[1])
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _probe(prefix: list[str], host: str, port: int) -> str:
+    done = subprocess.run([*prefix, sys.executable, "-c", _PROBE, host, str(port)], capture_output=True,
+                          text=True, timeout=30, check=True)
+    return done.stdout.strip()
+
+
+@jailed
+def test_inside_a_jail_only_the_relayed_loopback_ports_answer(outside_server: int) -> None:
+    with netjail.jail() as jail:
+        jail.relay([outside_server])
+        inside = jail.prefix([sys.executable])[:-1]
+        assert _probe(inside, "127.0.0.1", outside_server) == "connected"
+        assert _probe(inside, _ELSEWHERE, 80) == "ENETUNREACH"
+        holder = jail.holder
+    assert holder.poll() is not None  # the namespace's holder is gone with the jail
+    assert _probe([], "127.0.0.1", outside_server) == "connected"  # the same probe outside: the probe works
+
+
+#: A case server: prints its port, then answers every connection (the hook's probe only connects).
+_SERVER = (
+    "import socket\n"
+    "s = socket.create_server(('127.0.0.1', 0)); print(s.getsockname()[1], flush=True)\n"
+    "while True: s.accept()[0].close()\n"
+)
+
+
+@jailed
+def test_a_hook_on_claude_reaches_the_case_server_and_nothing_else(write_case: CaseWriter) -> None:
+    probe = "python3 .claude/probe.py"
+    hooks = prompt_hooks(f"{probe} {_ELSEWHERE} 80 >> reached.txt",
+                         f"{probe} 127.0.0.1 {{{{port:own}}}} >> reached.txt")
+    text = HOSTILE_CASE.format(id="hermetic") + "servers:\n  own:\n    command: [python3, .claude/server.py]\n"
+    directory = write_case("hermetic", text, {**hooks, ".claude/probe.py": _PROBE, ".claude/server.py": _SERVER})
+    record = run_case(load_case(directory), make_engine(f"claude@{PINNED[-1]}"), expectations=EXPECTATIONS)
+    assert record.status == Status.PASS, record.fault  # the fake model API answered through its relay
+    assert record.transcript is not None
+    # the two hooks run at once: their lines come in either order
+    assert sorted(record.transcript["files"]["reached.txt"].split()) == ["ENETUNREACH", "connected"]
+    assert not any(note.startswith("not kept to loopback") for note in record.notes)
+
+
+def test_a_machine_without_namespaces_runs_as_before_and_says_so(write_case: CaseWriter,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(netjail, "unavailable", lambda: "entering a network namespace needs root")
+    directory = write_case("open", HOSTILE_CASE.format(id="open"), prompt_hooks("true"))
+    record = run_case(load_case(directory), make_engine(f"claude@{PINNED[-1]}"), expectations=EXPECTATIONS)
+    assert record.status == Status.PASS, record.fault
+    assert "not kept to loopback: entering a network namespace needs root" in record.notes
+
+
+@jailed
+def test_a_missing_program_is_left_for_the_caller_to_report(tmp_path: Path) -> None:
+    with netjail.jail() as jail:
+        assert jail.prefix([str(tmp_path / "no-such-program"), "x"]) == [str(tmp_path / "no-such-program"), "x"]
