@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from harness.refengine.errors import NotModelled
-from harness.refengine.permissions import RuleSet
+from harness.refengine.permission_rules import RuleSet
 
 
 def effective(rules: RuleSet, tool: str, mode: str) -> RuleSet:
