@@ -14,7 +14,7 @@ from harness.case import load_case
 from harness.explore.explorer import FALSE_VERDICT, NOT_MODELLED, draw, explore, run_both, write_case
 from harness.explore.grammar import scenarios
 from harness.explore.observe import classes, disagreements, observable
-from harness.explore.scenario import Scenario, Step
+from harness.explore.scenario import Call, Scenario, Step
 from harness.explore.vocabulary import reach
 from harness.outcome import Fault, Status
 from harness.results import Record
@@ -149,10 +149,10 @@ def test_draws_of_300_reach_every_area_of_the_grammar() -> None:
 
 
 def test_an_abstention_is_not_modelled_and_the_real_engine_is_not_run(tmp_path: Path) -> None:
-    # settings env in a folder never trusted is not modelled: the verdict is not-modelled whatever claude would
-    # do, so it is not run
-    scenario = Scenario(skills=(), agents=(), hooks=(), rules=(), trusted=False, mode="default", env=("project",),
-                        steps=(Step(session="new", calls=()),))
+    # a Read of a path that starts with ~ is not modelled (the reference does not know the run's HOME): the verdict
+    # is not-modelled whatever claude would do, so it is not run
+    scenario = Scenario(skills=(), agents=(), hooks=(), rules=(), trusted=True, mode="bypass",
+                        steps=(Step(session="new", calls=(Call(tool="Read", input={"file_path": "~/notes.txt"}),)),))
     outcome = run_both(scenario, version=PINNED[-1], workdir=tmp_path, case_id="abstains")
     assert outcome.verdict == NOT_MODELLED and outcome.real is None
 

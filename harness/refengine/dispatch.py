@@ -247,7 +247,7 @@ def _check_modelled(rt: Runtime, conversation: Conversation, name: str, tool_inp
 def _execute(rt: Runtime, conversation: Conversation, name: str,
              tool_input: Mapping[str, Any]) -> tuple[ToolResult, tuple[dict[str, Any], ...]]:
     if name in MACHINE_TOOLS:
-        env = ToolEnvironment(workdir=rt.workdir, env={**rt.env, **rt.config.env}, profile=rt.profile,
+        env = ToolEnvironment(workdir=rt.workdir, env=rt.env, profile=rt.profile,
                               known=conversation.known_files,
                               read_views=conversation.read_views, seen=conversation.seen_files)
         try:
