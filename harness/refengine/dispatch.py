@@ -18,7 +18,8 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.hook_actions import STRUCTURED_OUTPUT, fire
 from harness.refengine.hook_results import HookOutcome
 from harness.refengine.mcp_client import McpUnavailable
-from harness.refengine.permissions import Request, decide, path_rule_matches, removed_by_deny
+from harness.refengine.permission_rules import path_rule_matches
+from harness.refengine.permissions import Request, decide, removed_by_deny
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Runtime
 from harness.refengine.tool_model import (
@@ -210,7 +211,7 @@ def _read_denied_write(rt: Runtime, name: str) -> str | None:
 def _path_denied(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> str | None:
     """A path deny rule refuses a Read or Edit in its input validation, in bypass mode too, listed as a permission
     denial where the profile lists the bare Read deny's (measured the same way on 2.1.252 to 2.1.332: 2.1.278 on).
-    Measured forms (permissions.path_rule_matches): ``seg/**`` binds that folder at any depth of the working copy
+    Measured forms (permission_rules.path_rule_matches): ``seg/**`` binds that folder at any depth of the working copy
     (rule-edit-path-glob, rule-edit-path-nested), ``//abs/**`` an absolute folder (rule-read-path-absolute).
     Whether PreToolUse hooks run before it is not measured."""
     if name not in ("Read", "Edit"):
