@@ -30,6 +30,9 @@ _HEX_ID = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{16,40}\b")
 _SHORT_ID = re.compile(r"(?<=Scheduled one-shot task )[0-9a-f]{8}\b|(?<=Scheduled recurring job )[0-9a-f]{8}\b"
                        r"|(?m:^[0-9a-f]{8}(?= \u2014 ))|(?<=This session is )[\w.-]+ \[[0-9a-f]{6}\]"
                        r"|(?m:(?<=^Chunk ID: )[0-9a-f]{6}$)")
+#: The day and local time in the name of Codex's session file ("sessions/2026/12/02/rollout-2026-12-02T17-26-05-"),
+#: which hook payloads carry as ``transcript_path``.
+_CODEX_ROLLOUT = re.compile(r"sessions/\d{4}/\d{2}/\d{2}/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-")
 #: The time a command took, as Codex heads its output with it ("Wall time: 0.0012 seconds").
 _WALL_TIME = re.compile(r"(?m:^(Wall time: )\d+(?:\.\d+)?( seconds)$)")
 _TIMINGS = frozenset({"duration_ms", "duration_api_ms"})
@@ -72,6 +75,7 @@ class Normaliser:
         value = _SHORT_ID.sub(lambda m: self._label(m, "id"), value)
         value = _DURATION.sub(r"\1\2<n>", value)
         value = _WALL_TIME.sub(r"\1<n>\2", value)
+        value = _CODEX_ROLLOUT.sub("sessions/<date>/rollout-<timestamp>-", value)
         return _TIMESTAMP.sub("<timestamp>", value)
 
     def _label(self, m: re.Match[str], kind: str) -> str:

@@ -142,3 +142,13 @@ def test_the_driver_reads_bytes_that_are_not_utf8_as_replacement_characters(tmp_
 @pytest.mark.skipif(shutil.which("npm") is None, reason="Codex is installed with npm (@openai/codex)")
 def test_committed_cases_run_on_codex(tmp_path: Path) -> None:
     run_committed_cases(f"codex@{CODEX}", CASES, tmp_path / "run.jsonl")
+
+
+def test_what_codex_draws_per_run_is_normalised_away(tmp_path: Path) -> None:
+    from harness.transcript import Normaliser
+
+    norm = Normaliser(workdir=tmp_path / "w", home=tmp_path / "h")
+    output = "Chunk ID: f2d598\nWall time: 0.0012 seconds\nProcess exited with code 0\nOutput:\nRAN\n"
+    assert norm.text(output) == "Chunk ID: <id-1>\nWall time: <n> seconds\nProcess exited with code 0\nOutput:\nRAN\n"
+    rollout = f"{tmp_path}/h/.codex/sessions/2026/12/02/rollout-2026-12-02T17-26-05-x.jsonl"
+    assert norm.text(rollout) == "<home>/.codex/sessions/<date>/rollout-<timestamp>-x.jsonl"

@@ -149,6 +149,15 @@ def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
         reasons.append(f"definitions from {case.sources} (Codex is given project skills and hooks only)")
     if case.approvals:
         reasons.append("scripted approvals")
+    # what the harness reads of claude beside its output: Codex has no --debug-file, writes no Claude Code session
+    # log, and prints no tool listing (its first event is thread.started)
+    for checked, why in (
+        (case.debug_log is not None, "a debug log check (Codex has no --debug-file)"),
+        (case.notices is not None, "a notices check (Claude Code's session log, which Codex does not write)"),
+        (any(s.init_tools is not None for s in case.steps), "a system/init tools check (Codex prints no tool list)"),
+    ):
+        if checked:
+            reasons.append(why)
     if case.steps and case.steps[0].prompt.lstrip().startswith("/"):
         reasons.append("a slash command as the prompt")
     claude = workdir / ".claude"
@@ -175,6 +184,10 @@ def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
     ):
         if (workdir / path).exists() and why not in reasons:
             reasons.append(why)
+    if "Stop" in _hooks(_settings(claude / "settings.json")) and any(s.then == "asks-again" for s in case.steps):
+        # measured on 0.171.0 (single-stop-hook-blocks-always): Codex sets no cap on a Stop hook's
+        # continuations, 450 and more in 180 s, until the time limit kills it; no verdict can come of it
+        reasons.append("a Stop hook with a model that always answers (Codex sets no cap: it runs until killed)")
     unknown = sorted(name for name in scripted_calls(case) if not TOOLS.knows(name))
     if unknown:
         reasons.append(f"calls to {', '.join(unknown)} (no Codex tool in the adapter's table)")
