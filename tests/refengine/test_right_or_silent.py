@@ -180,11 +180,6 @@ def test_settings_env_layers_and_stays_silent_where_unmeasured(tmp_path: Path) -
         write_files(work, {".claude/settings.local.json": json.dumps({"env": env})})
         with pytest.raises(NotModelled, match="settings env"):
             load(work, home)
-    write_files(work, {".claude/settings.local.json": "{}", ".mcp.json": json.dumps(
-        {"mcpServers": {"m": {"command": "python3"}}}), ".claude/settings.json": json.dumps(
-        {"env": {"STAGE": "PROJECT"}, "enableAllProjectMcpServers": True})})
-    with pytest.raises(NotModelled, match="beside hooks, MCP servers"):
-        load(work, home)
 
 
 # -- permission rules -------------------------------------------------------------------------------
