@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agents, approvals, memory, messages, modes, skills, web
+from harness.refengine import agent_rules, agents, approvals, memory, messages, modes, skills, web
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
 from harness.refengine.hook_actions import STRUCTURED_OUTPUT, fire
@@ -118,8 +118,10 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
             # that failed schema validation: ..."; cc-harness explore, seed 22061), per version unmeasured.
             raise NotModelled(f"a PreToolUse updatedInput that fails the {name} tool's input validation")
     _check_modelled(rt, conversation, name, tool_input)
+    mode = conversation.mode or rt.mode
     request = Request(
-        tool=name, tool_input=tool_input, mode=conversation.mode or rt.mode, workdir=rt.workdir, rules=rt.rules,
+        tool=name, tool_input=tool_input, mode=mode, workdir=rt.workdir,
+        rules=agent_rules.effective(rt.rules, name, mode),
         granted=tuple(conversation.granted), withheld=frozenset(conversation.withheld),
         hook_allowed=pre.permission == "allow",
         skill_needs_approval=name == "Skill" and skills.needs_approval(rt, tool_input),
