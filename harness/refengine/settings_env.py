@@ -8,12 +8,15 @@ Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332:
   set in both is the settings file's): Bash calls, command hooks of settings files on SessionStart,
   UserPromptSubmit, PreToolUse, Stop and SessionEnd, a plugin's, a skill's and an agent's frontmatter hooks,
   and a project ``.mcp.json`` stdio server (settings-env-hooks-mcp, contrast settings-env-hooks-mcp-none);
+- an http hook's header takes a variable of its ``allowedEnvVars`` from there too, the settings value over the
+  process's own, and a settings variable it does not list stays empty (settings-env-http-header, contrast
+  hook-http-action);
 - folder trust does not gate it: in a folder whose trust was never accepted the user, project and local
   files' env reach the same processes (settings-env-untrusted).
 
 What is not measured stays not-modelled (``env_unmodelled``): variables the engine or the shell read
 themselves, ``--settings`` env beside anything but Bash, user-scoped and plugin MCP servers, a server's own
-``env`` naming the same variable, and an http hook's header interpolation of a settings variable.
+``env`` naming the same variable.
 """
 
 from __future__ import annotations
@@ -52,7 +55,8 @@ def settings_env(files: Mapping[str, dict[str, Any]]) -> dict[str, str]:
 def env_unmodelled(files: Mapping[str, dict[str, Any]], env: Mapping[str, Any], *, trusted: bool,
                    hooks: tuple[HookRule, ...], servers: Mapping[str, McpServerDef]) -> str | None:
     """What a settings ``env`` reaches that no case measures. ``hooks``: every hook rule of the run (settings,
-    plugin, skill and agent frontmatter); ``servers``: the MCP servers it starts."""
+    plugin, skill and agent frontmatter; every action type is measured but for ``--settings`` env);
+    ``servers``: the MCP servers it starts."""
     if bad := sorted(k for k, v in env.items() if not isinstance(v, str)):
         return f"settings env {', '.join(bad)} with a value that is not a string"
     if engine := sorted(k for k in env if _ENGINE_VARIABLES.match(k)):
@@ -66,8 +70,4 @@ def env_unmodelled(files: Mapping[str, dict[str, Any]], env: Mapping[str, Any], 
         return f"settings env beside the {', '.join(other)} MCP server (measured for a project .mcp.json server)"
     if clash := sorted({k for s in servers.values() for k in s.env if k in env}):
         return f"settings env {', '.join(clash)} also set by an MCP server's own env (which wins is not measured)"
-    allowed = {v for rule in hooks for a in rule.actions if a.type == "http" for v in a.allowed_env_vars}
-    if named := sorted(allowed & set(env)):
-        return (f"settings env {', '.join(named)} named in an http hook's allowedEnvVars "
-                "(its header interpolation is measured with the process's own environment)")
     return None

@@ -16,7 +16,9 @@ from harness.refengine.scope import raise_unmodelled
 from harness.refengine.session import process_env
 from tests.conftest import write_files
 
-HOOK = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo $STAGE"}]}]}
+HOOK = {"PreToolUse": [{"matcher": "Bash", "hooks": [
+    {"type": "command", "command": "echo $STAGE"},
+    {"type": "http", "url": "http://127.0.0.1:1/", "headers": {"X": "$STAGE"}, "allowedEnvVars": ["STAGE"]}]}]}
 SERVER = {"mcpServers": {"m": {"command": "python3"}}}
 
 
@@ -52,9 +54,6 @@ def test_measured_settings_env_is_modelled_beside_hooks_and_a_project_server(tmp
     ({"env": {"STAGE": "P"}, "enableAllProjectMcpServers": True},
      {"mcpServers": {"m": {"command": "python3", "env": {"STAGE": "SERVER"}}}}, None, "MCP server's own env"),
     ({"env": {"STAGE": "P"}}, None, {"mcpServers": {"u": {"command": "python3"}}}, "beside the u MCP server"),
-    ({"env": {"STAGE": "P"}, "hooks": {"PreToolUse": [{"hooks": [
-        {"type": "http", "url": "http://127.0.0.1:1/", "headers": {"X": "$STAGE"}, "allowedEnvVars": ["STAGE"]}]}]}},
-     None, None, "allowedEnvVars"),
 ])
 def test_unmeasured_reach_of_settings_env_is_not_modelled(tmp_path: Path, project: dict[str, Any],
                                                           mcp: dict[str, Any] | None,
