@@ -98,6 +98,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     reported = normalized_input(name, tool_input, workdir=rt.workdir)
     pre = fire(rt, conversation, "PreToolUse", subject=name, tool=name,
                fields={"tool_name": name, "tool_input": reported, "tool_use_id": use_id})
+    if pre.blocked:
+        _check_deny_outside(rt, name, tool_input)
     if pre.blocked and conversation.mode is None and rt.mode in modes.SESSION_MODES:
         modes.hook_refusal(rt.mode, name, pre.permission)
     if pre.blocked and pre.permission == "ask" and approvals.can_ask(rt, conversation, name, hook_ask=True):
@@ -229,6 +231,19 @@ def _path_denied(rt: Runtime, conversation: Conversation, name: str, tool_input:
     if any(rule.event == "PreToolUse" for rule in hooks):
         raise NotModelled(f"a path deny rule for {name} beside PreToolUse hooks (which runs first is not measured)")
     return messages.path_denied()
+
+
+def _check_deny_outside(rt: Runtime, name: str, tool_input: Mapping[str, Any]) -> None:
+    """A PreToolUse deny of a Read or Write outside the working copy, where the profile's
+    ``hook_deny_reason_names_event`` holds: 2.1.332 prefixes the reason ("PreToolUse:Read hook error: ...") for
+    /etc/hostname and /etc/x.txt but not for ../x.txt or ~/.bashrc (both under the temp folder here), while it
+    leaves it bare inside the working copy (hook-pretooluse-deny-prefix-outside; cc-harness explore, seed
+    20261202, x20261202-0011). Which outside paths are prefixed is not known."""
+    path = tool_input.get("file_path")
+    if (rt.profile.hook_deny_reason_names_event and name in ("Read", "Write") and isinstance(path, str)
+            and not inside(resolve(path, workdir=rt.workdir), rt.workdir)):
+        raise NotModelled(f"a PreToolUse deny of {name} outside the working copy (its reason is prefixed for some "
+                          "paths on 2.1.332: which is not measured)")
 
 
 def _check_modelled(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> None:
