@@ -245,6 +245,12 @@ def _ask_rule(request: Request) -> Decision:
     with the rule's "... to use Edit ..." (measured on 2.1.257 and 2.1.332: mode-default-rules,
     mode-accept-edits-rules). A Write or NotebookEdit ask rule in default mode is not measured."""
     tool = request.tool
+    if tool == "Bash" and request.mode not in ("bypass", "acceptEdits") \
+            and writes_a_file(str(request.tool_input.get("command", ""))):
+        # Measured in bypass and acceptEdits (settings-perm-ask-bypass, mode-accept-edits-rules). In default mode
+        # 2.1.252 to 2.1.332 answer with their path check's text instead (cc-harness explore, seed 20261202,
+        # x20261202-0083); no case measures it.
+        raise NotModelled(f"a Bash ask rule against a command that writes a file in {request.mode} mode")
     if request.mode == "default" and tool in ("Write", "NotebookEdit"):
         raise NotModelled(f"an ask rule for {tool} in default mode (measured for Edit: the tool's own text)")
     if request.mode == "default" and tool == "Edit":
