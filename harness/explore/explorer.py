@@ -13,7 +13,9 @@ draws today; ``store_drawn_cases`` writes those folders for a results file made 
 
 Each case ends in one of three verdicts: **agree**; **not-modelled** (the reference engine abstained:
 nothing it said can be wrong, and the real engine is not run unless asked, since its answer would change
-no figure); **false verdict** (the reference engine answered, and not what the real engine did).
+no figure); **false verdict** (the reference engine answered, and not what the real engine did). A case
+whose real run is no measurement (it timed out, crashed, or an MCP server the case declares did not
+connect: ``observe.measurement_fault``) gets no verdict: it is listed as **unjudged**, with the reason.
 """
 
 from __future__ import annotations
@@ -41,13 +43,13 @@ from harness.engine_name import EngineName
 from harness.engines import make_engine
 from harness.expectations import Expectations
 from harness.explore.grammar import scenarios
-from harness.explore.observe import classes, disagreements, status_text
+from harness.explore.observe import classes, disagreements, measurement_fault, status_text
 from harness.explore.scenario import Scenario, scenario_from_json, scenario_json
 from harness.outcome import Status
 from harness.results import Record
 from harness.runner import run_case
 
-AGREE, NOT_MODELLED, FALSE_VERDICT = "agree", "not-modelled", "false verdict"
+AGREE, NOT_MODELLED, FALSE_VERDICT, UNJUDGED = "agree", "not-modelled", "false verdict", "unjudged"
 CASES = "cases"
 """The folder beside an exploration's results file that holds the cases it drew (and its minimal cases)."""
 
@@ -62,9 +64,13 @@ class Outcome:
     found: list[str]
     reference: Record
     real: Record | None
+    unjudged: str | None = None
+    """Why the real run is no measurement of the case (``observe.measurement_fault``), if it is not."""
 
     @property
     def verdict(self) -> str:
+        if self.unjudged is not None:
+            return UNJUDGED
         if self.reference.status is Status.NOT_MODELLED:
             return NOT_MODELLED
         return FALSE_VERDICT if self.found else AGREE
@@ -77,12 +83,20 @@ class Exploration:
     outcomes: list[Outcome] = field(default_factory=list)
     minimal: dict[str, Path] = field(default_factory=dict)
     """A disagreement class -> the minimal case written for it."""
-    unjudged: list[str] = field(default_factory=list)
-    """Cases ``rejudge`` cannot judge: the reference engine abstained at the run (so the real engine was not
-    run) and answers now."""
+    unjudged: dict[str, str] = field(default_factory=dict)
+    """Cases without a verdict -> why: the real run is no measurement of the case (it timed out, crashed, an
+    MCP server did not connect), or (``rejudge``) the reference engine abstained at the run, so the real
+    engine was not run, and answers now. They are not in ``outcomes``."""
     redrawn: list[str] = field(default_factory=list)
     """Cases ``rejudge`` found no stored folder for and drew again from the seed with today's grammar (which
     may not be the case that was recorded, if the grammar changed since)."""
+
+    def add(self, outcome: Outcome) -> None:
+        """``outcome`` among the judged cases, or among the unjudged with its reason."""
+        if outcome.unjudged is not None:
+            self.unjudged[outcome.case_id] = outcome.unjudged
+        else:
+            self.outcomes.append(outcome)
 
     @property
     def agreement(self) -> float:
@@ -165,9 +179,14 @@ def run_both(scenario: Scenario, *, version: str, workdir: Path, case_id: str, r
         return Outcome(scenario=scenario, case_id=case_id, found=[f"status: {status_text(reference)} -> (not run)"],
                        reference=reference, real=None)
     real = run_case(case, make_engine(EngineName.claude(version)), expectations=none)
-    return Outcome(
-        scenario=scenario, case_id=case_id, found=disagreements(reference, real), reference=reference, real=real
-    )
+    return judged(scenario, case_id, reference, real)
+
+
+def judged(scenario: Scenario, case_id: str, reference: Record, real: Record) -> Outcome:
+    """The two records compared, or the case unjudged when the real run is no measurement of it."""
+    fault = measurement_fault(reference, real)
+    return Outcome(scenario=scenario, case_id=case_id, reference=reference, real=real, unjudged=fault,
+                   found=[] if fault is not None else disagreements(reference, real))
 
 
 def explore(
@@ -204,7 +223,7 @@ def explore(
                     continue
                 outcome = run_both(scenario, version=version, workdir=out / CASES, case_id=_case_id(seed, n),
                                    real_if_abstained=real_if_abstained)
-                exploration.outcomes.append(outcome)
+                exploration.add(outcome)
                 writer.add(outcome.reference)
                 if outcome.real is not None:
                     writer.add(outcome.real)
@@ -257,18 +276,11 @@ def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | Non
                 if reference.status is Status.NOT_MODELLED:
                     exploration.outcomes.append(Outcome(scenario=scenario, case_id=case_id, reference=reference,
                                                         found=[f"status: {status_text(reference)}"], real=None))
-                else:
-                    exploration.unjudged.append(case_id)  # it answers now: only a real run can judge it
+                else:  # it answers now: only a real run can judge it
+                    exploration.unjudged[case_id] = "the reference engine abstained at the run: claude was not run"
                 continue
-            recorded = _unordered(real[case_id], case.unordered_files)
-            outcome = Outcome(
-                scenario=scenario,
-                case_id=case_id,
-                found=disagreements(reference, recorded),
-                reference=reference,
-                real=recorded,
-            )
-            exploration.outcomes.append(outcome)
+            outcome = judged(scenario, case_id, reference, _unordered(real[case_id], case.unordered_files))
+            exploration.add(outcome)
             if progress is not None:
                 progress(outcome, n)
     finally:

@@ -311,6 +311,12 @@ def tools_used_summary(rt: Runtime, child: Conversation, *, answered_before: fro
     if not rt.profile.tools_used_summary:
         return None
     left = tuple(t for t in dict.fromkeys(child.tools_called) if t not in answered_before)
+    unavailable = [t for t in left if t not in child.callable(rt.profile) and canonical(t) != AGENT]
+    if unavailable:
+        # 2.1.332 named no tool for a subagent whose Bash call was answered "No such tool available" (Bash not
+        # among its tools: cc-harness explore, seed 20261202, x20261202-0003 and -0084), while it names Agent
+        # answered so at the depth cap (above); which unavailable tools it names is not measured in a case.
+        raise NotModelled(f"the tools-used summary of a subagent that called {unavailable[0]}, not among its tools")
     return left or None
 
 
