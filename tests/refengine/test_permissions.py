@@ -170,9 +170,10 @@ def test_unmeasured_path_rule_shapes_are_not_modelled(rule: str) -> None:
         path_rule_matches(rule, WORKDIR / "src" / "app.py", workdir=WORKDIR)
 
 
-def test_edit_rules_beside_a_write_and_path_allow_rules_are_not_modelled() -> None:
-    with pytest.raises(NotModelled):  # Edit rules bind Write in the real engine, with what semantics is unmeasured
-        call("Write", {"file_path": "src/new.py", "content": ""}, mode="bypass", deny=("Edit(src/**)",))
+def test_edit_rules_bind_a_write_and_path_allow_rules_of_edit_are_not_modelled() -> None:
+    # rule-edit-path-write-deny (2.1.252 to 2.1.332): the input validation refuses it first; decide agrees
+    assert call("Write", {"file_path": "src/new.py", "content": ""}, mode="bypass",
+                deny=("Edit(src/**)",)).behaviour == "deny"
     with pytest.raises(NotModelled):
         call("Edit", {"file_path": "src/app.py", "old_string": "a", "new_string": "b"}, allow=("Edit(src/**)",))
 
