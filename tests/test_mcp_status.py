@@ -11,7 +11,7 @@ from harness.case import load_case
 from harness.engines import make_engine
 from harness.outcome import Status
 from harness.runner import run_case
-from tests.conftest import EXPECTATIONS, PINNED, write_files
+from tests.conftest import EXPECTATIONS, PINNED, REPO, write_files
 
 BROKEN = (
     '{"mcpServers": {"dispatch-ops": {"command": "python3", "args": ["-c",'
@@ -47,3 +47,39 @@ def test_a_failed_server_is_named_with_its_stderr(engine: str, tmp_path: Path, r
     note = next(n for n in record.notes if "dispatch-ops" in n)
     assert "BOOM ModuleNotFoundError: No module named mcp" in note
     assert "BOOM ModuleNotFoundError" in record.explain()  # in the failure message a person reads
+
+
+#: the standard-library server of agent-key-mcp-servers, started 35 s late: later than the engine's own 30 s
+#: default for an MCP server to connect, as a server built on the MCP Python SDK was on a loaded machine
+#: (54 to 57 s, debug log of claude 2.1.332 at load average 29)
+LATE_SERVER = (REPO / "cases" / "agent-key-mcp-servers" / ".claude" / "mcp" / "marker_server.py").read_text()
+LATE = (
+    '{"mcpServers": {"marker": {"command": "python3", "args": ["-c",'
+    ' "import runpy, time; time.sleep(35); runpy.run_path(\'.claude/mcp/marker_server.py\')"]}}}'
+)
+LATE_CASE = """\
+id: mcp-late
+title: a server that takes 35 s to start is waited for within the run's time limit
+run: {permission_mode: bypass, timeout: 120}
+steps:
+  - prompt: Record a note.
+    turns:
+      - call: {name: mcp__marker__record, input: {note: LATE}, expect: {result: recorded}}
+      - say: done
+effects:
+  - {path: mcp-marker.txt, content: "CALLED note=\\"LATE\\"\\n"}
+"""
+
+
+def test_a_server_slower_than_the_engines_default_connects_within_the_run_time_limit(
+    tmp_path: Path, claude_version: str
+) -> None:
+    """The engine is given the case's run.timeout to connect its MCP servers (MCP_TIMEOUT and the print-mode
+    wait, MCP_CONNECT_TIMEOUT_MS): with its 30 s default a slow server's tools were missing, a fail that
+    said nothing about the engine."""
+    root = tmp_path / "cases" / "mcp-late"
+    write_files(root, {"case.yaml": LATE_CASE, ".mcp.json": LATE, ".claude/mcp/marker_server.py": LATE_SERVER,
+                       ".claude/settings.json": '{"enableAllProjectMcpServers": true}'})
+    record = run_case(load_case(root), make_engine(f"claude@{claude_version}"), expectations=EXPECTATIONS)
+    assert record.status is Status.PASS, record.explain()
+

@@ -24,8 +24,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness.refengine import hook_async
+from harness.refengine.bash_shapes import is_compound, plain_parts
 from harness.refengine.errors import NotModelled
-from harness.refengine.permissions import bash_pattern_matches, is_compound, plain_parts
+from harness.refengine.permission_rules import bash_pattern_matches
 
 #: The options this module answers for, with the cases that measure them.
 MEASURED: Mapping[str, tuple[str, ...]] = {

@@ -7,19 +7,19 @@ caller turns it into a refusal whose message is the tool_result (E2).
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from harness.refengine import messages
 from harness.refengine.bash_safety import approval_message, writes_a_file
+from harness.refengine.bash_shapes import has_variable, is_compound, is_simple_variable_command, plain_parts
 from harness.refengine.errors import NotModelled
+from harness.refengine.permission_rules import Rule, RuleSet, bash_pattern_matches, host_of
 from harness.refengine.profiles import BashPathRefusal
-from harness.refengine.tool_model import ALIASES, MODELLED_BUILTINS, SPECS, inside, resolve, skill_name
+from harness.refengine.tool_model import MODELLED_BUILTINS, SPECS, inside, resolve, skill_name
 from harness.refengine.tools import READ_ONLY_TOOLS
 
 Mode = Literal["default", "bypass", "dontAsk", "acceptEdits", "plan"]
@@ -27,170 +27,6 @@ Mode = Literal["default", "bypass", "dontAsk", "acceptEdits", "plan"]
 # in print mode; the session's acceptEdits, dontAsk and plan change the default-mode answers (modes.py).
 MODE_NAMES: Mapping[Mode, str] = {"default": "default", "bypass": "bypassPermissions", "dontAsk": "dontAsk",
                                   "acceptEdits": "acceptEdits", "plan": "plan"}
-
-
-@dataclass(frozen=True, kw_only=True)
-class Rule:
-    """``Tool`` or ``Tool(specifier)`` from a settings list or a skill's ``allowed-tools``."""
-
-    tool: str
-    specifier: str | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> Rule:
-        m = re.fullmatch(r"\s*([^(\s]+)\s*(?:\((.*)\))?\s*", text)
-        if m is None:
-            return cls(tool=text.strip())
-        specifier = m.group(2)
-        return cls(tool=ALIASES.get(m.group(1), m.group(1)), specifier=None if specifier in (None, "*") else specifier)
-
-    def covers_tool(self, tool: str) -> bool:
-        if self.tool == tool:
-            return True
-        # ``mcp__server`` covers every tool of that server; ``mcp__server__*`` and ``mcp__server__rec*`` the
-        # tools whose names start so (measured for allow rules: rule-mcp-star, rule-mcp-prefix).
-        if self.tool.startswith("mcp__") and self.tool.endswith("*"):
-            return tool.startswith(self.tool[:-1])
-        if self.is_mcp_server:
-            return tool.startswith(self.tool + "__")
-        return False
-
-    @property
-    def is_mcp_server(self) -> bool:
-        """The bare ``mcp__server`` form."""
-        return self.tool.startswith("mcp__") and self.tool.count("__") == 1 and self.specifier is None
-
-    def matches(self, tool: str, tool_input: Mapping[str, Any], *, workdir: Path) -> bool:
-        if not self.covers_tool(tool):
-            return False
-        if tool.startswith("mcp__"):
-            if self.specifier is not None:
-                raise NotModelled(f"permission rule {self.text} for the MCP tool {tool} (MCP server and tool rules)")
-            return True  # which lists a covering rule may sit in is checked by _check_modelled
-        if self.specifier is None:
-            return True
-        if tool == "Bash":
-            return bash_pattern_matches(self.specifier, str(tool_input.get("command", "")))
-        if tool in ("Read", "Edit") and isinstance(tool_input.get("file_path"), str):
-            path = Path(os.path.normpath(workdir / str(tool_input["file_path"])))
-            return path_rule_matches(self.specifier, path, workdir=workdir)
-        if tool == "WebFetch" and self.specifier.startswith("domain:"):
-            return domain_matches(self.specifier.removeprefix("domain:"), str(tool_input.get("url", "")))
-        if tool == "WebSearch":
-            # Measured on 2.1.252 to 2.1.332 (rule-websearch-query): WebSearch(claude ai) in deny does not refuse a
-            # search for exactly "claude ai"; a WebSearch rule with a specifier binds no call.
-            return False
-        if tool == "Skill":
-            name = skill_name(tool_input)
-            return name == self.specifier or (self.specifier.endswith(":*") and name == self.specifier[:-2])
-        if tool == "Agent":
-            return str(tool_input.get("subagent_type", "general-purpose")) == self.specifier
-        # Path rules follow gitignore's globs with //abs, ~/ and settings-relative roots; WebFetch(domain:),
-        # Tool(param:value): none is measured, and a wrong match answers allow or deny wrongly.
-        raise NotModelled(f"permission rule {self.text} for {tool} (unmodelled permission rule form)")
-
-    @property
-    def text(self) -> str:
-        return f"{self.tool}({self.specifier})" if self.specifier is not None else self.tool
-
-
-#: What makes a command compound: the real engine splits it and checks each part against the rules.
-_COMPOUND = re.compile(r"[;&|\n`]|\$\(")
-#: A compound command whose split is measured: plain words (no quotes, variables, globs or redirections)
-#: joined by ``&&`` (rule-bash-compound-deny, rule-bash-compound-git-push, 2.1.252 to 2.1.332).
-_PLAIN_PART = re.compile(r"[\w./:@%+,=-]+(?: [\w./:@%+,=-]+)*")
-
-
-def host_of(url: str) -> str | None:
-    try:
-        host = urlsplit(url).hostname
-    except ValueError:
-        return None
-    return host or None
-
-
-def domain_matches(pattern: str, url: str) -> bool:
-    """``WebFetch(domain:H)`` and ``WebFetch(domain:*.H)`` against a URL's host. Measured on 2.1.252 to 2.1.332
-    (rule-webfetch-domain, rule-webfetch-domain-wildcard): ``example.com`` binds example.com, ``*.example.com``
-    binds docs.example.com and not 127.0.0.1. Whether ``example.com`` binds a subdomain, or ``*.example.com``
-    the bare domain, is not measured."""
-    host = host_of(url)
-    if host is None:
-        raise NotModelled(f"WebFetch(domain:{pattern}) against the URL {url!r} (no host)")
-    base = pattern.removeprefix("*.").lower()
-    if pattern.startswith("*."):
-        if host.endswith("." + base):
-            return True
-    elif host == base:
-        return True
-    if host == base or host.endswith("." + base):
-        raise NotModelled(f"WebFetch(domain:{pattern}) against the host {host} (unmeasured domain match)")
-    return False
-
-
-#: A path rule's measured shapes: a relative folder (``src/**``) or an absolute one (``//abs/**``), plain segments.
-_PATH_RULE = re.compile(r"(//)?([\w.-]+(?:/[\w.-]+)*)/\*\*")
-
-
-def path_rule_matches(specifier: str, path: Path, *, workdir: Path) -> bool:
-    """A Read or Edit deny rule's path form against a call's absolute path. Measured on 2.1.252 to 2.1.332:
-    ``src/**`` binds src/app.py and lib/src/util.py (the folder at any depth), not top.py; ``//x/shut/**`` binds
-    /x/shut/a.txt, not /x/open/a.txt. ``/src/**`` (anchored; it leaves lib/src/util.py alone), ``~/`` rules, other
-    globs, and a relative rule against a path outside the working copy are not modelled."""
-    m = _PATH_RULE.fullmatch(specifier)
-    if m is None:
-        raise NotModelled(f"path rule {specifier} (unmodelled permission rule form)")
-    folder = m.group(2).split("/")
-    if m.group(1):
-        return path.parts[1:len(folder) + 1] == tuple(folder) and len(path.parts) > len(folder) + 1
-    if not path.is_relative_to(workdir):
-        raise NotModelled(f"path rule {specifier} against {path}, outside the working copy")
-    parts = path.relative_to(workdir).parts[:-1]  # the folders the file lies in
-    return any(parts[i:i + len(folder)] == tuple(folder) for i in range(len(parts) - len(folder) + 1))
-
-
-def plain_parts(command: str) -> list[str] | None:
-    """The parts of a compound command of the measured shape, or None for any other command."""
-    parts = [p.strip() for p in command.split("&&")]
-    if len(parts) < 2 or not all(_PLAIN_PART.fullmatch(p) for p in parts):
-        return None
-    return parts
-
-
-def is_compound(command: str) -> bool:
-    return _COMPOUND.search(command) is not None
-
-
-#: A parameter expansion: ``$NAME``, ``${NAME}``, ``$1``, ``$?`` (``$(`` is command substitution, judged apart).
-_VARIABLE = re.compile(r"\$[A-Za-z_{0-9?@*#!$-]")
-#: One command of plain words whose only shell syntax is ``$NAME`` (what the variable refusal is measured on).
-_SIMPLE_VARIABLE_COMMAND = re.compile(r"[A-Za-z0-9_./=:,+-]+(?: +(?:[A-Za-z0-9_./=:,+-]|\$[A-Za-z_][A-Za-z0-9_]*)+)*")
-
-
-def has_variable(command: str) -> bool:
-    return _VARIABLE.search(command) is not None
-
-
-def bash_pattern_matches(pattern: str, command: str) -> bool:
-    """``Bash(git:*)`` = ``Bash(git *)``; ``cmd *`` also matches the bare ``cmd`` (word boundary)."""
-    if pattern.endswith(":*"):
-        pattern = pattern[:-2] + " *"
-    if pattern.endswith(" *") and command.strip() == pattern[:-2]:
-        return True
-    regex = ".*".join(re.escape(piece) for piece in pattern.split("*"))
-    return re.fullmatch(regex, command.strip(), re.DOTALL) is not None
-
-
-@dataclass(frozen=True, kw_only=True)
-class RuleSet:
-    allow: tuple[Rule, ...] = ()
-    deny: tuple[Rule, ...] = ()
-    ask: tuple[Rule, ...] = ()
-
-    @classmethod
-    def from_lists(cls, *, allow: Iterable[str], deny: Iterable[str], ask: Iterable[str]) -> RuleSet:
-        return cls(allow=tuple(map(Rule.parse, allow)), deny=tuple(map(Rule.parse, deny)),
-                   ask=tuple(map(Rule.parse, ask)))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -254,6 +90,9 @@ def decide(request: Request) -> Decision:
     for rule in request.rules.deny:
         if _denies(rule, tool, tool_input, workdir=request.workdir):
             return Decision(behaviour="deny", message=_deny_text(rule, tool, tool_input))
+    from harness.refengine.edit_rules import write_decision  # built on this module's Rule and Decision
+    if (bound := write_decision(request)) is not None:  # an Edit rule with a path governs a Write too
+        return bound
     # Explicit ask rules are never auto-approved, not even in bypass mode (notes §4.1).
     if any_match(request.rules.ask):
         return _ask_rule(request)
@@ -278,7 +117,7 @@ def _variable_decision(request: Request, allow_rules: tuple[Rule, ...]) -> Decis
     2.1.332): refused with the profile's ``bash_variable_refusal`` and listed as a denial, also under a prefix
     allow rule that matches it; a bare ``Bash`` allow rule lets it run."""
     command = str(request.tool_input.get("command", ""))
-    if request.mode != "default" or not _SIMPLE_VARIABLE_COMMAND.fullmatch(command):
+    if request.mode != "default" or not is_simple_variable_command(command):
         raise NotModelled("a Bash command with a shell variable other than one plain command's $NAME in default "
                           "mode (its approval is not modelled)")
     matching = [r for r in allow_rules if r.matches("Bash", request.tool_input, workdir=request.workdir)]
@@ -336,7 +175,7 @@ def _check_modelled(request: Request) -> None:
         raise NotModelled("a PreToolUse hook's allow against a matching deny or ask rule")
     # Edit rules bind the other file-writing tools and Read rules the searching ones in the real engine; with
     # what pattern semantics there is not measured.
-    covering = {"Write": "Edit", "NotebookEdit": "Edit", "Grep": "Read", "Glob": "Read"}.get(tool)
+    covering = {"NotebookEdit": "Edit", "Grep": "Read", "Glob": "Read"}.get(tool)  # Write: edit_rules.py
     if covering and any(r.tool == covering and r.specifier is not None
                         for r in (*request.rules.deny, *request.rules.allow, *request.rules.ask, *request.granted)):
         raise NotModelled(f"a {covering} rule with a path beside a {tool} call")
@@ -406,6 +245,12 @@ def _ask_rule(request: Request) -> Decision:
     with the rule's "... to use Edit ..." (measured on 2.1.257 and 2.1.332: mode-default-rules,
     mode-accept-edits-rules). A Write or NotebookEdit ask rule in default mode is not measured."""
     tool = request.tool
+    if tool == "Bash" and request.mode not in ("bypass", "acceptEdits") \
+            and writes_a_file(str(request.tool_input.get("command", ""))):
+        # Measured in bypass and acceptEdits (settings-perm-ask-bypass, mode-accept-edits-rules). In default mode
+        # 2.1.252 to 2.1.332 answer with their path check's text instead (cc-harness explore, seed 20261202,
+        # x20261202-0083); no case measures it.
+        raise NotModelled(f"a Bash ask rule against a command that writes a file in {request.mode} mode")
     if request.mode == "default" and tool in ("Write", "NotebookEdit"):
         raise NotModelled(f"an ask rule for {tool} in default mode (measured for Edit: the tool's own text)")
     if request.mode == "default" and tool == "Edit":

@@ -18,7 +18,7 @@ from harness.refengine.agents import GENERAL_PURPOSE, all_agents, subagent, tool
 from harness.refengine.config_model import SkillDef
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
-from harness.refengine.permissions import Rule
+from harness.refengine.permission_rules import Rule
 from harness.refengine.runtime import Runtime
 from harness.refengine.tool_model import ToolResult, skill_name
 

@@ -28,7 +28,8 @@ from typing import Any
 from harness.refengine import messages
 from harness.refengine.config_model import PermissionLists
 from harness.refengine.errors import NotModelled
-from harness.refengine.permissions import Request, Rule, RuleSet, decide, host_of
+from harness.refengine.permission_rules import Rule, RuleSet, host_of
+from harness.refengine.permissions import Request, decide
 from harness.scaffold.casefile import Planned, Report, case_file, make_case, notes, slug
 
 #: A plain command: words of letters, digits and ``-_./=``, nothing the shell would read as more.

@@ -9,7 +9,8 @@ from harness.refengine.config import load_project
 from harness.refengine.config_model import ProjectConfig, tool_list
 from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.hooks import HookAction
-from harness.refengine.permissions import Decision, Request, RuleSet, decide
+from harness.refengine.permission_rules import RuleSet
+from harness.refengine.permissions import Decision, Request, decide
 from harness.refengine.settings import handler_identity
 from tests.conftest import write_files
 

@@ -14,7 +14,8 @@ from harness.refengine import messages, tool_messages
 from harness.refengine.agents import resolve_tools
 from harness.refengine.config_model import AgentDef
 from harness.refengine.conversation import Conversation
-from harness.refengine.permissions import RuleSet, removed_by_deny
+from harness.refengine.permission_rules import RuleSet
+from harness.refengine.permissions import removed_by_deny
 from harness.refengine.profiles import Profile, profile_for
 from harness.refengine.tool_model import MODELLED_BUILTINS
 from tests.conftest import CaseWriter, run_in_copy
