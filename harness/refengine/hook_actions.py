@@ -140,7 +140,8 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
     if in_background:
         stdout = "" if proc.timed_out else hook_text(proc.stdout, stream="stdout")
         output = parse_output(stdout)
-        hook_async.check_answer(event, timed_out=proc.timed_out, ending=hook_surface.ending(proc.returncode, stdout, output),
+        ending = hook_surface.ending(proc.returncode, stdout, output)
+        hook_async.check_answer(event, timed_out=proc.timed_out, ending=ending,
                                 fields=hook_surface.output_fields(event, output or {}))
         return ActionResult(action=action, exit_code=proc.returncode)
     if proc.timed_out:
