@@ -213,7 +213,7 @@ def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | Non
     seed, budget = int(options["seed"]), int(options["budget"])
     real_engine = next(e for e in done.head["engines"] if e.startswith("claude@"))
     version = real_engine.split("@", 1)[1]
-    real = {r.case: r for r in done.records if r.engine == real_engine}
+    real = {r.case: r for r in done.records if r.engine == EngineName.parse(real_engine)}
     exploration = Exploration(version=version, seed=seed)
     scratch = Path(tempfile.mkdtemp(prefix="cch-rejudge-"))
     none = Expectations(root=scratch / "no-expectations")
