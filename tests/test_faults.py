@@ -105,8 +105,9 @@ def newest() -> str:
 
 
 def _running(tag: str) -> list[str]:
-    """``ps`` lines of live (not zombie) processes whose command line holds ``tag``."""
-    ps = subprocess.run(["ps", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
+    """``ps`` lines of live (not zombie) processes whose command line holds ``tag`` (``-ww``: the whole line;
+    without it ``ps`` under pytest cut lines at 80 columns, and a tag past them was never seen)."""
+    ps = subprocess.run(["ps", "-ww", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
     return [line for line in ps.splitlines() if tag in line and not line.split()[1].startswith("Z")]
 
 
