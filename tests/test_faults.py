@@ -23,7 +23,7 @@ import anthropic
 import pytest
 
 from harness.apifaults import ApiFaultPlan, InjectedFault
-from harness.engines import claude as claude_adapter
+from harness.engines import engine_sessions, stream_process
 from harness.engines.claude import ClaudeEngine
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
@@ -134,10 +134,10 @@ class _LimitOnceReady(threading.Timer):
 
 @pytest.fixture
 def limit_once(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[], bool]], None]:
-    """``limit_once(ready)``: the claude adapter's run.timeout passes only once ``ready()`` holds too."""
+    """``limit_once(ready)``: a real engine process's run.timeout passes only once ``ready()`` holds too."""
 
     def install(ready: Callable[[], bool]) -> None:
-        monkeypatch.setattr(claude_adapter, "limit_timer", lambda interval, function: _LimitOnceReady(
+        monkeypatch.setattr(stream_process, "limit_timer", lambda interval, function: _LimitOnceReady(
             interval, function, ready))
 
     return install
@@ -145,7 +145,7 @@ def limit_once(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[], bool]]
 
 @pytest.fixture
 def apis(monkeypatch: pytest.MonkeyPatch) -> list[FakeMessagesAPI]:
-    """Every fake Messages API the claude adapter starts, to see what it served while the engine runs."""
+    """Every fake Messages API an engine adapter starts, to see what it served while the engine runs."""
     started: list[FakeMessagesAPI] = []
 
     class Seen(FakeMessagesAPI):
@@ -153,7 +153,7 @@ def apis(monkeypatch: pytest.MonkeyPatch) -> list[FakeMessagesAPI]:
             super().__init__(*args, **kwargs)
             started.append(self)
 
-    monkeypatch.setattr(claude_adapter, "FakeMessagesAPI", Seen)
+    monkeypatch.setattr(engine_sessions, "FakeMessagesAPI", Seen)
     return started
 
 
