@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 from harness.refengine import messages
@@ -34,9 +35,14 @@ _FOLDER_RULE = re.compile(r"/{0,2}([\w.-]+)(?:/[\w.-]+)*/\*\*")
 def cannot_bind(specifier: str, path: Path) -> bool:
     """A folder rule cannot bind a file that lies in no folder named as the rule's first segment, wherever the
     rule is anchored (the anchoring only narrows what it binds): ``Edit(/src/**)`` and ``Edit(src/**)`` leave
-    out.txt at the working copy's top alone (rule-edit-path-write-*)."""
+    out.txt at the working copy's top alone (rule-edit-path-write-*). A glob without a slash (``out*.txt``)
+    cannot bind a file whose name and trailing paths none match it, even with ``*`` crossing folders."""
     m = _FOLDER_RULE.fullmatch(specifier)
-    return m is not None and m.group(1) not in path.parent.parts
+    if m is not None:
+        return m.group(1) not in path.parent.parts
+    if any(c in specifier for c in "/[{!\\") or specifier.startswith(("~", ".")):  # globs fnmatch may read otherwise
+        return False
+    return not any(fnmatchcase("/".join(path.parts[i:]), specifier) for i in range(1, len(path.parts)))
 
 
 def binding(rules: Iterable[Rule], tool: str, path: Path, *, workdir: Path) -> list[Rule]:
@@ -65,7 +71,8 @@ def write_decision(request: Request) -> Decision | None:
         return Decision(behaviour="deny", message=messages.path_denied())
     if not asks and not allows:
         return None
-    if any(r.tool == "Write" for r in (*rules.allow, *rules.deny, *rules.ask)) or request.hook_allowed \
+    if any(r.tool == "Write" and (r.specifier is None or not cannot_bind(r.specifier, path))
+           for r in (*rules.allow, *rules.deny, *rules.ask)) or request.hook_allowed \
             or "Write" in request.withheld:
         raise NotModelled("an Edit rule with a path that binds a Write call beside a Write rule, a hook's allow or "
                           "a skill's disallowed-tools")

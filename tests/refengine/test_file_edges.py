@@ -45,6 +45,8 @@ def test_unmeasured_rewrites_are_not_modelled() -> None:
 def test_a_folder_rule_cannot_bind_a_file_outside_such_a_folder() -> None:
     assert cannot_bind("src/**", Path("/w/out.txt")) and cannot_bind("/src/**", Path("/w/out.txt"))
     assert not cannot_bind("/src/**", Path("/w/src/new.txt")) and not cannot_bind("*.txt", Path("/w/out.txt"))
+    assert cannot_bind("out*.txt", Path("/w/src/new2.txt")) and not cannot_bind("out*.txt", Path("/w/out1.txt"))
+    assert not cannot_bind("*.txt", Path("/w/src/new2.txt")) and not cannot_bind("src/*.txt", Path("/w/out.txt"))
 
 
 def _write(tmp_path: Path, mode: str, **lists: list[str]) -> Request:
@@ -63,3 +65,5 @@ def test_edit_rules_govern_a_write_where_measured(tmp_path: Path) -> None:
         write_decision(_write(tmp_path, "plan", allow=["Edit(src/**)"]))
     with pytest.raises(NotModelled):
         write_decision(_write(tmp_path, "default", allow=["Edit(src/**)", "Write"]))
+    # a Write rule that cannot bind the call leaves it to the Edit rule (explorer seed 20261202, x20261202-0026)
+    assert write_decision(_write(tmp_path, "default", allow=["Edit(src/**)"], ask=["Write(out*.txt)"])) is not None
