@@ -171,7 +171,7 @@ def test_a_case_whose_hooks_try_every_escape_leaves_nothing_behind(tmp_path: Pat
         ("escape", "reference"): "pass", ("escape", f"claude@{PINNED[-1]}"): "pass",
         ("killer", "reference"): "crash", ("killer", f"claude@{PINNED[-1]}"): "crash",
     }
-    ps = subprocess.run(["ps", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
+    ps = subprocess.run(["ps", "-ww", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
     assert [line for line in ps.splitlines() if tag in line and not line.split()[1].startswith("Z")] == []
     assert _processes_referring_to(private) == []
     assert list(private.iterdir()) == []

@@ -120,6 +120,14 @@ def _opencode(name: EngineName, default_version: str | None, api_faults: str | N
     return OpencodeEngine(engine_version=name.version, api_faults=ApiFaultPlan.parse(api_faults or ""))
 
 
+def _codex(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
+    from harness.apifaults import ApiFaultPlan
+    from harness.engines.codex import CodexEngine
+
+    assert name.version is not None  # needs_version
+    return CodexEngine(engine_version=name.version, api_faults=ApiFaultPlan.parse(api_faults or ""))
+
+
 register(Family(name="reference", build=_reference, needs_version=False, installs=False, rank=0))
 register(Family(name="claude", build=_claude, needs_version=True, installs=True, rank=1))
 register(Family(name="sdk", build=_sdk, needs_version=True, installs=True, rank=2))
@@ -129,3 +137,5 @@ register(Family(name="sdk-ts", build=_sdk_ts, needs_version=True, installs=False
 register(Family(name="qwen", build=_qwen, needs_version=True, installs=False, rank=4))
 # opencode: reads .claude/skills as they are; tools and their input keys translated at the fake API.
 register(Family(name="opencode", build=_opencode, needs_version=True, installs=False, rank=5))
+# Codex: the OpenAI Responses API only (served by the same fake API); skills and hooks laid into its folders.
+register(Family(name="codex", build=_codex, needs_version=True, installs=False, rank=6))
