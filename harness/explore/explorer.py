@@ -301,7 +301,7 @@ def store_drawn_cases(path: Path) -> list[Path]:
     options = done.head.get("options", {})
     seed, budget = int(options["seed"]), int(options["budget"])
     # the real engine's record where there is one (the reference engine's may be a bare abstention)
-    ran = {r.case: r for r in sorted(done.records, key=lambda r: r.engine.startswith("claude@"))}
+    ran = {r.case: r for r in sorted(done.records, key=lambda r: r.engine.family == "claude")}
     cases = path.parent / CASES
     written: list[Path] = []
     for n, scenario in enumerate(draw(budget, seed)):
