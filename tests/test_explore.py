@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from harness.case import load_case
+from harness.engine_name import EngineName
 from harness.explore.explorer import FALSE_VERDICT, NOT_MODELLED, draw, explore, run_both, write_case
 from harness.explore.grammar import scenarios
 from harness.explore.observe import classes, disagreements, observable
@@ -53,7 +54,8 @@ def _record(engine: str, offered: list[str], result: str, status: Status = Statu
 
 def _bare(engine: str, status: Status, **extra: Any) -> Record:
     """A record of case ``c`` with nothing but what the comparison reads."""
-    return Record(case="c", engine=engine, status=status, combination="", claims=(), flags=(), duration=0.0, **extra)
+    name = EngineName.parse(engine)
+    return Record(case="c", engine=name, status=status, combination="", claims=(), flags=(), duration=0.0, **extra)
 
 
 def test_tools_the_reference_engine_does_not_model_are_not_a_disagreement() -> None:
@@ -171,7 +173,7 @@ def test_a_short_exploration_runs_both_engines_and_keeps_every_record(tmp_path: 
     exploration = explore(version=PINNED[-1], budget=3, seed=11, out=tmp_path, shrink_budget=0,
                           real_if_abstained=True)
     assert len(exploration.outcomes) == 3
-    assert all(o.real.engine == f"claude@{PINNED[-1]}" and o.real.transcript for o in exploration.outcomes)
+    assert all(o.real.engine.text() == f"claude@{PINNED[-1]}" and o.real.transcript for o in exploration.outcomes)
     saved = (tmp_path / f"explore-{PINNED[-1]}-seed11.jsonl").read_text(encoding="utf-8")
     assert saved.count('"type": "case"') == 6 and '"complete": true' in saved
 
@@ -180,7 +182,7 @@ def _results_file(path: Path, seed: int, real: Record) -> Path:
     """A one-case exploration's results file holding only the real engine's record ``real``."""
     from harness import results_writer
 
-    head = results_writer.header(engines=[f"reference@{PINNED[-1]}", real.engine],
+    head = results_writer.header(engines=[f"reference@{PINNED[-1]}", real.engine.text()],
                                  options={"command": "explore", "seed": seed, "budget": 1}, revision="explore")
     with results_writer.Writer(path, head=head) as writer:
         writer.add(real)
@@ -193,7 +195,7 @@ def test_a_real_run_that_timed_out_is_unjudged_not_a_false_verdict(tmp_path: Pat
 
     # seed 1's first case is one the reference engine answers; the real run of it timed out
     fault = Fault(status=Status.TIMEOUT, message="step 1 of 1: claude did not finish within the 60 s limit")
-    timed_out = Record(case="x1-0000", engine=f"claude@{PINNED[-1]}", status=Status.TIMEOUT, combination="",
+    timed_out = Record(case="x1-0000", engine=EngineName.claude(PINNED[-1]), status=Status.TIMEOUT, combination="",
                        claims=(), flags=(), duration=60.0, fault=fault)
     exploration = rejudge([_results_file(tmp_path / "x.jsonl", 1, timed_out)])
     assert exploration.outcomes == []

@@ -43,7 +43,7 @@ def _results(folder: Path, records: list[Record]) -> Path:
 
 def _as_real(record: Record) -> Record:
     """The reference engine's record as if claude had answered the same (the real answer is not the point)."""
-    return dataclasses.replace(record, engine=EngineName.claude(VERSION).text(),
+    return dataclasses.replace(record, engine=EngineName.claude(VERSION),
                                transcript={**(record.transcript or {}), "engine": EngineName.claude(VERSION).text()})
 
 

@@ -66,11 +66,10 @@ def rank(family: str) -> int:
     return known.rank if known else max((f.rank for f in _FAMILIES.values()), default=0) + 1
 
 
-def engine_key(engine: str) -> tuple[int, tuple[int, ...], str]:
+def engine_key(name: EngineName) -> tuple[int, tuple[int, ...], str]:
     """An engine's place among report columns: reference engines first, then claude versions oldest to newest
     (the families' registered order, each family's versions in release order)."""
-    name = EngineName.parse(engine)
-    return (rank(name.family), version_key(name.version) if name.version else (), engine)
+    return (rank(name.family), version_key(name.version) if name.version else (), name.text())
 
 
 def _reference(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:

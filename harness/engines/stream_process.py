@@ -11,6 +11,7 @@ import json
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -50,6 +51,11 @@ def _user_message(prompt: str) -> str:
     return json.dumps({"type": "user", "message": {"role": "user", "content": prompt}}) + "\n"
 
 
+#: The clock of ``run.timeout`` for one engine process: a function of the limit and what to do when it passes,
+#: so that a test about a timeout can let it pass only once the engine is in the state the test is about.
+limit_timer: Callable[[float, Callable[[], None]], threading.Timer] = threading.Timer
+
+
 def run_process(
     argv: list[str],
     *,
@@ -84,7 +90,7 @@ def run_process(
         kill_group(proc.pid)
         kill_run(cookie)  # a hook in a session of its own may hold the engine's stdout open
 
-    timer = threading.Timer(timeout, on_timeout)
+    timer = limit_timer(timeout, on_timeout)
     timer.start()
     err_chunks: list[str] = []
     err_reader = threading.Thread(target=lambda: err_chunks.append(proc.stderr.read() if proc.stderr else ""))

@@ -252,7 +252,7 @@ def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | Non
     seed, budget = int(options["seed"]), int(options["budget"])
     real_engine = next(e for e in done.head["engines"] if e.startswith("claude@"))
     version = real_engine.split("@", 1)[1]
-    real = {r.case: r for r in done.records if r.engine == real_engine}
+    real = {r.case: r for r in done.records if r.engine == EngineName.parse(real_engine)}
     exploration = Exploration(version=version, seed=seed)
     folders = list(dict.fromkeys(p.parent / CASES for p in paths))
     drawn: list[Scenario] = []
@@ -301,7 +301,7 @@ def store_drawn_cases(path: Path) -> list[Path]:
     options = done.head.get("options", {})
     seed, budget = int(options["seed"]), int(options["budget"])
     # the real engine's record where there is one (the reference engine's may be a bare abstention)
-    ran = {r.case: r for r in sorted(done.records, key=lambda r: r.engine.startswith("claude@"))}
+    ran = {r.case: r for r in sorted(done.records, key=lambda r: r.engine.family == "claude")}
     cases = path.parent / CASES
     written: list[Path] = []
     for n, scenario in enumerate(draw(budget, seed)):

@@ -114,7 +114,10 @@ class Hook:
 
     def rule(self) -> dict[str, Any]:
         handler: dict[str, Any] = {"type": "command", "command": f"bash .claude/hooks/h{self.index}.sh"}
-        handler.update({key: HANDLER_OPTIONS[key] for key in self.options})
+        handler.update({key: json.loads(json.dumps(HANDLER_OPTIONS[key]).replace("{i}", str(self.index)))
+                        for key in self.options})
+        if "args" in self.options:  # the exec form: the command is the executable, the script its argument
+            handler["command"] = "bash"
         rule: dict[str, Any] = {"hooks": [handler]}
         if self.matcher is not None:
             rule["matcher"] = self.matcher
