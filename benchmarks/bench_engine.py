@@ -44,7 +44,7 @@ from harness import cli, results, servers
 from harness.case import Case, copy_fixture, discover_cases
 from harness.engine_name import EngineName
 from harness.engines import make_engine
-from harness.engines.claude import seed_home
+from harness.engines.claude_launch import seed_home
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
 from harness.expectations import Expectations

@@ -114,21 +114,22 @@ def plan(records: Iterable[Record], *, snapshot_root: Path, expectations_root: P
     for record in sorted(records, key=lambda r: (r.engine, r.case)):
         if record.transcript is None or record.status.is_error or record.status is Status.NOT_MODELLED:
             why = record.fault.message if record.fault else record.status.value
-            skipped.append((record.engine, record.case, f"{record.status.value}: {why}"))
+            skipped.append((record.engine.text(), record.case, f"{record.status.value}: {why}"))
             continue
         accepted += 1
-        snapshot = snapshots.path_for(snapshot_root, record.engine, record.case)
+        snapshot = snapshots.path_for(snapshot_root, record.engine.text(), record.case)
         text = snapshots.dump(record.transcript)
         old = snapshot.read_text(encoding="utf-8") if snapshot.is_file() else None
         if old != text:
             changes.append(FileChange(path=snapshot, old=old, new=text))
-        book = files.get(record.engine) or files.setdefault(record.engine, _open(expectations_root, record.engine))
+        name = record.engine.text()
+        book = files.get(name) or files.setdefault(name, _open(expectations_root, name))
         entries, added, dropped = merge_entries(book.entries.get(record.case, []), record)
         if added or dropped:
             book.touched.add(record.case)
             book.entries[record.case] = entries
-            todo += [(record.engine, record.case, e["at"]) for e in added]
-            removed += [(record.engine, record.case, e["at"]) for e in dropped]
+            todo += [(name, record.case, e["at"]) for e in added]
+            removed += [(name, record.case, e["at"]) for e in dropped]
     for book in files.values():
         if book.touched:
             changes.append(FileChange(path=book.path, old=book.text, new=render(book)))

@@ -58,7 +58,7 @@ def from_snapshots(
         transcript = snapshots.read(snapshot_root, name, case.id)
         if transcript is None:
             continue
-        records[case.id] = replay(case, engine=name, transcript=transcript, listed=known.get(case.id, []))
+        records[case.id] = replay(case, engine=engine, transcript=transcript, listed=known.get(case.id, []))
     source = (
         f"committed snapshots {snapshot_root.name}/{engine.dir}/ and "
         f"{expectations.file_for(expectations_root, name).name}"
@@ -67,7 +67,7 @@ def from_snapshots(
     return Baseline(engine=name, records=records, known=known, source=source, missing=missing)
 
 
-def replay(case: Case, *, engine: str, transcript: dict[str, Any], listed: list[KnownDifference]) -> Record:
+def replay(case: Case, *, engine: EngineName, transcript: dict[str, Any], listed: list[KnownDifference]) -> Record:
     """A committed transcript checked against the case file as it is now, judged against ``listed``."""
     # The committed expectations are the record of what the baseline's debug log showed.
     debug_log = [
@@ -85,7 +85,7 @@ def from_records(records: Iterable[Record], *, engine: EngineName, expectations_
     name = engine.text()
     return Baseline(
         engine=name,
-        records={r.case: r for r in records if r.engine == name},
+        records={r.case: r for r in records if r.engine == engine},
         known=expectations.load(expectations_root, name),
         source=source,
         missing=f"not in {source}",

@@ -92,7 +92,7 @@ def run_all(
     saved, and ``Interrupted`` is raised (a second signal stops waiting)."""
     expectations = Expectations(root=suite.expectations)
     done = {(r.engine, r.case) for r in writer.records}
-    work = [(e, c) for e in engines for c in cases if (e.text(), c.id) not in done]
+    work = [(e, c) for e in engines for c in cases if (e, c.id) not in done]
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task("running cases", total=len(work))
@@ -160,5 +160,5 @@ def reused(
     saved = results.merge(list(paths), partial=True)
     for note in saved.notes:
         console.print(f"note: {note}", markup=False)
-    ids, names = {c.id for c in cases}, {e.text() for e in engines}
+    ids, names = {c.id for c in cases}, set(engines)
     return [r for r in saved.records if r.engine in names and r.case in ids]

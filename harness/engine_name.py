@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import total_ordering
 
 from harness.errors import UsageError
 from harness.versions import is_version
@@ -19,6 +20,7 @@ from harness.versions import is_version
 _FAMILY = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
+@total_ordering
 @dataclass(frozen=True)
 class EngineName:
     """``EngineName("claude", "2.1.252")`` is ``claude@2.1.252``; ``EngineName("reference")`` is ``reference``."""
@@ -53,6 +55,12 @@ class EngineName:
 
     def __str__(self) -> str:
         return self.text()
+
+    def __lt__(self, other: object) -> bool:
+        """Names sort as their text does (``claude@2.1.252`` before ``reference``), as results files list them."""
+        if not isinstance(other, EngineName):
+            return NotImplemented
+        return self.text() < other.text()
 
     @property
     def dir(self) -> str:

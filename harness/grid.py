@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from harness.case.spec import ALONE, PARTS
+from harness.engine_name import EngineName
 from harness.outcome import WORST_FIRST, Status
 from harness.results import Record
 
@@ -59,7 +60,7 @@ def counts(records: Iterable[Record]) -> tuple[tuple[Status, int], ...]:
     return tuple((s, statuses.count(s)) for s in WORST_FIRST if s in statuses)
 
 
-def cells(records: Iterable[Record], *, engine: str) -> list[Cell]:
+def cells(records: Iterable[Record], *, engine: EngineName) -> list[Cell]:
     mine = [r for r in records if r.engine == engine]
     out = []
     for caller in PARTS:
@@ -69,7 +70,7 @@ def cells(records: Iterable[Record], *, engine: str) -> list[Cell]:
     return out
 
 
-def render_text(records: Iterable[Record], *, engine: str) -> str:
+def render_text(records: Iterable[Record], *, engine: EngineName) -> str:
     """A compact grid for terminals: rows are callers, columns callees, each cell its counts per status."""
     grid = {(c.caller, c.callee): c for c in cells(records, engine=engine)}
     width = max([22, *(len(c.describe(symbols=False)) + 2 for c in grid.values())])

@@ -123,7 +123,7 @@ class OlderPinned:
             return "it answers either way (one_of)"
         if case.debug_log is not None:
             return "it checks the debug log, which no snapshot holds"
-        replayed = baseline.replay(case, engine=engine, transcript=old, listed=[]).status
+        replayed = baseline.replay(case, engine=EngineName.claude(version), transcript=old, listed=[]).status
         if replayed is not Status.PASS:
             return f"its snapshot on {version}, checked against the case file as it is now, is {replayed.value}"
         change = self._change(case.id, version)

@@ -31,7 +31,8 @@ class Record:
     """One case on one engine: what happened, judged."""
 
     case: str
-    engine: str
+    engine: EngineName
+    """Written to JSON Lines as its text (``claude@2.1.252``), as results files always held it."""
     status: Status
     combination: str
     claims: tuple[str, ...]
@@ -53,7 +54,7 @@ class Record:
         cls,
         case: Case,
         *,
-        engine: str,
+        engine: EngineName,
         status: Status,
         duration: float,
         findings: tuple[Finding, ...] = (),
@@ -79,7 +80,7 @@ class Record:
         )
 
     @classmethod
-    def faulted(cls, case: Case | BrokenCase, *, engine: str, fault: Fault, duration: float = 0.0) -> Record:
+    def faulted(cls, case: Case | BrokenCase, *, engine: EngineName, fault: Fault, duration: float = 0.0) -> Record:
         """A run with no verdict: the fault's status, and the case's metadata where it loaded."""
         if isinstance(case, Case):
             return cls.of(case, engine=engine, status=fault.status, duration=duration, fault=fault)
@@ -132,7 +133,7 @@ class Record:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "case": self.case,
-            "engine": self.engine,
+            "engine": self.engine.text(),
             "status": self.status.value,
             "combination": self.combination,
             "claims": list(self.claims),
@@ -163,7 +164,7 @@ class Record:
                 f"{where}: status {item['status']!r} is not one of {', '.join(s.value for s in Status)}"
             ) from None
         try:  # a name written by any version of the harness parses; a forged one (a path) does not
-            engine = EngineName.parse(str(item["engine"])).text()
+            engine = EngineName.parse(str(item["engine"]))
         except UsageError as exc:
             raise ResultsError(f"{where}: {exc}") from None
         for key in ("claims", "flags", "findings", "notes"):
@@ -293,7 +294,7 @@ def merge(paths: list[Path], *, partial: bool = False) -> Results:
     if not paths:
         raise ResultsError("no results file given")
     heads: list[dict[str, Any]] = []
-    seen: dict[tuple[str, str], tuple[Record, Path]] = {}
+    seen: dict[tuple[EngineName, str], tuple[Record, Path]] = {}
     complete = True
     notes: list[str] = []
     for p in paths:

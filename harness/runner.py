@@ -54,7 +54,7 @@ def run_case(
 
     ``keep``: copy the private folder to ``keep/<engine>/<case id>`` before it is removed."""
     if isinstance(case, BrokenCase):
-        return Record.faulted(case, engine=engine.name, fault=case.error.fault(phase="load"))
+        return Record.faulted(case, engine=EngineName.parse(engine.name), fault=case.error.fault(phase="load"))
     started = time.monotonic()
     folders = Folders(root=Path(tempfile.mkdtemp(prefix=f"cch-{case.id}-")))
     try:
@@ -70,7 +70,7 @@ def run_case(
                 tree.copy(folders.root, keep / engine_dir(engine.name) / case.id)
         finally:
             tree.remove(folders.root)
-    return Record.faulted(case, engine=engine.name, fault=fault, duration=time.monotonic() - started)
+    return Record.faulted(case, engine=EngineName.parse(engine.name), fault=fault, duration=time.monotonic() - started)
 
 
 def run_named(
@@ -89,7 +89,7 @@ def run_named(
         made = make_engine(engine, default_version=default_version, api_faults=api_faults)
         return run_case(case, made, expectations=expectations, keep=keep)
     except Exception as exc:  # a crash is a result too: the file records it and the caller carries on
-        return Record.faulted(case, engine=engine.text(), fault=bug(exc), duration=time.monotonic() - started)
+        return Record.faulted(case, engine=engine, fault=bug(exc), duration=time.monotonic() - started)
 
 
 def bug(exc: Exception) -> Fault:
@@ -100,6 +100,7 @@ def bug(exc: Exception) -> Fault:
 
 
 def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectations, started: float) -> Record:
+    name = EngineName.parse(engine.name)  # what the record carries
     notes = (*copy_fixture(case, folders.work), *fixture_notes(folders.work))
     for folder in (folders.home, folders.tmp):
         folder.mkdir()
@@ -128,7 +129,7 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
         fault = Fault(status=fault.status, message=quoting.text(fault.message), detail=detail, phase=fault.phase)
         duration = time.monotonic() - started
         notes = tuple(quoting.text(n) for n in notes)
-        return Record.of(case, engine=engine.name, status=fault.status, duration=duration, fault=fault, notes=notes)
+        return Record.of(case, engine=name, status=fault.status, duration=duration, fault=fault, notes=notes)
     after = workfiles.snapshot(folders.work, deadline=time.monotonic() + case.run.timeout, before=before)
     norm = transcript.Normaliser(workdir=folders.work, home=folders.home, tmp=folders.tmp, ports=ports)
     data = transcript.build(
@@ -157,7 +158,7 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
                               f"(texts: {' | '.join(races.races(data)[0])})")
     return Record.of(
         case,
-        engine=engine.name,
+        engine=name,
         status=status,
         duration=time.monotonic() - started,
         findings=findings,

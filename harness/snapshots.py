@@ -88,7 +88,7 @@ def mismatch(root: Path, found: Case | BrokenCase, record: Record) -> str | None
     compared), else ``no snapshot yet`` or the first field where the transcript differs."""
     if not compared(found, record):
         return None
-    path = path_for(root, record.engine, record.case)
+    path = path_for(root, record.engine.text(), record.case)
     if not path.is_file():
         return f"no snapshot yet ({path.name} under {path.parent})"
     saved = path.read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness import results
-from harness.engine_name import version_of
+from harness.engine_name import EngineName
 from harness.errors import CaseFormatError
 from harness.results import Record
 from harness.run_outcome import AS_DOCUMENTED, field_value, outcome_of
@@ -54,8 +54,8 @@ class Change:
         return self.window_end is not None
 
 
-def _version(engine: str) -> str:
-    return version_of(engine)
+def _version(engine: EngineName) -> str:
+    return engine.version or ""
 
 
 def series(records: Iterable[Record]) -> dict[tuple[str, str], list[tuple[str, str | None]]]:

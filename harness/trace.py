@@ -26,7 +26,7 @@ def traces(cases: list[Case], catalogue: Catalogue, records: Iterable[Record] = 
         status: dict[str, dict[str, str]] = {}
         for r in recs:
             if r.case in ids:
-                status.setdefault(r.engine, {})[r.case] = r.status.value
+                status.setdefault(r.engine.text(), {})[r.case] = r.status.value
         out.append(Trace(claim=cid, text=claim.text, cases=ids, status=status))
     return out
 

@@ -25,9 +25,16 @@ _TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b")
 _HEX_ID = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{16,40}\b")  # agent ids and the like
 #: Short ids the engine draws at random, named by the text around them (a bare 8-hex pattern would also take
 #: a git hash or a colour): CronCreate's job id ("Scheduled one-shot task c706869e", "c706869e — ..." in
-#: CronList) and the session's name ListAgents gives ("This session is work-28 [1c3627]").
+#: CronList), the session's name ListAgents gives ("This session is work-28 [1c3627]") and the chunk id Codex
+#: heads a command's output with ("Chunk ID: f2d598").
 _SHORT_ID = re.compile(r"(?<=Scheduled one-shot task )[0-9a-f]{8}\b|(?<=Scheduled recurring job )[0-9a-f]{8}\b"
-                       r"|(?m:^[0-9a-f]{8}(?= \u2014 ))|(?<=This session is )[\w.-]+ \[[0-9a-f]{6}\]")
+                       r"|(?m:^[0-9a-f]{8}(?= \u2014 ))|(?<=This session is )[\w.-]+ \[[0-9a-f]{6}\]"
+                       r"|(?m:(?<=^Chunk ID: )[0-9a-f]{6}$)")
+#: The day and local time in the name of Codex's session file ("sessions/2026/12/02/rollout-2026-12-02T17-26-05-"),
+#: which hook payloads carry as ``transcript_path``.
+_CODEX_ROLLOUT = re.compile(r"sessions/\d{4}/\d{2}/\d{2}/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-")
+#: The time a command took, as Codex heads its output with it ("Wall time: 0.0012 seconds").
+_WALL_TIME = re.compile(r"(?m:^(Wall time: )\d+(?:\.\d+)?( seconds)$)")
 _TIMINGS = frozenset({"duration_ms", "duration_api_ms"})
 # every form a timing takes: `duration_ms: 12`, `duration_ms: 12.786115` (hooks' fractional milliseconds),
 # `"duration_ms": 12` inside quoted JSON, and `duration_ms=1e3`
@@ -67,6 +74,8 @@ class Normaliser:
         value = _HEX_ID.sub(lambda m: self._label(m, "id"), value)
         value = _SHORT_ID.sub(lambda m: self._label(m, "id"), value)
         value = _DURATION.sub(r"\1\2<n>", value)
+        value = _WALL_TIME.sub(r"\1<n>\2", value)
+        value = _CODEX_ROLLOUT.sub("sessions/<date>/rollout-<timestamp>-", value)
         return _TIMESTAMP.sub("<timestamp>", value)
 
     def _label(self, m: re.Match[str], kind: str) -> str:

@@ -160,5 +160,5 @@ def run_committed_cases(engine: str, cases: list[str], out: Path) -> None:
     records = results.read(out).records
     assert sorted(r.case for r in records) == sorted(cases), done.stdout[-3000:] + done.stderr[-3000:]
     for record in records:
-        assert record.engine == engine
+        assert record.engine.text() == engine
         assert record.status in (Status.PASS, Status.KNOWN), record.explain()

@@ -21,6 +21,7 @@ import yaml
 
 from harness import accept
 from harness.cli import main
+from harness.engine_name import EngineName
 from harness.outcome import Finding, Judgement, Status
 from harness.results import Record
 from tests.conftest import REPO
@@ -45,7 +46,7 @@ steps:
 def _record(case: str, findings: tuple[Finding, ...], status: Status = Status.FAIL) -> Record:
     return Record(
         case=case,
-        engine="claude@2.1.332",
+        engine=EngineName.claude("2.1.332"),
         status=status,
         combination="",
         claims=(),
@@ -108,7 +109,8 @@ def test_a_confirmed_entry_keeps_its_reason_and_errors_are_not_accepted(tmp_path
         encoding="utf-8",
     )
     known = _record("a", (_finding("x", "Y", Judgement.KNOWN),), Status.KNOWN)
-    crashed = Record(case="b", engine="claude@2.1.332", status=Status.CRASH, combination="", claims=(), flags=(),
+    engine = EngineName.claude("2.1.332")
+    crashed = Record(case="b", engine=engine, status=Status.CRASH, combination="", claims=(), flags=(),
                      duration=0.0)
     plan = accept.plan([known, crashed], snapshot_root=tmp_path / "s", expectations_root=tmp_path)
     assert [c.path.name for c in plan.changes] == ["a.json"]  # the expectations file is unchanged

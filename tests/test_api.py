@@ -22,4 +22,5 @@ def test_a_script_runs_a_case_with_the_public_names_alone(tmp_path: Path) -> Non
     case = harness.load_case(suite.cases / "tool-tool-no-call", catalogue=suite.catalogue)
     engine = harness.make_engine(harness.EngineName.parse("reference"), default_version=harness.newest(suite.pinned))
     record = harness.run_case(case, engine, expectations=harness.Expectations(root=suite.expectations))
-    assert (record.case, record.engine, record.status) == ("tool-tool-no-call", "reference", harness.Status.PASS)
+    reference = harness.EngineName("reference")
+    assert (record.case, record.engine, record.status) == ("tool-tool-no-call", reference, harness.Status.PASS)

@@ -15,6 +15,7 @@ import pytest
 
 from harness import bisect
 from harness.cli import main
+from harness.engine_name import EngineName
 from harness.engines import registry
 from harness.errors import UsageError
 from harness.outcome import Fault, Finding, Judgement, Status
@@ -42,7 +43,7 @@ def _record(
     if status is not None and status.is_error:
         return Record(
             case="c",
-            engine="claude@x",
+            engine=EngineName.claude("2.1.0"),
             status=status,
             combination="",
             claims=(),
@@ -52,7 +53,7 @@ def _record(
         )
     return Record(
         case="c",
-        engine="claude@x",
+        engine=EngineName.claude("2.1.0"),
         status=status or (Status.FAIL if findings else Status.PASS),
         combination="",
         claims=(),

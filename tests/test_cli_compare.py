@@ -273,7 +273,7 @@ def test_diff_runs_both_engines_fresh_and_saves_the_results(
     run = results.read(path)
     head, records = run.head, run.records
     assert head["engines"] == [f"claude@{OLD}", f"claude@{NEW}"]
-    assert sorted((r.engine, r.case, r.status) for r in records) == [
+    assert sorted((r.engine.text(), r.case, r.status) for r in records) == [
         (f"claude@{OLD}", "t-hook-deny", "pass"),
         (f"claude@{NEW}", "t-hook-deny", "fail"),
     ]
@@ -310,7 +310,7 @@ def _snapshots_from(path: Path, root: Path) -> Path:
     """Committed-snapshot layout (snapshots/claude-<V>/<case>.json) holding a real run's transcripts."""
     records = results.read(path).records
     for r in records:
-        target = root / r.engine.replace("@", "-") / f"{r.case}.json"
+        target = root / r.engine.dir / f"{r.case}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(r.transcript, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return root

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from harness.case import Case
-from harness.engines.claude import DEBUG_FILE_FROM, ClaudeEngine, has_debug_file, prepare
+from harness.engines.claude import ClaudeEngine
+from harness.engines.claude_launch import DEBUG_FILE_FROM, has_debug_file, prepare
 from harness.engines.install import NATIVE_FROM, RECORD, binary_path, ensure_installed, is_native, platform_spec
 from harness.errors import InstallError, NotObservable
 from harness.run_outcome import outcome_of

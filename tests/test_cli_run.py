@@ -71,7 +71,7 @@ def test_pytest_records_can_feed_a_report(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-2000:]
     [path] = folder.glob("pytest-*.jsonl")
     [record] = results.read(path).records
-    assert (record.case, record.engine, record.status) == (CASES[0], "reference", "pass")
+    assert (record.case, record.engine.text(), record.status) == (CASES[0], "reference", "pass")
 
 
 SUITE_TOML = 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n'

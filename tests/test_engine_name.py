@@ -74,7 +74,8 @@ def test_a_results_file_with_a_forged_engine_name_is_refused_and_an_old_one_load
     line = {"case": "c", "engine": "claude@2.1.332", "status": "pass", "combination": "", "claims": [],
             "flags": [], "duration": 1.0}
     good = results.Record.from_json(line, where="old.jsonl:2")
-    assert good.engine == "claude@2.1.332"
+    assert good.engine == EngineName.claude("2.1.332")
+    assert good.to_json()["engine"] == "claude@2.1.332"  # written as the same text
     with pytest.raises(results.ResultsError, match=r"^bad\.jsonl:2: unknown engine 'claude@\.\./x'"):
         results.Record.from_json({**line, "engine": "claude@../x"}, where="bad.jsonl:2")
     assert json.loads(json.dumps(good.to_json()))["engine"] == "claude@2.1.332"

@@ -11,10 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from harness.case import load_case
+from harness.engine_name import EngineName
 from harness.explore.explorer import FALSE_VERDICT, NOT_MODELLED, draw, explore, run_both, write_case
 from harness.explore.grammar import scenarios
 from harness.explore.observe import classes, disagreements, observable
-from harness.explore.scenario import Scenario, Step
+from harness.explore.scenario import Call, Scenario, Step
 from harness.explore.vocabulary import reach
 from harness.outcome import Fault, Status
 from harness.results import Record
@@ -53,7 +54,8 @@ def _record(engine: str, offered: list[str], result: str, status: Status = Statu
 
 def _bare(engine: str, status: Status, **extra: Any) -> Record:
     """A record of case ``c`` with nothing but what the comparison reads."""
-    return Record(case="c", engine=engine, status=status, combination="", claims=(), flags=(), duration=0.0, **extra)
+    name = EngineName.parse(engine)
+    return Record(case="c", engine=name, status=status, combination="", claims=(), flags=(), duration=0.0, **extra)
 
 
 def test_tools_the_reference_engine_does_not_model_are_not_a_disagreement() -> None:
@@ -149,10 +151,10 @@ def test_draws_of_300_reach_every_area_of_the_grammar() -> None:
 
 
 def test_an_abstention_is_not_modelled_and_the_real_engine_is_not_run(tmp_path: Path) -> None:
-    # settings env in a folder never trusted is not modelled: the verdict is not-modelled whatever claude would
-    # do, so it is not run
-    scenario = Scenario(skills=(), agents=(), hooks=(), rules=(), trusted=False, mode="default", env=("project",),
-                        steps=(Step(session="new", calls=()),))
+    # a Read of a path that starts with ~ is not modelled (the reference does not know the run's HOME): the verdict
+    # is not-modelled whatever claude would do, so it is not run
+    scenario = Scenario(skills=(), agents=(), hooks=(), rules=(), trusted=True, mode="bypass",
+                        steps=(Step(session="new", calls=(Call(tool="Read", input={"file_path": "~/notes.txt"}),)),))
     outcome = run_both(scenario, version=PINNED[-1], workdir=tmp_path, case_id="abstains")
     assert outcome.verdict == NOT_MODELLED and outcome.real is None
 
@@ -171,6 +173,46 @@ def test_a_short_exploration_runs_both_engines_and_keeps_every_record(tmp_path: 
     exploration = explore(version=PINNED[-1], budget=3, seed=11, out=tmp_path, shrink_budget=0,
                           real_if_abstained=True)
     assert len(exploration.outcomes) == 3
-    assert all(o.real.engine == f"claude@{PINNED[-1]}" and o.real.transcript for o in exploration.outcomes)
+    assert all(o.real.engine.text() == f"claude@{PINNED[-1]}" and o.real.transcript for o in exploration.outcomes)
     saved = (tmp_path / f"explore-{PINNED[-1]}-seed11.jsonl").read_text(encoding="utf-8")
     assert saved.count('"type": "case"') == 6 and '"complete": true' in saved
+
+
+def _results_file(path: Path, seed: int, real: Record) -> Path:
+    """A one-case exploration's results file holding only the real engine's record ``real``."""
+    from harness import results_writer
+
+    head = results_writer.header(engines=[f"reference@{PINNED[-1]}", real.engine.text()],
+                                 options={"command": "explore", "seed": seed, "budget": 1}, revision="explore")
+    with results_writer.Writer(path, head=head) as writer:
+        writer.add(real)
+    return path
+
+
+def test_a_real_run_that_timed_out_is_unjudged_not_a_false_verdict(tmp_path: Path) -> None:
+    from harness.explore.explorer import rejudge
+    from harness.outcome import Fault
+
+    # seed 1's first case is one the reference engine answers; the real run of it timed out
+    fault = Fault(status=Status.TIMEOUT, message="step 1 of 1: claude did not finish within the 60 s limit")
+    timed_out = Record(case="x1-0000", engine=EngineName.claude(PINNED[-1]), status=Status.TIMEOUT, combination="",
+                       claims=(), flags=(), duration=60.0, fault=fault)
+    exploration = rejudge([_results_file(tmp_path / "x.jsonl", 1, timed_out)])
+    assert exploration.outcomes == []
+    assert exploration.verdicts()[FALSE_VERDICT] == 0
+    why = "claude: timeout (step 1 of 1: claude did not finish within the 60 s limit)"
+    assert exploration.unjudged == {"x1-0000": why}
+
+
+def test_an_mcp_server_the_real_engine_reports_failed_is_no_measurement() -> None:
+    from harness.explore.explorer import UNJUDGED, judged
+
+    scenario = Scenario(skills=(), agents=(), hooks=(), rules=(), trusted=True, mode="default", steps=(), mcp=True)
+    reference = _record("reference@2.1.332", ["Bash", "mcp__srv__ping"], "HI")
+    real = _record("claude@2.1.332", ["Bash"], "HI")
+    assert judged(scenario, "c", reference, real).verdict == FALSE_VERDICT  # tools absent, no failure reported
+    real.transcript["prompts"][0]["mcp_servers_failed"] = [{"name": "srv", "status": "failed"}]
+    outcome = judged(scenario, "c", reference, real)
+    assert outcome.verdict == UNJUDGED and outcome.unjudged == "claude: MCP server(s) srv did not connect"
+    reference.transcript["prompts"][0]["mcp_servers_failed"] = [{"name": "srv", "status": "failed"}]
+    assert judged(scenario, "c", reference, real).verdict == FALSE_VERDICT  # both failed: judged (offered differs)

@@ -15,6 +15,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import anthropic
 import pytest
 
 from harness.apifaults import ApiFaultPlan, InjectedFault
+from harness.engines import engine_sessions, stream_process
 from harness.engines.claude import ClaudeEngine
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
@@ -105,9 +107,58 @@ def newest() -> str:
 
 
 def _running(tag: str) -> list[str]:
-    """``ps`` lines of live (not zombie) processes whose command line holds ``tag``."""
-    ps = subprocess.run(["ps", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
+    """``ps`` lines of live (not zombie) processes whose command line holds ``tag`` (``-ww``: the whole line;
+    without it ``ps`` under pytest cut lines at 80 columns, and a tag past them was never seen)."""
+    ps = subprocess.run(["ps", "-ww", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
     return [line for line in ps.splitlines() if tag in line and not line.split()[1].startswith("Z")]
+
+
+class _LimitOnceReady(threading.Timer):
+    """run.timeout's timer that fires once the limit has passed *and* ``ready()`` holds: the engine is in the
+    state the test is about (a hung stream served, a retry made, step 2's command running). On a loaded
+    machine the engine can need longer than a small limit just to start, and the limit alone was a race."""
+
+    def __init__(self, interval: float, function: Callable[[], None], ready: Callable[[], bool]) -> None:
+        super().__init__(interval, function)
+        self.ready = ready
+
+    def run(self) -> None:
+        self.finished.wait(self.interval)
+        give_up = time.monotonic() + 300  # never hold a broken test for ever
+        while not self.finished.is_set() and not self.ready() and time.monotonic() < give_up:
+            self.finished.wait(0.1)
+        if not self.finished.is_set():
+            self.function()
+        self.finished.set()
+
+
+@pytest.fixture
+def limit_once(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[], bool]], None]:
+    """``limit_once(ready)``: a real engine process's run.timeout passes only once ``ready()`` holds too."""
+
+    def install(ready: Callable[[], bool]) -> None:
+        monkeypatch.setattr(stream_process, "limit_timer", lambda interval, function: _LimitOnceReady(
+            interval, function, ready))
+
+    return install
+
+
+@pytest.fixture
+def apis(monkeypatch: pytest.MonkeyPatch) -> list[FakeMessagesAPI]:
+    """Every fake Messages API an engine adapter starts, to see what it served while the engine runs."""
+    started: list[FakeMessagesAPI] = []
+
+    class Seen(FakeMessagesAPI):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            started.append(self)
+
+    monkeypatch.setattr(engine_sessions, "FakeMessagesAPI", Seen)
+    return started
+
+
+def _served(apis: list[FakeMessagesAPI], count: int) -> Callable[[], bool]:
+    return lambda: bool(apis) and len(apis[-1].served) >= count
 
 
 # --- the plan and its text form ---------------------------------------------------------------------
@@ -263,8 +314,10 @@ def test_an_error_status_the_engine_recovers_from_is_still_an_api_fault(
 
 
 def test_an_error_status_on_every_request_is_an_api_fault_though_it_ends_in_a_timeout(
-    write_case: CaseWriter, tmp_path: Path, newest: str
+    write_case: CaseWriter, tmp_path: Path, newest: str, apis: list[FakeMessagesAPI],
+    limit_once: Callable[[Callable[[], bool]], None],
 ) -> None:
+    limit_once(_served(apis, 3))  # the limit passes once the engine has retried twice
     directory = write_case("overloaded", HELLO.format(id="overloaded", timeout=8))
     engine = ClaudeEngine(engine_version=newest, api_faults=ApiFaultPlan.parse("500@*"))
     with pytest.raises(ApiFault) as err:
@@ -291,7 +344,11 @@ def test_a_malformed_event_on_every_request_is_an_api_fault_naming_the_event(
     assert "Could not parse message into JSON" in err.value.detail  # the engine's stderr
 
 
-def test_a_hung_stream_is_an_api_fault_not_a_timeout(write_case: CaseWriter, tmp_path: Path, newest: str) -> None:
+def test_a_hung_stream_is_an_api_fault_not_a_timeout(
+    write_case: CaseWriter, tmp_path: Path, newest: str, apis: list[FakeMessagesAPI],
+    limit_once: Callable[[Callable[[], bool]], None],
+) -> None:
+    limit_once(_served(apis, 1))  # the limit passes once the hung stream was served
     directory = write_case("hung", HELLO.format(id="hung", timeout=5))
     engine = ClaudeEngine(engine_version=newest, api_faults=ApiFaultPlan.parse("hang@1"))
     with pytest.raises(ApiFault) as err:
@@ -333,6 +390,8 @@ def test_a_timeout_names_the_step_and_the_limit_and_leaves_nothing_running(
     else:
         engine = ClaudeEngine(engine_version=request.getfixturevalue("newest"))
         shown = engine.name
+        # the limit passes once step 2's command runs (on a loaded machine step 1 alone can take 6 s)
+        request.getfixturevalue("limit_once")(lambda: bool(_running(tag)))
     with pytest.raises(EngineTimeout) as err:
         run_in_copy(directory, engine, tmp_path / "run")
     message = str(err.value)

@@ -28,7 +28,7 @@ def test_a_0_1_0_case_file_loads_as_format_1() -> None:
 def test_a_0_1_0_results_file_loads_and_reports(tmp_path: Path) -> None:
     saved = results.read(OLD / "run.jsonl")
     assert "format" not in saved.head  # 0.1.0 wrote none: it is format 1
-    assert {r.engine for r in saved.records} == {
+    assert {r.engine.text() for r in saved.records} == {
         "reference",
         "claude@2.1.252",
         "claude@2.1.257",

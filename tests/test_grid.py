@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from harness import grid
 from harness.case.spec import ALONE, Combination
+from harness.engine_name import EngineName
 from harness.outcome import Status
 from harness.report import markdown
 from harness.reporting import model_of
 from harness.results import Record
 
+REFERENCE = EngineName("reference")
+
 
 def _record(case: str, combination: str, status: Status = Status.PASS) -> Record:
-    return Record(case=case, engine="reference", status=status, combination=combination, claims=("H8",), flags=(),
+    return Record(case=case, engine=REFERENCE, status=status, combination=combination, claims=("H8",), flags=(),
                   duration=0.0)
 
 
@@ -23,11 +26,11 @@ def test_a_single_part_combination_reads_and_prints_as_the_part() -> None:
 
 def test_a_case_about_one_part_is_counted_in_its_alone_cell_and_nowhere_else() -> None:
     records = [_record("single-a", "hook"), _record("pair", "hook -> tool", Status.FAIL)]
-    cells = {(c.caller, c.callee): c for c in grid.cells(records, engine="reference")}
+    cells = {(c.caller, c.callee): c for c in grid.cells(records, engine=REFERENCE)}
     assert cells[("hook", ALONE)].cases == ("single-a",)
     assert cells[("hook", "tool")].cases == ("pair",)
     assert sum(len(c.cases) for c in cells.values()) == 2
-    assert "alone" in grid.render_text(records, engine="reference").splitlines()[0]
+    assert "alone" in grid.render_text(records, engine=REFERENCE).splitlines()[0]
 
 
 def test_the_markdown_grid_has_the_alone_column() -> None:

@@ -179,11 +179,11 @@ def test_init_writes_a_suite_that_passes_on_reference_and_the_pinned_claude(
     assert not any("Notification" in line for line in skipped), skipped
     records = _run_all(fixture_repo / "cc-harness.toml", tmp_path / "run.jsonl")
     assert "no snapshot yet" not in capsys.readouterr().out
-    assert {r.engine for r in records} == {"reference", f"claude@{VERSION}"}
-    assert {(r.case, r.engine, r.status.value) for r in records} == {
+    assert {r.engine.text() for r in records} == {"reference", f"claude@{VERSION}"}
+    assert {(r.case, r.engine.text(), r.status.value) for r in records} == {
         (c, e, s) for c in EXPECTED_CASES for e, s in (("reference", "pass"), (f"claude@{VERSION}", "pass"))
     }
-    hook_run = next(r for r in records if r.case == "hook-pretooluse-bash" and r.engine.startswith("claude"))
+    hook_run = next(r for r in records if r.case == "hook-pretooluse-bash" and r.engine.family == "claude")
     assert hook_run.transcript is not None
     payloads = hook_run.transcript["files"][".cc-harness/hook-payloads.jsonl"]
     assert [(p["hook_event_name"], p["tool_name"]) for p in payloads] == [("PreToolUse", "Bash")]

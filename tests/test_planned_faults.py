@@ -9,7 +9,7 @@ import pytest
 
 from harness.apifaults import ApiFaultPlan, ServedFault
 from harness.case import load_case
-from harness.engines.claude import ProcessEnd, judge_process
+from harness.engines.process_end import ProcessEnd, judge_process
 from harness.errors import ApiFault, CaseFormatError
 from tests.conftest import CaseWriter
 from tests.test_case_format import GOOD

@@ -60,7 +60,7 @@ def _live(pid: int) -> bool:
 
 
 def _ps(tag: str) -> list[str]:
-    ps = subprocess.run(["ps", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
+    ps = subprocess.run(["ps", "-ww", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
     return [line for line in ps.splitlines() if tag in line and not line.split()[1].startswith("Z")]
 
 

@@ -5,6 +5,7 @@ another branch of the race is not a disagreement."""
 from __future__ import annotations
 
 from harness.case import load_case
+from harness.engine_name import EngineName
 from harness.engines import make_engine
 from harness.explore.observe import disagreements
 from harness.outcome import Status
@@ -28,7 +29,8 @@ def test_variants_give_every_outcome_and_settle_takes_the_rival_branch_back() ->
 
 
 def _record(engine: str, transcript: dict[str, object]) -> Record:
-    return Record(case="c", engine=engine, status=Status.PASS, combination="", claims=(), flags=(), duration=0.0,
+    name = EngineName.parse(engine)
+    return Record(case="c", engine=name, status=Status.PASS, combination="", claims=(), flags=(), duration=0.0,
                   transcript=transcript)
 
 

@@ -24,7 +24,8 @@ import yaml
 
 from harness.case import load_case
 from harness.cli import main
-from harness.engines.claude import ClaudeEngine, seed_home
+from harness.engines.claude import ClaudeEngine
+from harness.engines.claude_launch import seed_home
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
 from harness.outcome import Status

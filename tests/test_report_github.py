@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from harness.engine_name import EngineName
 from harness.outcome import Fault, Finding, Judgement, Status
 from harness.report import github
 from harness.reporting import model_of
 from harness.results import Record
 
+CLAUDE = EngineName.claude("2.1.332")
+
 
 def _record(case: str, status: Status, **kw: object) -> Record:
-    base: dict[str, object] = dict(case=case, engine="claude@2.1.332", status=status, combination="hook -> tool")
+    base: dict[str, object] = dict(case=case, engine=CLAUDE, status=status, combination="hook -> tool")
     base |= dict(claims=(), flags=(), duration=1.0)
     return Record(**(base | kw))  # type: ignore[arg-type]
 

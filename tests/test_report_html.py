@@ -190,7 +190,7 @@ def test_the_filter_shows_the_cases_with_that_status_on_that_engine(report_html:
         ("status=known&engine=claude@2.1.332", "claude@2.1.332", "known"),
         ("status=pass&engine=claude@2.1.252", "claude@2.1.252", "pass"),
     ):
-        expected = sorted(r.case for r in saved if r.engine == engine and r.status == status)
+        expected = sorted(r.case for r in saved if r.engine.text() == engine and r.status == status)
         url = f"{report_html.as_uri()}?{query}"
         dump = subprocess.run(
             [chromium, *_chromium_args(tmp_path / f"profile-{status}"), "--dump-dom", url],

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from harness import results
+from harness.engine_name import EngineName
 from harness.outcome import Finding, Judgement, Status
 from harness.report import html, markdown
 from harness.report.summary import precedence_rows, ran_markers, source_columns, source_grid
@@ -19,7 +20,8 @@ def _record(case: str, engine: str, *, combination: str = "", sources: str = "",
     findings = () if observed is None else (
         Finding(at="effects[0].content", judgement=Judgement.KNOWN, expected="FROM-USER", observed=observed,
                 reason="measured"),)
-    return results.Record(case=case, engine=engine, status=status, combination=combination, claims=("L1",),
+    name = EngineName.parse(engine)
+    return results.Record(case=case, engine=name, status=status, combination=combination, claims=("L1",),
                           flags=(), duration=0.0, findings=findings, sources=sources,
                           transcript={"files": files or {}, "exchanges": []})
 
@@ -50,7 +52,7 @@ def test_a_record_counts_in_the_column_of_each_source_but_the_project() -> None:
 
 
 def test_the_sources_grid_splits_each_cell_by_source() -> None:
-    grid = source_grid(_records(), engine="claude@2.1.332", columns=("project", "user", "plugin"))
+    grid = source_grid(_records(), engine=EngineName.claude("2.1.332"), columns=("project", "user", "plugin"))
     rows = {(r.caller, r.callee): r for r in grid.rows}
     assert set(rows) == {("skill", "tool"), ("skill", "subagent"), ("skill", "hook"), ("tool", "hook")}
     hook = rows[("skill", "hook")].cells
@@ -59,20 +61,22 @@ def test_the_sources_grid_splits_each_cell_by_source() -> None:
 
 
 def test_the_precedence_table_shows_what_ran_from_the_markers() -> None:
-    rows = precedence_rows(_records(), engines=ENGINES)
+    rows = precedence_rows(_records(), engines=[EngineName.parse(e) for e in ENGINES])
     assert [(r.kind, r.case, r.order) for r in rows] == [  # by the clashing part, then case id
         ("skill", "clash-skill", ("user", "project", "plugin")),
         ("hook", "clash-hooks", ("user", "project", "plugin")),
     ]
     skill, hooks = rows
-    assert skill.ran == {"reference": "user, plugin", "claude@2.1.332": "project, plugin"}
-    assert skill.cells["reference"].verdict == "holds" and skill.cells["claude@2.1.332"].verdict == "differs"
-    assert hooks.ran["reference"] == "project, user, plugin; SAME-HANDLER x2"
+    reference, claude = EngineName("reference"), EngineName.claude("2.1.332")
+    assert skill.ran == {reference: "user, plugin", claude: "project, plugin"}
+    assert skill.cells[reference].verdict == "holds" and skill.cells[claude].verdict == "differs"
+    assert hooks.ran[reference] == "project, user, plugin; SAME-HANDLER x2"
 
 
 def test_a_clash_outside_the_grid_is_named_by_what_its_runs_did(tmp_path: Path) -> None:
     def outside(case: str, engine: str, transcript: dict[str, object]) -> results.Record:
-        return results.Record(case=case, engine=engine, status=Status.PASS, combination="", claims=("L10",),
+        name = EngineName.parse(engine)
+        return results.Record(case=case, engine=name, status=Status.PASS, combination="", claims=("L10",),
                               flags=(), duration=0.0, sources="user+project+plugin" if "mcp" in case
                               else "cli+local+project", transcript=transcript)
 
@@ -81,9 +85,10 @@ def test_a_clash_outside_the_grid_is_named_by_what_its_runs_did(tmp_path: Path) 
     deny: dict[str, object] = {"files": {}, "exchanges": [{"call": {"name": "Bash"}}],
             "prompts": [{"permission_denials": [{"tool_name": "Bash"}, {"tool_name": "Bash"}]}]}
     records = [outside(c, e, t) for e in ENGINES for c, t in (("clash-mcp", mcp), ("perm-deny", deny))]
-    rows = {r.case: r for r in precedence_rows(records, engines=ENGINES)}
-    assert rows["clash-mcp"].kind == "MCP server" and rows["clash-mcp"].evidence("reference") == "ran: project"
-    assert rows["perm-deny"].kind == "permission rule" and rows["perm-deny"].evidence("reference") == "refused 2 calls"
+    rows = {r.case: r for r in precedence_rows(records, engines=[EngineName.parse(e) for e in ENGINES])}
+    reference = EngineName("reference")
+    assert rows["clash-mcp"].kind == "MCP server" and rows["clash-mcp"].evidence(reference) == "ran: project"
+    assert rows["perm-deny"].kind == "permission rule" and rows["perm-deny"].evidence(reference) == "refused 2 calls"
     text = markdown.render(model_of(records))
     assert "| MCP server: user, project, plugin | `clash-mcp` | ran: project · ✅ holds |" in text
     assert "| permission rule: cli + local + project | `perm-deny` | refused 2 calls · ✅ holds |" in text

@@ -166,12 +166,12 @@ def test_a_case_whose_hooks_try_every_escape_leaves_nothing_behind(tmp_path: Pat
             "-j", "2", "--results", str(path)]
     done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 1, done.stderr[-3000:]  # the killer case is a crash on both engines
-    by_run = {(r.case, r.engine): r.status.value for r in results.read(path).records}
+    by_run = {(r.case, r.engine.text()): r.status.value for r in results.read(path).records}
     assert by_run == {
         ("escape", "reference"): "pass", ("escape", f"claude@{PINNED[-1]}"): "pass",
         ("killer", "reference"): "crash", ("killer", f"claude@{PINNED[-1]}"): "crash",
     }
-    ps = subprocess.run(["ps", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
+    ps = subprocess.run(["ps", "-ww", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
     assert [line for line in ps.splitlines() if tag in line and not line.split()[1].startswith("Z")] == []
     assert _processes_referring_to(private) == []
     assert list(private.iterdir()) == []

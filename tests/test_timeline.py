@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from harness import results, results_writer, timeline, timeline_scan
+from harness.engine_name import EngineName
 from harness.outcome import Fault, Finding, Judgement, Status
 from harness.report import markdown
 from harness.reporting import model_of
@@ -32,7 +33,7 @@ def _run(version: str, observed: str | None, *, case: str = "c", error: bool = F
     if error:
         fault = Fault(status=Status.TIMEOUT, message="timed out")
         return Record(
-            case=case, engine=f"claude@{version}", status=Status.TIMEOUT, combination="", claims=(), flags=(),
+            case=case, engine=EngineName.claude(version), status=Status.TIMEOUT, combination="", claims=(), flags=(),
             duration=1.0, fault=fault,
         )  # fmt: skip
     findings = (
@@ -40,7 +41,7 @@ def _run(version: str, observed: str | None, *, case: str = "c", error: bool = F
     )
     status = Status.FAIL if findings else Status.PASS
     return Record(
-        case=case, engine=f"claude@{version}", status=status, combination="", claims=(), flags=(), duration=1.0,
+        case=case, engine=EngineName.claude(version), status=status, combination="", claims=(), flags=(), duration=1.0,
         findings=findings, transcript={"exchanges": []},
     )  # fmt: skip
 
@@ -192,7 +193,7 @@ def test_versions_times_shards_merge_into_one_timeline_and_report(tmp_path: Path
     assert len(files) == 4
     _workflow_step(merge, cwd=work, env=env)
     merged = results.read(work / "results" / "timeline.jsonl").records
-    assert {r.engine for r in merged} == {f"claude@{v}" for v in versions}
+    assert {r.engine.text() for r in merged} == {f"claude@{v}" for v in versions}
     # the shards split the three cases 1 / 2 (by a hash of the case id)
     assert {r.case for r in merged} == {"tool-hook-around", "tool-hook-pretooluse-deny", "tool-hook-pretooluse-absent"}
     shown = (work / "results" / "timeline.txt").read_text()

@@ -158,12 +158,12 @@ def engine_records(
     recorded, now = saved.head.get("suite_revision"), results_writer.suite_revision(suite.root)
     if recorded != now:  # the cases may have changed since: their edits would show as engine changes
         console.print(f"note: {path} was recorded at suite revision {recorded}, the cases are at {now}", markup=False)
-    present = sorted({r.engine for r in saved.records})
+    present = sorted({r.engine.text() for r in saved.records})
     if engine is None:
         if len(present) != 1:
             raise UsageError(f"{path} holds engines {', '.join(present) or '(none)'}: name the engine to use")
         engine = EngineName.parse(present[0])
-    mine = [r for r in saved.records if r.engine == engine.text()]
+    mine = [r for r in saved.records if r.engine == engine]
     if not mine:
         raise UsageError(f"{option} {path}: no records of {engine} (it holds {', '.join(present) or 'none'})")
     return engine, mine

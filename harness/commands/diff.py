@@ -72,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
         saved = run_and_save(args, suite, [a, b], cases, command="diff")
         records = saved.records
         console.print(f"results: {saved.path}", markup=False)
-        records_a = [r for r in records if r.engine == a.text()]
-        records_b = [r for r in records if r.engine == b.text()]
+        records_a = [r for r in records if r.engine == a]
+        records_b = [r for r in records if r.engine == b]
     changes = compare.compare_engines(old=records_a, new=records_b)
     label_a, label_b = a.text(), b.text()
     if a == b and args.results_a:  # two saved runs of one engine: tell the columns apart by file

@@ -55,12 +55,15 @@ def run(args: argparse.Namespace) -> int:
         ),
     )
     verdicts = exploration.verdicts()
+    generated = len(exploration.outcomes) + len(exploration.unjudged)
     out.print(
-        f"{EngineName.claude(args.version)}, seed {args.seed}: {len(exploration.outcomes)} generated cases,"
+        f"{EngineName.claude(args.version)}, seed {args.seed}: {generated} generated cases,"
         f" agreement {exploration.agreement:.1%} ({verdicts['agree']} agree, {verdicts['not-modelled']}"
-        f" not-modelled, {verdicts['false verdict']} false verdicts)",
+        f" not-modelled, {verdicts['false verdict']} false verdicts; {len(exploration.unjudged)} unjudged)",
         markup=False,
     )
+    for case_id, why in sorted(exploration.unjudged.items()):
+        out.print(f"  unjudged {case_id}: {why}", markup=False)
     for cls, count in exploration.false_classes().most_common():
         minimal = exploration.minimal.get(cls)
         out.print(f"  {count:4d}  {cls}" + (f"  -> {minimal}" if minimal else ""), markup=False)

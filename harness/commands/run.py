@@ -77,22 +77,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_summary(
-    records: list[results.Record], engines: list[EngineName], snapshot_problems: dict[tuple[str, str], str]
+    records: list[results.Record], engines: list[EngineName], snapshot_problems: dict[tuple[EngineName, str], str]
 ) -> None:
     """Per engine: totals and the grid; then every case that is not a plain pass, worst first, with its reason in
     one line (not-modelled and known differences included); then each failure's and error's whole story."""
     out = stdout()
     for engine in engines:
-        mine = [r for r in records if r.engine == engine.text()]
+        mine = [r for r in records if r.engine == engine]
         out.print(f"\n{engine}: {results.describe_totals(mine)}", markup=False, style="bold")
         if any(r.combination for r in mine):  # a suite about one's own setup may not use the grid at all
-            out.print(grid.render_text(mine, engine=engine.text()), markup=False, soft_wrap=True)
+            out.print(grid.render_text(mine, engine=engine), markup=False, soft_wrap=True)
         for r in sorted(
             (r for r in mine if r.status is not Status.PASS), key=lambda r: (WORST_FIRST.index(r.status), r.case)
         ):
             out.print(f"  {r.status.value} {r.case}: {r.reason()}", markup=False, soft_wrap=True)
         for (e, case), problem in sorted(snapshot_problems.items()):
-            if e == engine.text():
+            if e == engine:
                 out.print(f"  snapshot {case}: {problem}", markup=False, soft_wrap=True)
     bad = sorted((r for r in records if r.status.is_bad), key=lambda r: (WORST_FIRST.index(r.status), r.engine, r.case))
     for r in bad:
@@ -100,7 +100,9 @@ def print_summary(
         out.print(r.explain().split("\n", 1)[-1], markup=False)
 
 
-def snapshot_problems(records: list[results.Record], cases: list[Found], suite: Suite) -> dict[tuple[str, str], str]:
+def snapshot_problems(
+    records: list[results.Record], cases: list[Found], suite: Suite
+) -> dict[tuple[EngineName, str], str]:
     """What pytest would say of each run's snapshot: (engine, case) -> a differing or missing snapshot."""
     by_id = {c.id: c for c in cases}
     out = {}

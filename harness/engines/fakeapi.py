@@ -3,10 +3,11 @@
 Contract: ``POST /v1/messages`` streams the scripted reply as SSE exactly as the real API does
 (message_start, content_block_start/delta/stop per block with tool input as input_json_delta,
 message_delta with the stop reason, message_stop); ``POST /v1/messages/count_tokens`` answers a
-token count; anything else is journaled and answered 404. Events are built from the ``anthropic``
-package's own types, so the wire format is the SDK's. Every request is journaled. A scripted-model
-failure is answered with a 400 ``invalid_request_error`` (so the engine stops instead of retrying)
-and kept in ``errors`` for the driver to raise.
+token count; ``POST /v1/responses`` serves the same script in the OpenAI Responses API's wire format
+(responses_api.py), for an agent that speaks only that; anything else is journaled and answered 404.
+Messages events are built from the ``anthropic`` package's own types, so the wire format is the SDK's.
+Every request is journaled. A scripted-model failure is answered with a 400 ``invalid_request_error`` (so
+the engine stops instead of retrying) and kept in ``errors`` for the driver to raise.
 
 Only requests carrying the run's key (``api_key``, generated per instance and given to the engine) are
 served; any other is journaled and answered 401 before it can reach the scripted model, so a stray
@@ -48,6 +49,7 @@ from anthropic.types import (
 from anthropic.types.raw_message_delta_event import Delta
 
 from harness.apifaults import ApiFaultPlan, InjectedFault, ServedFault
+from harness.engines import responses_api
 from harness.errors import HarnessError
 from harness.model_request import ModelRequest, block_text
 
@@ -121,6 +123,23 @@ def sse_events(blocks: list[dict[str, Any]], *, model: str, message_id: str) -> 
     )
     yield "message_delta", end.model_dump_json(exclude_none=True)
     yield "message_stop", RawMessageStopEvent(type="message_stop").model_dump_json()
+
+
+def _messages_error(status: int, kind: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "error": {"type": kind, "message": message}}
+
+
+@dataclass(frozen=True)
+class WireFormat:
+    """How one API reads a request into the scripted model's terms and writes its reply back."""
+
+    read: Callable[[dict[str, Any]], ModelRequest]
+    events: Callable[..., Iterator[tuple[str, str]]]
+    """(event name, JSON data) of a streamed reply: ``events(blocks, model=..., message_id=...)``."""
+    whole: Callable[..., dict[str, Any]]
+    """The reply as one JSON body, for a request that does not stream."""
+    error: Callable[[int, str, str], dict[str, Any]]
+    id_prefix: str
 
 
 def new_api_key() -> str:
@@ -202,14 +221,34 @@ class FakeMessagesAPI:
             entry = JournalEntry(method=method, path=path, body=body, status=status, fault=fault, refused=refused)
             self.journal.append(entry)
 
-    def next_id(self) -> str:
+    def next_id(self, prefix: str = "msg_cch_") -> str:
         with self._lock:
             self._count += 1
-            return f"msg_cch_{self._count:04d}"
+            return f"{prefix}{self._count:04d}"
 
     def wait_closing(self) -> None:
         """Block until the server is shut down (a hanging stream)."""
         self._closing.wait()
+
+
+MESSAGES = WireFormat(
+    read=to_model_request,
+    events=sse_events,
+    whole=lambda blocks, *, model, message_id: _whole_message(blocks, model=model, mid=message_id),
+    error=_messages_error,
+    id_prefix="msg_cch_",
+)
+RESPONSES = WireFormat(
+    read=responses_api.to_model_request,
+    events=responses_api.sse_events,
+    whole=lambda blocks, *, model, message_id: responses_api.whole_response(
+        blocks, model=model, response_id=message_id
+    ),
+    error=responses_api.error_body,
+    id_prefix="resp_cch_",
+)
+#: The routes that reach the scripted model, each in its wire format.
+ROUTES = {"/v1/messages": MESSAGES, "/v1/responses": RESPONSES}
 
 
 def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
@@ -239,8 +278,8 @@ def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
             if route == "/v1/messages/count_tokens":
                 api.note("POST", self.path, body, 200)
                 self._send_json(200, {"input_tokens": 1})
-            elif route == "/v1/messages":
-                self._messages(body)
+            elif route in ROUTES:
+                self._reply(body, ROUTES[route])
             else:
                 api.note("POST", self.path, body, 404)
                 self._send_error(404, "not_found_error", route)
@@ -254,42 +293,43 @@ def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
             self._send_error(401, "authentication_error", "invalid x-api-key (not this run's key)")
             return True
 
-        def _messages(self, body: dict[str, Any]) -> None:
+        def _reply(self, body: dict[str, Any], wire: WireFormat) -> None:
             number, fault = api.next_request()
             if fault is not None:
                 api.note("POST", self.path, body, fault.status or 200, fault=f"{fault} (request {number})")
-                self._serve_fault(fault, body, number)
+                self._serve_fault(fault, body, number, wire)
                 return
             try:
-                blocks = api.respond(to_model_request(body))
+                blocks = api.respond(wire.read(body))
             except HarnessError as exc:
                 api.errors.append(exc)
                 api.note("POST", self.path, body, 400)
-                self._send_error(400, "invalid_request_error", str(exc)[:2000])
+                self._send_json(400, wire.error(400, "invalid_request_error", str(exc)[:2000]))
                 return
             api.note("POST", self.path, body, 200)
-            model, mid = str(body.get("model", "")), api.next_id()
+            model, mid = str(body.get("model", "")), api.next_id(wire.id_prefix)
             if not body.get("stream"):
-                self._send_json(200, _whole_message(blocks, model=model, mid=mid))
+                self._send_json(200, wire.whole(blocks, model=model, message_id=mid))
                 return
             self._start_stream()
-            for name, data in sse_events(blocks, model=model, message_id=mid):
+            for name, data in wire.events(blocks, model=model, message_id=mid):
                 self._event(name, data)
             self.wfile.flush()
 
-        def _serve_fault(self, fault: InjectedFault, body: dict[str, Any], number: int) -> None:
+        def _serve_fault(self, fault: InjectedFault, body: dict[str, Any], number: int, wire: WireFormat) -> None:
             if fault.kind == "status":
                 assert fault.status is not None
-                self._send_error(fault.status, fault.error_type, f"injected by cc-harness: {fault} (request {number})")
+                message = f"injected by cc-harness: {fault} (request {number})"
+                self._send_json(fault.status, wire.error(fault.status, fault.error_type, message))
                 return
             # A broken stream: the reply the model would give is not asked for; a plain text stands in.
-            events = list(
-                sse_events([{"type": "text", "text": "…"}], model=str(body.get("model", "")), message_id=api.next_id())
-            )
+            mid = api.next_id(wire.id_prefix)
+            stand_in = [{"type": "text", "text": "…"}]
+            events = list(wire.events(stand_in, model=str(body.get("model", "")), message_id=mid))
             self._start_stream()
             if fault.kind == "malformed":
                 self._event(*events[0])
-                self._event("content_block_start", '{"type": "content_block_start", "index": 0, "content_block": {')
+                self._event(events[1][0], '{"type": "' + events[1][0] + '", "index": 0, "item": {')
             elif fault.kind == "drop":
                 for event in events[:3]:  # message_start, content_block_start, content_block_delta: then cut
                     self._event(*event)
@@ -319,7 +359,7 @@ def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(f"event: {name}\ndata: {data}\n\n".encode())
 
         def _send_error(self, status: int, kind: str, message: str) -> None:
-            self._send_json(status, {"type": "error", "error": {"type": kind, "message": message}})
+            self._send_json(status, _messages_error(status, kind, message))
 
         def _send_json(self, status: int, payload: dict[str, Any]) -> None:
             data = json.dumps(payload).encode()

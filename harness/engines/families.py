@@ -66,11 +66,10 @@ def rank(family: str) -> int:
     return known.rank if known else max((f.rank for f in _FAMILIES.values()), default=0) + 1
 
 
-def engine_key(engine: str) -> tuple[int, tuple[int, ...], str]:
+def engine_key(name: EngineName) -> tuple[int, tuple[int, ...], str]:
     """An engine's place among report columns: reference engines first, then claude versions oldest to newest
     (the families' registered order, each family's versions in release order)."""
-    name = EngineName.parse(engine)
-    return (rank(name.family), version_key(name.version) if name.version else (), engine)
+    return (rank(name.family), version_key(name.version) if name.version else (), name.text())
 
 
 def _reference(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
@@ -121,6 +120,14 @@ def _opencode(name: EngineName, default_version: str | None, api_faults: str | N
     return OpencodeEngine(engine_version=name.version, api_faults=ApiFaultPlan.parse(api_faults or ""))
 
 
+def _codex(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
+    from harness.apifaults import ApiFaultPlan
+    from harness.engines.codex import CodexEngine
+
+    assert name.version is not None  # needs_version
+    return CodexEngine(engine_version=name.version, api_faults=ApiFaultPlan.parse(api_faults or ""))
+
+
 register(Family(name="reference", build=_reference, needs_version=False, installs=False, rank=0))
 register(Family(name="claude", build=_claude, needs_version=True, installs=True, rank=1))
 register(Family(name="sdk", build=_sdk, needs_version=True, installs=True, rank=2))
@@ -130,3 +137,5 @@ register(Family(name="sdk-ts", build=_sdk_ts, needs_version=True, installs=False
 register(Family(name="qwen", build=_qwen, needs_version=True, installs=False, rank=4))
 # opencode: reads .claude/skills as they are; tools and their input keys translated at the fake API.
 register(Family(name="opencode", build=_opencode, needs_version=True, installs=False, rank=5))
+# Codex: the OpenAI Responses API only (served by the same fake API); skills and hooks laid into its folders.
+register(Family(name="codex", build=_codex, needs_version=True, installs=False, rank=6))

@@ -42,7 +42,8 @@ from harness.case import Case
 from harness.engine_name import EngineName
 from harness.engines import npm_install
 from harness.engines.base import EngineRun, StepOutput
-from harness.engines.claude import StepGroup, run_command_line
+from harness.engines.engine_sessions import run_command_line
+from harness.engines.stream_process import StepGroup
 from harness.engines.vocabulary import Vocabulary, scripted_calls
 from harness.errors import InstallError, NotModelled
 from harness.scripted import ScriptedModel

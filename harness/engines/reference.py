@@ -205,7 +205,8 @@ _GRACE = 10.0
 
 
 def _flag_fields(case: Case, workdir: Path) -> dict[str, Any]:
-    """The modelled ``run.flags`` as Invocation fields, paths in the working copy (as claude.py passes them)."""
+    """The modelled ``run.flags`` as Invocation fields, paths in the working copy (as claude_launch.flag_args
+    passes them)."""
     flags = case.run.flags
     return {
         "plugin_dirs": tuple(workdir / folder for folder in flags.plugin_dirs),

@@ -37,18 +37,12 @@ from harness.case import Case
 from harness.engine_name import EngineName
 from harness.engines.approvals import not_scripted_here
 from harness.engines.base import EngineRun
-from harness.engines.claude import (
-    ProcessEnd,
-    ProcessResult,
-    StepGroup,
-    engine_env,
-    error_result,
-    prepare,
-    run_sessions,
-    wants_debug_file,
-)
+from harness.engines.claude_launch import engine_env, prepare, wants_debug_file
+from harness.engines.engine_sessions import run_sessions
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import ensure_installed
+from harness.engines.process_end import ProcessEnd, ProcessResult
+from harness.engines.stream_process import StepGroup, error_result
 from harness.engines.streamjson import ProcessOutput, step_outputs
 from harness.errors import CaseFormatError
 from harness.processes import contained, group_procs

@@ -33,7 +33,10 @@ from harness.engine_name import EngineName
 from harness.engines import npm_install
 from harness.engines.approvals import not_scripted_here
 from harness.engines.base import EngineRun
-from harness.engines.claude import ClaudeEngine, StepGroup, prepare, run_command_line
+from harness.engines.claude import ClaudeEngine
+from harness.engines.claude_launch import prepare
+from harness.engines.engine_sessions import run_command_line
+from harness.engines.stream_process import StepGroup
 from harness.errors import InstallError
 from harness.scripted import ScriptedModel
 from harness.versions import is_version

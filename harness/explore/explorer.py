@@ -7,9 +7,15 @@ minimal case is written out with the real engine's answers as its expectations, 
 claims and added to a suite. Every run of both engines goes to one results file, so a long exploration
 loses nothing it finished.
 
+Every drawn case is kept as a case folder in ``<out>/cases/<case-id>/`` (its scenario beside it, as
+``<case-id>.scenario.json``), so that ``rejudge`` runs the very case that was recorded, whatever the grammar
+draws today; ``store_drawn_cases`` writes those folders for a results file made before they were kept.
+
 Each case ends in one of three verdicts: **agree**; **not-modelled** (the reference engine abstained:
 nothing it said can be wrong, and the real engine is not run unless asked, since its answer would change
-no figure); **false verdict** (the reference engine answered, and not what the real engine did).
+no figure); **false verdict** (the reference engine answered, and not what the real engine did). A case
+whose real run is no measurement (it timed out, crashed, or an MCP server the case declares did not
+connect: ``observe.measurement_fault``) gets no verdict: it is listed as **unjudged**, with the reason.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import random
 import re
 import shutil
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable
@@ -36,13 +43,15 @@ from harness.engine_name import EngineName
 from harness.engines import make_engine
 from harness.expectations import Expectations
 from harness.explore.grammar import scenarios
-from harness.explore.observe import classes, disagreements, status_text
-from harness.explore.scenario import Scenario
+from harness.explore.observe import classes, disagreements, measurement_fault, status_text
+from harness.explore.scenario import Scenario, scenario_from_json, scenario_json
 from harness.outcome import Status
 from harness.results import Record
 from harness.runner import run_case
 
-AGREE, NOT_MODELLED, FALSE_VERDICT = "agree", "not-modelled", "false verdict"
+AGREE, NOT_MODELLED, FALSE_VERDICT, UNJUDGED = "agree", "not-modelled", "false verdict", "unjudged"
+CASES = "cases"
+"""The folder beside an exploration's results file that holds the cases it drew (and its minimal cases)."""
 
 
 @dataclass(kw_only=True)
@@ -55,9 +64,13 @@ class Outcome:
     found: list[str]
     reference: Record
     real: Record | None
+    unjudged: str | None = None
+    """Why the real run is no measurement of the case (``observe.measurement_fault``), if it is not."""
 
     @property
     def verdict(self) -> str:
+        if self.unjudged is not None:
+            return UNJUDGED
         if self.reference.status is Status.NOT_MODELLED:
             return NOT_MODELLED
         return FALSE_VERDICT if self.found else AGREE
@@ -70,9 +83,20 @@ class Exploration:
     outcomes: list[Outcome] = field(default_factory=list)
     minimal: dict[str, Path] = field(default_factory=dict)
     """A disagreement class -> the minimal case written for it."""
-    unjudged: list[str] = field(default_factory=list)
-    """Cases ``rejudge`` cannot judge: the reference engine abstained at the run (so the real engine was not
-    run) and answers now."""
+    unjudged: dict[str, str] = field(default_factory=dict)
+    """Cases without a verdict -> why: the real run is no measurement of the case (it timed out, crashed, an
+    MCP server did not connect), or (``rejudge``) the reference engine abstained at the run, so the real
+    engine was not run, and answers now. They are not in ``outcomes``."""
+    redrawn: list[str] = field(default_factory=list)
+    """Cases ``rejudge`` found no stored folder for and drew again from the seed with today's grammar (which
+    may not be the case that was recorded, if the grammar changed since)."""
+
+    def add(self, outcome: Outcome) -> None:
+        """``outcome`` among the judged cases, or among the unjudged with its reason."""
+        if outcome.unjudged is not None:
+            self.unjudged[outcome.case_id] = outcome.unjudged
+        else:
+            self.outcomes.append(outcome)
 
     @property
     def agreement(self) -> float:
@@ -107,6 +131,33 @@ def write_case(scenario: Scenario, folder: Path, case_id: str, *, expect_from: R
     return directory
 
 
+def store_case(scenario: Scenario, cases: Path, case_id: str) -> Path:
+    """``scenario`` as the case folder ``cases/<case_id>/``, its scenario as JSON beside it (not inside: every
+    file of the folder is the run's fixture). The folder is written aside and renamed in, so a re-judge
+    running meanwhile finds a whole case or none."""
+    cases.mkdir(parents=True, exist_ok=True)
+    (cases / f"{case_id}.scenario.json").write_text(scenario_json(scenario), encoding="utf-8")
+    aside = Path(tempfile.mkdtemp(prefix=f".{case_id}-", dir=cases))
+    try:
+        written = write_case(scenario, aside, case_id)
+        directory = cases / case_id
+        if directory.exists():
+            shutil.rmtree(directory)
+        written.rename(directory)
+    finally:
+        shutil.rmtree(aside, ignore_errors=True)
+    return directory
+
+
+def stored_case(folders: list[Path], case_id: str) -> tuple[Path, Scenario] | None:
+    """The case folder ``case_id`` and its scenario, from the first of ``folders`` that holds it."""
+    for cases in folders:
+        directory = cases / case_id
+        if (directory / "case.yaml").is_file():
+            return directory, scenario_from_json((cases / f"{case_id}.scenario.json").read_text(encoding="utf-8"))
+    return None
+
+
 def _expect(case: dict[str, Any], transcript: dict[str, Any]) -> None:
     """Each main-thread call's ``expect.result`` as the engine answered it (contexts are left open)."""
     for ex in transcript.get("exchanges", ()):
@@ -120,7 +171,7 @@ def run_both(scenario: Scenario, *, version: str, workdir: Path, case_id: str, r
              ) -> Outcome:
     """``scenario`` on reference@V, then on claude@V unless the reference engine abstained (and
     ``real_if_abstained`` is off): a not-modelled case is not-modelled whatever the real engine does."""
-    directory = write_case(scenario, workdir, case_id)
+    directory = store_case(scenario, workdir, case_id)
     case = load_case(directory)
     none = Expectations(root=workdir / "no-expectations")  # a generated case has no known differences
     reference = run_case(case, make_engine(EngineName("reference", version)), expectations=none)
@@ -128,9 +179,14 @@ def run_both(scenario: Scenario, *, version: str, workdir: Path, case_id: str, r
         return Outcome(scenario=scenario, case_id=case_id, found=[f"status: {status_text(reference)} -> (not run)"],
                        reference=reference, real=None)
     real = run_case(case, make_engine(EngineName.claude(version)), expectations=none)
-    return Outcome(
-        scenario=scenario, case_id=case_id, found=disagreements(reference, real), reference=reference, real=real
-    )
+    return judged(scenario, case_id, reference, real)
+
+
+def judged(scenario: Scenario, case_id: str, reference: Record, real: Record) -> Outcome:
+    """The two records compared, or the case unjudged when the real run is no measurement of it."""
+    fault = measurement_fault(reference, real)
+    return Outcome(scenario=scenario, case_id=case_id, reference=reference, real=real, unjudged=fault,
+                   found=[] if fault is not None else disagreements(reference, real))
 
 
 def explore(
@@ -165,9 +221,9 @@ def explore(
             for n, scenario in enumerate(draw(budget, seed)):
                 if n < start or n % shard[1] != shard[0] - 1:
                     continue
-                outcome = run_both(scenario, version=version, workdir=scratch, case_id=f"x{seed}-{n:04d}",
+                outcome = run_both(scenario, version=version, workdir=out / CASES, case_id=_case_id(seed, n),
                                    real_if_abstained=real_if_abstained)
-                exploration.outcomes.append(outcome)
+                exploration.add(outcome)
                 writer.add(outcome.reference)
                 if outcome.real is not None:
                     writer.add(outcome.real)
@@ -177,7 +233,7 @@ def explore(
             minimal = shrink(cls, version=version, seed=seed, budget=shrink_budget, workdir=scratch)
             if minimal is not None and minimal.real is not None:
                 name = _slug(cls)
-                exploration.minimal[cls] = write_case(minimal.scenario, out / "cases", name, expect_from=minimal.real)
+                exploration.minimal[cls] = write_case(minimal.scenario, out / CASES, name, expect_from=minimal.real)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return exploration
@@ -185,48 +241,94 @@ def explore(
 
 def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | None = None, partial: bool = False
             ) -> Exploration:
-    """An earlier exploration's results file judged again: its cases drawn again from its seed and budget,
-    run on the reference engine as it is now, against the real engine's records in the file (which are
-    not run again). The way to measure a reference-engine fix on cases whose real answers are known.
-    ``partial``: a run still going (or killed) is judged on the cases it finished."""
+    """An earlier exploration's results files judged again: each case it ran, from its stored folder
+    (``<results folder>/cases/<case-id>/``), run on the reference engine as it is now, against the real
+    engine's records in the files (which are not run again). The way to measure a reference-engine fix on
+    cases whose real answers are known. A case with no stored folder is drawn again from the seed with
+    today's grammar, and named in ``redrawn`` (and on stderr): it is the recorded case only if the grammar
+    has not changed since. ``partial``: a run still going (or killed) is judged on the cases it finished."""
     done = results.merge(paths, partial=partial)
     options = done.head.get("options", {})
     seed, budget = int(options["seed"]), int(options["budget"])
     real_engine = next(e for e in done.head["engines"] if e.startswith("claude@"))
     version = real_engine.split("@", 1)[1]
-    real = {r.case: r for r in done.records if r.engine == real_engine}
+    real = {r.case: r for r in done.records if r.engine == EngineName.parse(real_engine)}
     exploration = Exploration(version=version, seed=seed)
+    folders = list(dict.fromkeys(p.parent / CASES for p in paths))
+    drawn: list[Scenario] = []
     scratch = Path(tempfile.mkdtemp(prefix="cch-rejudge-"))
     none = Expectations(root=scratch / "no-expectations")
     ran = {r.case for r in done.records}
     try:
-        for n, scenario in enumerate(draw(budget, seed)):
-            case_id = f"x{seed}-{n:04d}"
+        for n in range(budget):
+            case_id = _case_id(seed, n)
             if case_id not in ran:
                 continue  # the run was interrupted before this case
-            case = load_case(write_case(scenario, scratch, case_id))
+            stored = stored_case(folders, case_id)
+            if stored is None:
+                drawn = drawn or draw(budget, seed)
+                exploration.redrawn.append(case_id)
+                stored = write_case(drawn[n], scratch, case_id), drawn[n]
+            directory, scenario = stored
+            case = load_case(directory)
             reference = run_case(case, make_engine(EngineName("reference", version)), expectations=none)
             if case_id not in real:  # the reference engine abstained when the run was made
                 if reference.status is Status.NOT_MODELLED:
                     exploration.outcomes.append(Outcome(scenario=scenario, case_id=case_id, reference=reference,
                                                         found=[f"status: {status_text(reference)}"], real=None))
-                else:
-                    exploration.unjudged.append(case_id)  # it answers now: only a real run can judge it
+                else:  # it answers now: only a real run can judge it
+                    exploration.unjudged[case_id] = "the reference engine abstained at the run: claude was not run"
                 continue
-            recorded = _unordered(real[case_id], case.unordered_files)
-            outcome = Outcome(
-                scenario=scenario,
-                case_id=case_id,
-                found=disagreements(reference, recorded),
-                reference=reference,
-                real=recorded,
-            )
-            exploration.outcomes.append(outcome)
+            outcome = judged(scenario, case_id, reference, _unordered(real[case_id], case.unordered_files))
+            exploration.add(outcome)
             if progress is not None:
                 progress(outcome, n)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    if exploration.redrawn:
+        print(f"rejudge: {len(exploration.redrawn)} case(s) had no folder in {', '.join(map(str, folders))} and were"
+              f" drawn again from seed {seed} with today's grammar: {' '.join(exploration.redrawn)}", file=sys.stderr)
     return exploration
+
+
+def store_drawn_cases(path: Path) -> list[Path]:
+    """For a results file written before the explorer kept its cases: the folder of each case it ran, drawn
+    again from its seed with today's grammar, written to ``<its folder>/cases/``. Run it while the grammar is
+    the one the file was recorded with: each drawn case is checked against the real engine's record (the
+    calls it made are the case's scripted calls), and a mismatch is an error, nothing written for it. A
+    case already stored is left as it is. Returns the folders written."""
+    done = results.read(path, partial=True)
+    options = done.head.get("options", {})
+    seed, budget = int(options["seed"]), int(options["budget"])
+    # the real engine's record where there is one (the reference engine's may be a bare abstention)
+    ran = {r.case: r for r in sorted(done.records, key=lambda r: r.engine.family == "claude")}
+    cases = path.parent / CASES
+    written: list[Path] = []
+    for n, scenario in enumerate(draw(budget, seed)):
+        case_id = _case_id(seed, n)
+        if case_id not in ran or stored_case([cases], case_id) is not None:
+            continue
+        if mismatch := _drift(scenario.case(case_id), ran[case_id]):
+            raise results.ResultsError(f"{path}: {case_id}: today's grammar draws another case than the one"
+                                       f" recorded ({mismatch})")
+        written.append(store_case(scenario, cases, case_id))
+    return written
+
+
+def _drift(case: dict[str, Any], record: Record) -> str | None:
+    """Where ``record``'s main-thread exchanges differ from ``case``'s scripted turns, if they do."""
+    for ex in (record.transcript or {}).get("exchanges", ()):
+        if ex.get("context") != "main" or "step" not in ex:
+            continue
+        try:
+            turn = case["steps"][ex["step"] - 1]["turns"][ex["turn"] - 1]
+        except (IndexError, KeyError):
+            return f"step {ex['step']} turn {ex.get('turn')} is not in the drawn case"
+        shown = {"call": turn["call"]} if "call" in turn else {"say": turn["say"]}
+        recorded = {"call": ex["call"]} if "call" in ex else {"say": ex.get("say")}
+        if shown != recorded:
+            return f"step {ex['step']} turn {ex['turn']}: drawn {shown}, recorded {recorded}"
+    return None
 
 
 def _unordered(record: Record, names: tuple[str, ...]) -> Record:
@@ -274,6 +376,10 @@ def shrink(cls: str, *, version: str, seed: int, budget: int, workdir: Path) -> 
     except NoSuchExample:
         return None
     return run_both(minimal, version=version, workdir=workdir, case_id="minimal")
+
+
+def _case_id(seed: int, n: int) -> str:
+    return f"x{seed}-{n:04d}"
 
 
 def _slug(cls: str) -> str:

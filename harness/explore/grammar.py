@@ -33,6 +33,8 @@ from harness.explore.vocabulary import (
     SKILL_NAMES,
     TOOL_CALLS,
     TOOL_EVENTS,
+    output_kinds,
+    surface,
 )
 
 TOOL_LISTS: tuple[tuple[str, ...] | None, ...] = (None, ("Read",), ("Read", "Bash"), ("Bash", "Agent"), ("Skill",))
@@ -93,17 +95,23 @@ def hooks(draw: st.DrawFn) -> tuple[Hook, ...]:
     count = draw(st.integers(min_value=0, max_value=3))
     out = []
     for index in range(count):
-        event = draw(st.sampled_from((*TOOL_EVENTS[:2], *TOOL_EVENTS, *OTHER_EVENTS)))
+        # the events a team's setup uses first most of the time, any event of the surface about one hook in four
+        whole = draw(st.sampled_from((False, False, False, True)))
+        event = draw(st.sampled_from(surface("hook-event") if whole else (*TOOL_EVENTS[:2], *TOOL_EVENTS,
+                                                                           *OTHER_EVENTS)))
         matcher: str | None
         if event in TOOL_EVENTS:
             matcher = draw(st.sampled_from(MATCHERS))
         else:
-            matcher = draw(st.sampled_from(OTHER_MATCHERS.get(event, (None,))))
+            matcher = draw(st.sampled_from(OTHER_MATCHERS.get(event, (None, "*"))))
+        # the named answers most of the time, one output field of the surface about one hook in four
+        fields = output_kinds(event)
+        answer = draw(st.sampled_from((HOOK_OUTPUTS,) * 3 + (fields or HOOK_OUTPUTS,)))
         out.append(
             Hook(
                 event=event,
                 matcher=matcher,
-                output=draw(st.sampled_from(HOOK_OUTPUTS)),
+                output=draw(st.sampled_from(answer)),
                 level=draw(_settings_levels),
                 index=index,
                 options=draw(_some(tuple(HANDLER_OPTIONS))),

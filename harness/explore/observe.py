@@ -89,6 +89,25 @@ def classes(found: Iterable[str]) -> set[str]:
     return out
 
 
+def measurement_fault(reference: Record, real: Record) -> str | None:
+    """Why the real engine's record is no measurement of the case, or None: it timed out, crashed or
+    met another error the reference engine did not also meet (the run, not the engine's behaviour,
+    failed), or it reports an MCP server that did not connect where the reference engine's connected (a
+    server the case declares, started under load; its tools are then missing for a reason the case does
+    not hold). Such a case is unjudged: neither agreement nor a false verdict."""
+    if real.status.is_error and real.status is not reference.status:
+        return f"claude: {status_text(real)}"
+    failed = _failed_servers(real) - _failed_servers(reference)
+    if failed:
+        return f"claude: MCP server(s) {', '.join(sorted(failed))} did not connect"
+    return None
+
+
+def _failed_servers(record: Record) -> set[str]:
+    prompts = (record.transcript or {}).get("prompts", ())
+    return {str(s.get("name")) for p in prompts for s in p.get("mcp_servers_failed", ()) if isinstance(s, dict)}
+
+
 def status_text(record: Record) -> str:
     return record.status.value + (f" ({record.fault.message.splitlines()[0][:120]})" if record.fault else "")
 

@@ -3,6 +3,7 @@ their calls, and the case they make (``Scenario.files``, ``Scenario.case``). gra
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,7 +114,10 @@ class Hook:
 
     def rule(self) -> dict[str, Any]:
         handler: dict[str, Any] = {"type": "command", "command": f"bash .claude/hooks/h{self.index}.sh"}
-        handler.update({key: HANDLER_OPTIONS[key] for key in self.options})
+        handler.update({key: json.loads(json.dumps(HANDLER_OPTIONS[key]).replace("{i}", str(self.index)))
+                        for key in self.options})
+        if "args" in self.options:  # the exec form: the command is the executable, the script its argument
+            handler["command"] = "bash"
         rule: dict[str, Any] = {"hooks": [handler]}
         if self.matcher is not None:
             rule["matcher"] = self.matcher
@@ -239,6 +243,38 @@ class Scenario:
         if any(name.startswith("home/") for name in self.files()):
             case["home"] = "home"
         return case
+
+
+#: The parts a scenario's JSON nests, by field name (every other list is a tuple of plain values).
+_PARTS: dict[str, type] = {"skills": Skill, "agents": Agent, "hooks": Hook, "rules": Rule, "steps": Step, "calls": Call}
+
+
+def scenario_json(scenario: Scenario) -> str:
+    """``scenario`` as JSON, stored beside the case it made (``scenario_from_json`` reads it back)."""
+    return json.dumps(dataclasses.asdict(scenario), indent=1, sort_keys=True) + "\n"
+
+
+def scenario_from_json(text: str) -> Scenario:
+    """The scenario ``scenario_json`` wrote. A key today's parts do not have is left out and a field it
+    lacks takes its default: the stored case folder, not this, is what a re-judge runs, so a scenario
+    stored by an earlier grammar need only be read, not drawn again."""
+    built = _part(Scenario, json.loads(text))
+    assert isinstance(built, Scenario)
+    return built
+
+
+def _part(cls: type, data: dict[str, Any]) -> Any:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return cls(**{k: _value(k, v) for k, v in data.items() if k in names})
+
+
+def _value(name: str, value: Any) -> Any:
+    if name in _PARTS and isinstance(value, list) and all(isinstance(item, dict) for item in value):
+        # (an agent's ``skills`` is a list of names, not of parts)
+        return tuple(_part(_PARTS[name], item) for item in value)
+    if isinstance(value, list):  # a tuple field (tools, extra, options, a call's context); a call's input stays
+        return tuple(_value("", item) for item in value)
+    return value
 
 
 def _root(level: str) -> str:

@@ -14,7 +14,28 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any
+
+from harness.surface.coverage import read_lists
+from harness.surface.model import Kind, Surface, split
+
+#: The committed surfaces of the pinned releases, and the list of elements no offline run reaches.
+SURFACE_ROOT = Path(__file__).resolve().parents[2] / "docs" / "surface"
+
+
+@cache
+def surface(kind: str) -> tuple[str, ...]:
+    """The names of ``kind`` (``hook-event``, ``skill-key``, ...) that some pinned release knows, less those
+    ``unreachable.yaml`` says no offline run reaches: what the grammar draws beyond its focus vocabularies,
+    so a release's new element is drawn as soon as its surface is committed."""
+    files = sorted(SURFACE_ROOT.glob("claude-*.json"))
+    if not files:
+        raise FileNotFoundError(f"{SURFACE_ROOT}: no claude-*.json surface (the explorer draws from the repository's)")
+    names = set().union(*(Surface.from_file(f).elements.get(Kind(kind), frozenset()) for f in files))
+    unreachable = {name for k, name in map(split, read_lists(SURFACE_ROOT).unreachable) if k.value == kind}
+    return tuple(sorted(names - unreachable))
 
 SKILL_NAMES = ("alpha", "beta")
 AGENT_NAMES = ("probe", "helper")
@@ -36,12 +57,52 @@ OTHER_MATCHERS: Mapping[str, tuple[str | None, ...]] = {
 }
 
 #: How a hook command answers: exit codes, plain stdout, and JSON output fields (``hook_output`` writes them).
-HOOK_OUTPUTS = ("marker", "exit2", "exit1", "stdout", "deny", "allow", "ask", "updated-allow", "updated-alone",
-                "context", "block", "continue-false", "suppress", "system-message")
-#: Handler options beside ``type`` and ``command``, with a value each.
+#: Beside these, ``field:<name>`` prints one output field of the surface (``field:PostToolUse.updatedToolOutput``,
+#: ``field:terminalSequence``) with its value from ``FIELD_VALUES``: ``output_kinds`` lists them.
+HOOK_OUTPUTS = ("marker", "exit2", "exit1", "stdout", "deny", "allow", "ask", "defer", "updated-allow",
+                "updated-alone", "context", "block", "continue-false", "suppress", "system-message")
+#: A value for each output field the surface names (by ``Event.field``, else by the field's own name); a field
+#: without one prints the string ``HOOK-<i>-VALUE``. ``{i}`` is the hook's index.
+FIELD_VALUES: Mapping[str, Any] = {
+    "continue": False, "stopReason": "HOOK-{i}-STOP", "suppressOutput": True, "systemMessage": "HOOK-{i}-MESSAGE",
+    "decision": "block", "reason": "HOOK-{i}-REASON", "terminalSequence": "\u0007",
+    "permissionDecision": "defer", "permissionDecisionReason": "HOOK-{i}-REASON",
+    "updatedInput": {"command": "echo UPDATED-{i}"}, "additionalContext": "HOOK-{i}-CONTEXT",
+    "updatedToolOutput": "HOOK-{i}-OUTPUT", "updatedMCPToolOutput": "HOOK-{i}-OUTPUT",
+    "classifierContext": "HOOK-{i}-CLASSIFIER", "sessionTitle": "HOOK-{i}-TITLE",
+    "initialUserMessage": "HOOK-{i}-INITIAL", "reloadSkills": True, "suppressOriginalPrompt": True,
+    "retry": True, "PermissionRequest.decision": {"behavior": "deny", "message": "HOOK-{i}-REASON"},
+    "action": "decline", "content": {}, "displayContent": "HOOK-{i}-DISPLAY", "worktreePath": "wt-{i}",
+}
+#: Output fields of the surface the grammar does not print, and why: a drawn case must be deterministic.
+FIELDS_LEFT_OUT: Mapping[str, str] = {
+    "watchPaths": "starts a file watcher: the FileChanged events it sends race the run's end",
+}
+#: Handler options beside ``type`` and ``command``, with a value each (the surface's ``command.*`` but those
+#: in HANDLER_OPTIONS_LEFT_OUT; ``args`` makes the handler the exec form: ``bash`` with the script as its argument).
 HANDLER_OPTIONS: Mapping[str, Any] = {
     "timeout": 30, "statusMessage": "Checking", "once": True, "async": True, "if": "Bash(echo *)", "shell": "bash",
+    "onFailure": "block", "args": [".claude/hooks/h{i}.sh"],
 }
+#: Handler options of the surface the grammar does not set, and why.
+HANDLER_OPTIONS_LEFT_OUT: Mapping[str, str] = {
+    "asyncRewake": "a background hook that wakes the model later: its exit races the run's end",
+    "rewakeMessage": "read only with asyncRewake",
+    "rewakeSummary": "read only with asyncRewake",
+}
+
+
+def output_kinds(event: str) -> tuple[str, ...]:
+    """The ``field:`` output kinds a hook on ``event`` may print: the surface's top-level fields and the
+    event's own ``hookSpecificOutput`` fields (another event's field on this one is drawn by the named kinds)."""
+    return tuple(f"field:{name}" for name in surface("hook-output")
+                 if name.split(".")[-1] not in FIELDS_LEFT_OUT and name != "hookSpecificOutput"  # the container
+                 and ("." not in name or name.startswith(f"{event}.")))
+
+
+def _field_value(name: str, index: int) -> Any:
+    value = FIELD_VALUES.get(name, FIELD_VALUES.get(name.split(".")[-1], "HOOK-{i}-VALUE"))
+    return json.loads(json.dumps(value).replace("{i}", str(index)))
 
 #: Permission rules of every form: bare tools, Bash prefixes (also inside compound commands), path globs
 #: (relative, ``//abs``, ``~/``), WebFetch domains, MCP server and tool rules, Skill and Agent specifiers.
@@ -49,7 +110,8 @@ RULES = (
     "Bash(echo *)", "Bash", "Read", "Write", "Skill(alpha)", "Bash(echo M1)", "Bash(git add:*)", "Bash(git push:*)",
     "Bash(git *)", "Read(src/**)", "Edit(src/**)", "Edit", "Write(out*.txt)", "Read(*.txt)", "Read(//etc/**)",
     "Read(~/notes.txt)", "Edit(/src/**)", "Grep", "Glob", "WebFetch(domain:example.com)", "WebFetch",
-    "mcp__srv", "mcp__srv__ping", "mcp__srv__*", "Agent(probe)", "Agent",
+    "mcp__srv", "mcp__srv__ping", "mcp__srv__*", "Agent(probe)", "Agent", "WebFetch(domain:*.example.com)",
+    "WebSearch(example)", "mcp__srv__pi*", "NotebookEdit", "TaskStop",
 )
 
 
@@ -57,28 +119,50 @@ def rule_form(rule: str) -> str:
     """The surface's ``rule-form`` of ``rule``: ``Bash(<prefix> *)``, ``<tool>(<glob>)``, ``mcp__<server>``."""
     if rule.startswith("mcp__"):
         parts = rule.split("__")
-        return "mcp__<server>" if len(parts) == 2 else "mcp__<server>__*" if parts[2] == "*" \
+        if len(parts) == 2:
+            return "mcp__<server>"
+        return "mcp__<server>__*" if parts[2] == "*" else "mcp__<server>__<prefix>*" if parts[2].endswith("*") \
             else "mcp__<server>__<tool>"
     if "(" not in rule:
         return "<tool>"
     tool, specifier = rule[:-1].split("(", 1)
+    if specifier.startswith("domain:*."):
+        return "WebFetch(domain:*.<host>)"
     if specifier.startswith("domain:"):
         return "WebFetch(domain:<host>)"
-    if tool == "Bash" and (specifier.endswith(" *") or specifier.endswith(":*")):
+    if tool == "WebSearch":
+        return "WebSearch(<specifier>)"
+    if tool == "Bash" and specifier.endswith(":*"):
+        return "Bash(<prefix>:*)"
+    if tool == "Bash" and specifier.endswith(" *"):
         return "Bash(<prefix> *)"
     return "<tool>(<glob>)" if "*" in specifier or "/" in specifier else "<tool>(<specifier>)"
 
-#: Skill frontmatter beyond name, description, context, agent, the tool lists and hooks (surface skill-key).
-SKILL_EXTRA: Mapping[str, Any] = {
+#: Skill frontmatter the ``Skill`` part writes itself; the other keys of the surface are SKILL_EXTRA.
+SKILL_OWN = frozenset({"name", "description", "context", "agent", "allowed-tools", "disallowed-tools",
+                       "disable-model-invocation", "hooks"})
+#: A value for the skill keys whose meaning is known; any other key of the surface gets the string ``EXPLORE``.
+SKILL_VALUES: Mapping[str, Any] = {
     "model": "sonnet", "effort": "low", "argument-hint": "[topic]", "user-invocable": False,
     "when_to_use": "When asked for it.", "paths": ["src/**"], "shell": "bash", "version": "1.0.0",
-    "license": "MIT",
+    "license": "MIT", "disallowedTools": "Bash", "arguments": "topic", "metadata": {"team": "explore"},
+    "background": True, "experimental": True, "defaultEnabled": False, "keywords": ["explore"],
+    "dependencies": [], "agents": [], "mcpServers": {}, "lspServers": {}, "settings": {}, "userConfig": {},
 }
-#: Agent frontmatter beyond name, description, tools, disallowedTools, skills and hooks (surface agent-key).
-AGENT_EXTRA: Mapping[str, Any] = {
+#: Skill frontmatter beyond the ``Skill`` part's own keys: every other key of the surface, with a value.
+SKILL_EXTRA: Mapping[str, Any] = {key: SKILL_VALUES.get(key, "EXPLORE") for key in surface("skill-key")
+                                  if key not in SKILL_OWN}
+#: Agent frontmatter the ``Agent`` part writes itself.
+AGENT_OWN = frozenset({"name", "description", "tools", "disallowedTools", "skills", "hooks"})
+AGENT_VALUES: Mapping[str, Any] = {
     "model": "sonnet", "permissionMode": "acceptEdits", "maxTurns": 1, "effort": "low", "color": "blue",
     "memory": "project", "background": True, "initialPrompt": "Start.", "omitClaudeMd": True,
+    "isolation": "worktree", "mcpServers": ["srv"], "autoCompactWindow": 100000, "experimental": True,
+    "observer": True, "observeSubagents": True, "observeToolResults": True,
 }
+#: Agent frontmatter beyond the ``Agent`` part's own keys: every other key of the surface, with a value.
+AGENT_EXTRA: Mapping[str, Any] = {key: AGENT_VALUES.get(key, "EXPLORE") for key in surface("agent-key")
+                                  if key not in AGENT_OWN}
 
 #: Memory files: what each says and where it lies (``home/`` is the user level).
 MEMORY = {
@@ -141,7 +225,14 @@ def hook_output(event: str, kind: str, index: int) -> str:
         return f'echo "{reason}" >&2; exit {kind[-1]}\n'
     if kind == "stdout":
         return f"echo HOOK-{index}-STDOUT\n"
-    if kind in ("deny", "allow", "ask"):
+    if kind.startswith("field:"):
+        name = kind.removeprefix("field:")
+        if "." in name:
+            field = {"hookSpecificOutput": {**specific, name.split(".")[-1]: _field_value(name, index)}}
+        else:
+            field = {name: _field_value(name, index)}
+        return "echo '" + json.dumps(field) + "'\n"
+    if kind in ("deny", "allow", "ask", "defer"):
         payload: dict[str, Any] = {"hookSpecificOutput": {**specific, "permissionDecision": kind,
                                                           "permissionDecisionReason": reason}}
     elif kind.startswith("updated"):
@@ -166,6 +257,7 @@ def _surface_names(event: str, kind: str) -> set[str]:
     """The surface's ``hook-output`` elements a hook answering ``kind`` on ``event`` uses."""
     fields = {
         "deny": {"hookSpecificOutput", f"{event}.permissionDecision", f"{event}.permissionDecisionReason"},
+        "defer": {"hookSpecificOutput", f"{event}.permissionDecision", f"{event}.permissionDecisionReason"},
         "allow": {"hookSpecificOutput", f"{event}.permissionDecision", f"{event}.permissionDecisionReason"},
         "ask": {"hookSpecificOutput", f"{event}.permissionDecision", f"{event}.permissionDecisionReason"},
         "updated-allow": {"hookSpecificOutput", f"{event}.updatedInput", f"{event}.permissionDecision"},
@@ -176,19 +268,22 @@ def _surface_names(event: str, kind: str) -> set[str]:
         "suppress": {"suppressOutput"},
         "system-message": {"systemMessage"},
     }
+    if kind.startswith("field:"):
+        name = kind.removeprefix("field:")
+        return {"hookSpecificOutput", name} if "." in name else {name}
     return fields.get(kind, set())
 
 
 def reach() -> dict[str, set[str]]:
     """The surface elements (kinds as in ``docs/surface/claude-V.json``) the grammar can draw."""
-    events = {*TOOL_EVENTS, *OTHER_EVENTS}
+    events = {*TOOL_EVENTS, *OTHER_EVENTS, *surface("hook-event")}
     return {
         "hook-event": events,
-        "hook-output": {name for e in events for k in HOOK_OUTPUTS for name in _surface_names(e, k)},
+        "hook-output": {name for e in events for k in (*HOOK_OUTPUTS, *output_kinds(e))
+                        for name in _surface_names(e, k)},
         "hook-handler": {"command.command", *(f"command.{o}" for o in HANDLER_OPTIONS)},
-        "skill-key": {"name", "description", "context", "agent", "allowed-tools", "disallowed-tools",
-                      "disable-model-invocation", "hooks", *SKILL_EXTRA},
-        "agent-key": {"name", "description", "tools", "disallowedTools", "skills", "hooks", *AGENT_EXTRA},
+        "skill-key": {*SKILL_OWN, *SKILL_EXTRA},
+        "agent-key": {*AGENT_OWN, *AGENT_EXTRA},
         "tool": {tool for tool, _ in TOOL_CALLS.values()} | {"Skill", "Agent"},
         "rule-form": {rule_form(rule) for rule in RULES},
         "setting": {"hooks", "permissions", "permissions.allow", "permissions.deny", "permissions.ask",

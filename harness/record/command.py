@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.engine_name import EngineName
-from harness.engines.claude import seed_home
+from harness.engines.claude_launch import seed_home
 from harness.errors import UsageError
 from harness.record import loaded
 from harness.record.cassette import Cassette

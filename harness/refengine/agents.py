@@ -307,10 +307,22 @@ def tools_used_summary(rt: Runtime, child: Conversation, *, answered_before: fro
     Glob and Grep, ``Glob, Grep`` (tool-builtin-glob-grep); a refused Skill and Write then Agent, ``Bash``,
     and a second subagent calling Bash, none (cc-harness explore seed 4242, x4242-0125 and x4242-0178); a
     subagent whose own Agent call was answered ``No such tool available``, ``Agent``
-    (subagent-subagent-depth-cap-252). Tools a subagent's own subagents called are not measured apart."""
+    (subagent-subagent-depth-cap-252); a subagent with ``tools: Read`` calling Bash (answered ``No such tool
+    available``) then Read, ``Read`` (subagent-tools-used-summary-unavailable). Tools a subagent's own subagents
+    called are not measured apart."""
     if not rt.profile.tools_used_summary:
         return None
     left = tuple(t for t in dict.fromkeys(child.tools_called) if t not in answered_before)
+    callable_here, session_tools = child.callable(rt.profile), full_pool(rt)
+    for t in left:
+        if t in callable_here or canonical(t) == AGENT:
+            continue
+        if t not in session_tools or t in child.pool:
+            raise NotModelled(f"the tools-used summary of a subagent that called {t}, which it lacks for another "
+                              "reason than its definition's tool list")
+    # A tool the session has but the subagent's definition leaves out is not named (subagent-tools-used-summary-
+    # unavailable: tools: Read, Bash called, "Read"; cc-harness explore, seed 20261202, x20261202-0003, -0084).
+    left = tuple(t for t in left if t in callable_here or canonical(t) == AGENT)
     return left or None
 
 

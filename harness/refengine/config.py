@@ -35,14 +35,13 @@ from harness.refengine.memory import load as load_memory
 from harness.refengine.scope import settings_problem
 from harness.refengine.settings import (
     all_hooks_disabled,
-    env_unmodelled,
     merged_permissions,
     merged_settings_hooks,
     read_json,
     read_settings,
-    settings_env,
     settings_files,
 )
+from harness.refengine.settings_env import env_unmodelled, settings_env
 
 
 def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = NO_LAUNCH) -> ProjectConfig:
@@ -76,10 +75,9 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
     unmodelled += [p for s in skills.values() for p in s.unmodelled]
     unmodelled += [p for a in agents.values() for p in a.unmodelled]
     env = settings_env(files)
-    if env and (reason := env_unmodelled(env, trusted=trusted, runs_commands=bool(
-            settings_hooks or plugin_hooks or mcp_servers or launch.plugins
-            or any(s.hooks for s in skills.values()) or any(a.hooks for a in agents.values())
-            or (workdir / ".claude" / "commands").exists() or (home / ".claude" / "commands").exists()))):
+    every_hook = (*settings_hooks, *plugin_hooks, *(r for s in skills.values() for r in s.hooks),
+                  *(r for a in agents.values() for r in a.hooks))
+    if env and (reason := env_unmodelled(files, env, trusted=trusted, hooks=every_hook, servers=mcp_servers)):
         unmodelled.append(reason)
     return ProjectConfig(
         workdir=workdir,

@@ -196,7 +196,8 @@ class ProjectConfig:
     hooks do not run either, while a skill with hooks still needs approval."""
     plugins: tuple[PluginDef, ...] = ()
     env: Mapping[str, str] = field(default_factory=dict)
-    """The settings files' ``env``, layered (settings_env): what Bash commands see beside the engine's own."""
+    """The settings files' ``env``, layered (settings_env.py): laid over the engine's own environment for every
+    process it starts."""
     memory: MemoryModel = field(default_factory=MemoryModel)
     """CLAUDE.md and the rest, as far as the measurements go (memory.py)."""
 

@@ -12,13 +12,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agents, approvals, memory, messages, modes, skills, web
+from harness.refengine import (
+    agent_rules,
+    agents,
+    approvals,
+    edit_rules,
+    hook_rewrite,
+    memory,
+    messages,
+    modes,
+    skills,
+    web,
+)
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
 from harness.refengine.hook_actions import STRUCTURED_OUTPUT, fire
 from harness.refengine.hook_results import HookOutcome
 from harness.refengine.mcp_client import McpUnavailable
-from harness.refengine.permission_rules import path_rule_matches
 from harness.refengine.permissions import Request, decide, removed_by_deny
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Runtime
@@ -98,6 +108,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     reported = normalized_input(name, tool_input, workdir=rt.workdir)
     pre = fire(rt, conversation, "PreToolUse", subject=name, tool=name,
                fields={"tool_name": name, "tool_input": reported, "tool_use_id": use_id})
+    if pre.blocked:
+        _check_deny_outside(rt, name, tool_input)
     if pre.blocked and conversation.mode is None and rt.mode in modes.SESSION_MODES:
         modes.hook_refusal(rt.mode, name, pre.permission)
     if pre.blocked and pre.permission == "ask" and approvals.can_ask(rt, conversation, name, hook_ask=True):
@@ -113,13 +125,17 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
         return _error(use_id, pre.message or "", notes=pre.contexts, stop_turn=pre.stop_turn)
     if pre.updated_input is not None:
         tool_input = dict(pre.updated_input)  # updatedInput replaces the whole input (notes §1.7)
-        if validation_error(name, tool_input) is not None:
-            # 2.1.332 refuses the call with its own message ("PreToolUse hook for Edit returned updatedInput
-            # that failed schema validation: ..."; cc-harness explore, seed 22061), per version unmeasured.
-            raise NotModelled(f"a PreToolUse updatedInput that fails the {name} tool's input validation")
+        if (refused := hook_rewrite.refusal(name, tool_input, rt.profile)) is not None:
+            if pre.contexts or pre.stop_turn:
+                raise NotModelled("a PreToolUse updatedInput the schema refuses beside hook context or a stop")
+            _deny(rt, name, reported)  # listed with the model's own input
+            return _error(use_id, refused)
+        hook_rewrite.check_path_kept(name, raw_input if isinstance(raw_input, dict) else {}, tool_input)
     _check_modelled(rt, conversation, name, tool_input)
+    mode = conversation.mode or rt.mode
     request = Request(
-        tool=name, tool_input=tool_input, mode=conversation.mode or rt.mode, workdir=rt.workdir, rules=rt.rules,
+        tool=name, tool_input=tool_input, mode=mode, workdir=rt.workdir,
+        rules=agent_rules.effective(rt.rules, name, mode),
         granted=tuple(conversation.granted), withheld=frozenset(conversation.withheld),
         hook_allowed=pre.permission == "allow",
         skill_needs_approval=name == "Skill" and skills.needs_approval(rt, tool_input),
@@ -209,24 +225,40 @@ def _read_denied_write(rt: Runtime, name: str) -> str | None:
 
 
 def _path_denied(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> str | None:
-    """A path deny rule refuses a Read or Edit in its input validation, in bypass mode too, listed as a permission
-    denial where the profile lists the bare Read deny's (measured the same way on 2.1.252 to 2.1.332: 2.1.278 on).
-    Measured forms (permission_rules.path_rule_matches): ``seg/**`` binds that folder at any depth of the working copy
+    """A path deny rule refuses a Read or Edit (an Edit rule a Write too: edit_rules.py) in its input validation, in
+    bypass mode too, listed as a permission denial where the profile lists the bare Read deny's (measured the same
+    way on 2.1.252 to 2.1.332: 2.1.278 on).
+    Measured forms (permission_rules.path_rule_matches): ``seg/**`` binds that folder at any depth of the working
+    copy
     (rule-edit-path-glob, rule-edit-path-nested), ``//abs/**`` an absolute folder (rule-read-path-absolute).
     Whether PreToolUse hooks run before it is not measured."""
-    if name not in ("Read", "Edit"):
+    if name not in ("Read", "Edit", "Write"):
         return None
     given = tool_input.get("file_path")
     if not isinstance(given, str):
         return None
-    hits = [r for r in rt.rules.deny if r.tool == name and r.specifier is not None
-            and path_rule_matches(r.specifier, resolve(given, workdir=rt.workdir), workdir=rt.workdir)]
+    # An Edit deny rule refuses a Write the same way (edit_rules.py); a folder rule that cannot bind is skipped.
+    hits = edit_rules.binding(rt.rules.deny, "Edit" if name == "Write" else name, resolve(given, workdir=rt.workdir),
+                              workdir=rt.workdir)
     if not hits:
         return None
     hooks = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
     if any(rule.event == "PreToolUse" for rule in hooks):
         raise NotModelled(f"a path deny rule for {name} beside PreToolUse hooks (which runs first is not measured)")
     return messages.path_denied()
+
+
+def _check_deny_outside(rt: Runtime, name: str, tool_input: Mapping[str, Any]) -> None:
+    """A PreToolUse deny of a Read or Write outside the working copy, where the profile's
+    ``hook_deny_reason_names_event`` holds: 2.1.332 prefixes the reason ("PreToolUse:Read hook error: ...") for
+    /etc/hostname and /etc/x.txt but not for ../x.txt or ~/.bashrc (both under the temp folder here), while it
+    leaves it bare inside the working copy (hook-pretooluse-deny-prefix-outside; cc-harness explore, seed
+    20261202, x20261202-0011). Which outside paths are prefixed is not known."""
+    path = tool_input.get("file_path")
+    if (rt.profile.hook_deny_reason_names_event and name in ("Read", "Write") and isinstance(path, str)
+            and not inside(resolve(path, workdir=rt.workdir), rt.workdir)):
+        raise NotModelled(f"a PreToolUse deny of {name} outside the working copy (its reason is prefixed for some "
+                          "paths on 2.1.332: which is not measured)")
 
 
 def _check_modelled(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> None:
@@ -245,7 +277,7 @@ def _check_modelled(rt: Runtime, conversation: Conversation, name: str, tool_inp
 def _execute(rt: Runtime, conversation: Conversation, name: str,
              tool_input: Mapping[str, Any]) -> tuple[ToolResult, tuple[dict[str, Any], ...]]:
     if name in MACHINE_TOOLS:
-        env = ToolEnvironment(workdir=rt.workdir, env={**rt.env, **rt.config.env}, profile=rt.profile,
+        env = ToolEnvironment(workdir=rt.workdir, env=rt.env, profile=rt.profile,
                               known=conversation.known_files,
                               read_views=conversation.read_views, seen=conversation.seen_files)
         try:

@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import hook_messages, hook_options, hook_surface, launch
+from harness.refengine import hook_async, hook_messages, hook_options, hook_surface, launch
 from harness.refengine.agents import full_pool
 from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
 from harness.refengine.errors import NotModelled
@@ -75,7 +75,9 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
                     continue
                 seen.add(key)
             if _runs(rt, conversation, event, action):
-                results.append(_run(rt, conversation, rule, action, event=event, data=data))
+                result = _run(rt, conversation, rule, action, event=event, data=data)
+                if action.options.get("async") is not True:  # an async handler's answer decides nothing
+                    results.append(result)
     outcome = combine(event, tool, results, deny_names_event=rt.profile.hook_deny_reason_names_event,
                       stop_block_note=rt.profile.stop_block_adds_note, matched=subject)
     if outcome.raced and outcome.raced not in rt.races:
@@ -131,8 +133,17 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
         return ActionResult(action=action, exit_code=1, stderr=f"Failed to run: {failure}")
     if "SHELL" in env:
         raise NotModelled("a command hook with SHELL set (which shell runs it is measured without SHELL)")
+    in_background = action.options.get("async") is True
+    timeout = min(_timeout(rt, action), hook_async.BUDGET) if in_background else _timeout(rt, action)
     proc = launch.run_shell_command(action.command, env=env, cwd=rt.workdir, stdin=encode_payload(data).encode(),
-                                    timeout=_timeout(rt, action), stand_in=launch.HOOK_STAND_IN)
+                                    timeout=timeout, stand_in=launch.HOOK_STAND_IN)
+    if in_background:
+        stdout = "" if proc.timed_out else hook_text(proc.stdout, stream="stdout")
+        output = parse_output(stdout)
+        ending = hook_surface.ending(proc.returncode, stdout, output)
+        hook_async.check_answer(event, timed_out=proc.timed_out, ending=ending,
+                                fields=hook_surface.output_fields(event, output or {}))
+        return ActionResult(action=action, exit_code=proc.returncode)
     if proc.timed_out:
         # A timed-out hook renders no decision; on PreToolUse it does not block (notes §1.6).
         rt.debug.append(f"[reference] command hook timed out: {action.command}")

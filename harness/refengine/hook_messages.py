@@ -88,6 +88,13 @@ def additional_context(event: str, tool: str | None, text: str) -> str:
     return f"{where} hook additional context: {text}"
 
 
+def rewrite_refused(tool: str, issues: list[str], suffix: str) -> str:
+    """A PreToolUse updatedInput the tool's schema refuses (hook-pretooluse-updated-input-invalid)."""
+    text = (f"PreToolUse hook for {tool} returned updatedInput that failed schema validation: {tool} failed due to "
+            f"the following issue{'s' if len(issues) > 1 else ''}:\n" + "\n".join(issues))
+    return text + (f"\n{suffix}" if suffix else "")
+
+
 PROMPT_BLOCKED = "UserPromptSubmit operation blocked by hook:"
 
 

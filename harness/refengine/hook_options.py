@@ -14,7 +14,7 @@ else a handler writes with these keys is not-modelled, narrowly (option, value, 
   prompt in the same process and after a resume (hook-option-once-events, hook-option-once).
 - ``shell: "bash"`` changes nothing: the command line runs as without it (hook-option-shell-events).
 
-``async: true`` stays not-modelled with its own reason: the engine starts the handler and goes on without it.
+- ``async: true``: hook_async.py.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from harness.refengine import hook_async
 from harness.refengine.bash_shapes import is_compound, plain_parts
 from harness.refengine.errors import NotModelled
 from harness.refengine.permission_rules import bash_pattern_matches
@@ -32,6 +33,7 @@ MEASURED: Mapping[str, tuple[str, ...]] = {
     "if": ("hook-option-if-events", "hook-option-if-other-tools", "hook-option-if-subagent", "hook-option-if"),
     "once": ("hook-option-once-events", "hook-option-once"),
     "shell": ("hook-option-shell-events", "hook-option-shell-bash"),
+    "async": hook_async.CASES,
 }
 #: Events the options were measured on (the explorer's events; every one fired by the reference engine).
 MEASURED_EVENTS = frozenset({
@@ -48,11 +50,9 @@ def check(event: str, options: Mapping[str, Any], *, from_settings: bool, origin
     """NotModelled for an option value, event or origin no case measures."""
     for key, value in options.items():
         where = f"({event}, {origin})"
-        if key == "async" and value is True:
-            # Measured (hook-option-async-events, hook-option-async-stop-not-awaited): the engine does not wait,
-            # so whether a handler's writes land before the process ends is a race, and what its output does
-            # (decisions, context on a later turn) is not measured.
-            raise NotModelled(f"the hook handler option async: true (not waited for: its writes race the run) {where}")
+        if key == "async":
+            hook_async.check(event, value, from_settings=from_settings, where=where)
+            continue
         if key not in MEASURED:
             continue  # hook_surface names the other keys
         if event not in MEASURED_EVENTS:

@@ -90,6 +90,9 @@ def decide(request: Request) -> Decision:
     for rule in request.rules.deny:
         if _denies(rule, tool, tool_input, workdir=request.workdir):
             return Decision(behaviour="deny", message=_deny_text(rule, tool, tool_input))
+    from harness.refengine.edit_rules import write_decision  # built on this module's Rule and Decision
+    if (bound := write_decision(request)) is not None:  # an Edit rule with a path governs a Write too
+        return bound
     # Explicit ask rules are never auto-approved, not even in bypass mode (notes §4.1).
     if any_match(request.rules.ask):
         return _ask_rule(request)
@@ -172,7 +175,7 @@ def _check_modelled(request: Request) -> None:
         raise NotModelled("a PreToolUse hook's allow against a matching deny or ask rule")
     # Edit rules bind the other file-writing tools and Read rules the searching ones in the real engine; with
     # what pattern semantics there is not measured.
-    covering = {"Write": "Edit", "NotebookEdit": "Edit", "Grep": "Read", "Glob": "Read"}.get(tool)
+    covering = {"NotebookEdit": "Edit", "Grep": "Read", "Glob": "Read"}.get(tool)  # Write: edit_rules.py
     if covering and any(r.tool == covering and r.specifier is not None
                         for r in (*request.rules.deny, *request.rules.allow, *request.rules.ask, *request.granted)):
         raise NotModelled(f"a {covering} rule with a path beside a {tool} call")
@@ -242,6 +245,12 @@ def _ask_rule(request: Request) -> Decision:
     with the rule's "... to use Edit ..." (measured on 2.1.257 and 2.1.332: mode-default-rules,
     mode-accept-edits-rules). A Write or NotebookEdit ask rule in default mode is not measured."""
     tool = request.tool
+    if tool == "Bash" and request.mode not in ("bypass", "acceptEdits") \
+            and writes_a_file(str(request.tool_input.get("command", ""))):
+        # Measured in bypass and acceptEdits (settings-perm-ask-bypass, mode-accept-edits-rules). In default mode
+        # 2.1.252 to 2.1.332 answer with their path check's text instead (cc-harness explore, seed 20261202,
+        # x20261202-0083); no case measures it.
+        raise NotModelled(f"a Bash ask rule against a command that writes a file in {request.mode} mode")
     if request.mode == "default" and tool in ("Write", "NotebookEdit"):
         raise NotModelled(f"an ask rule for {tool} in default mode (measured for Edit: the tool's own text)")
     if request.mode == "default" and tool == "Edit":

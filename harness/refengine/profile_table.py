@@ -83,6 +83,8 @@ BASELINE: dict[str, Any] = {
     "memory_deferred_in_tool_result": False,
     # Measured on 2.1.252, 2.1.257 and 2.1.278 (slash-command-shell-line-fails); the row below from 2.1.318.
     "shell_line_failure_printed": False,
+    # Measured on 2.1.252, 2.1.257 and 2.1.278 (hook-pretooluse-updated-input-invalid); later: the row below.
+    "hook_rewrite_refusal_suffix": "",
 }
 
 
@@ -374,6 +376,14 @@ CHANGES: tuple[Change, ...] = (
                     "ends '... StructuredOutput tool, always with a reason.' and the same rules (its own bisect, "
                     "--field 'contexts.agent-gate.turns[0].offered', the same versions: "
                     "hook_verdict_rules_agent.jsonl; hook-agent-action-not-met)"),
+    Change(behaviour="hook_rewrite_refusal_suffix", since=(2, 1, 300),
+           value="The tool input from the model was valid; the hook's rewrite of it was not.",
+           evidence="measured: first in 2.1.300, not in 2.1.299 (`cc-harness bisect "
+                    "hook-pretooluse-updated-input-invalid --field 'steps[0].turns[0].result' --good 2.1.285 --bad "
+                    "2.1.332 --results "
+                    "docs/timeline/bisect/hook_rewrite_refusal_suffix.jsonl`): the refusal of a Write whose PreToolUse "
+                    "updatedInput lacks file_path and content ends with that line from 2.1.300 "
+                    "(hook-pretooluse-updated-input-invalid; found by cc-harness explore, seed 20261202)"),
     Change(behaviour="read_deny_write_is_listed_denial", since=(2, 1, 269), value=True,
            evidence="measured: first in 2.1.269, not in 2.1.268 (`cc-harness bisect permission-read-deny-blocks-write "
                     "--field 'prompts[0].permission_denials' --good 2.1.257 --bad 2.1.278 --results "

@@ -157,6 +157,9 @@ class Profile:
     memory_deferred_in_tool_result: bool
     """A folder's CLAUDE.md or a scoped rule, loaded by the first Read of a file it covers, arrives as a
     ``<system-reminder>`` block of the tool result's message (before: a message of its own after it)."""
+    hook_rewrite_refusal_suffix: str
+    """The last line of the refusal of a PreToolUse ``updatedInput`` that the tool's schema refuses (hook_rewrite.py);
+    empty: none."""
     shell_line_failure_printed: bool
     """A command whose one ``!`` line fails prints ``Shell command failed for pattern "!`cmd`": [stderr]\n...``
     (false: it prints nothing); either way the model is not asked (slash.py)."""

@@ -94,7 +94,7 @@ class Engine:
         config = load_project(workdir=invocation.workdir, home=invocation.home, trusted=invocation.trusted,
                               launch=invocation.launch())
         raise_unmodelled(config.unmodelled)
-        env = process_env(workdir=invocation.workdir, home=invocation.home, base=invocation.env)
+        env = process_env(workdir=invocation.workdir, home=invocation.home, base={**invocation.env, **config.env})
         main_agent = config.agents.get(invocation.agent) if invocation.agent else None
         if invocation.agent and main_agent is None:
             raise EngineFailure(f"reference engine: --agent {invocation.agent}: no such agent")
@@ -166,7 +166,8 @@ class Engine:
 
 
 def process_env(*, workdir: Path, home: Path, base: Mapping[str, str]) -> dict[str, str]:
-    """What Bash, hooks and MCP servers see: the engine's own environment with its home and project directory."""
+    """What Bash, hooks and MCP servers see: the engine's own environment (with the settings env laid over it,
+    settings_env.py) and its home and project directory."""
     return {**base, "HOME": str(home), "CLAUDE_PROJECT_DIR": str(workdir)}
 
 

@@ -1,10 +1,10 @@
-"""The settings files of a run: which are read, their hooks, permission rules and ``env`` merged in
-precedence order (notes §4: CLI > local > project > user). config.py puts them together with the rest."""
+"""The settings files of a run: which are read, their hooks and permission rules merged in precedence order
+(notes §4: CLI > local > project > user; their ``env`` is settings_env.py's). config.py puts them together with
+the rest."""
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,38 +23,6 @@ from harness.refengine.hooks import (
     unknown_event_problem,
     unknown_events,
 )
-
-#: Prefixes of variables the engine itself reads (its own switches, the API, telemetry, the shell, Node):
-#: a settings ``env`` that sets one changes the engine, not only what a command sees.
-_ENGINE_VARIABLES = re.compile(r"(CLAUDE|ANTHROPIC|MCP|OTEL|DISABLE|ENABLE|BASH|NODE|AWS|GOOGLE|VERTEX|CLOUD|HTTP|"
-                               r"NO_PROXY|USE_|MAX_|API_|IS_|PATH$|HOME$|SHELL$|TMP|LANG|LC_|TERM)", re.I)
-
-
-def settings_env(files: Mapping[str, dict[str, Any]]) -> dict[str, str]:
-    """``env`` of every settings file, key by key, the later file winning: user < project < local < --settings
-    (measured on 2.1.252 to 2.1.332 for a Bash command: settings-env-user-under-project,
-    settings-env-local-over-project, settings-env-cli-over-local)."""
-    out: dict[str, Any] = {}
-    for level in ("user", "project", "local", "flag"):
-        value = files.get(level, {}).get("env")
-        if isinstance(value, Mapping):
-            out.update(value)
-        elif value is not None:
-            raise NotModelled(f"settings env that is not an object ({value!r})")
-    return out
-
-
-def env_unmodelled(env: Mapping[str, Any], *, trusted: bool, runs_commands: bool) -> str | None:
-    """What a settings ``env`` reaches that no case measures: only a Bash command's view of plain variables is."""
-    if bad := sorted(k for k, v in env.items() if not isinstance(v, str)):
-        return f"settings env {', '.join(bad)} with a value that is not a string"
-    if engine := sorted(k for k in env if _ENGINE_VARIABLES.match(k)):
-        return f"settings env {', '.join(engine)} (a variable the engine itself may read)"
-    if not trusted:
-        return "settings env in a folder whose trust was never accepted"
-    if runs_commands:
-        return "settings env beside hooks, MCP servers, plugins or slash commands (what they see is not measured)"
-    return None
 
 
 def settings_files(*, workdir: Path, home: Path, launch: Launch) -> dict[str, Path]:

@@ -55,6 +55,14 @@ def edit_ambiguous(count: int, old: str) -> str:
     )
 
 
+def read_past_end(offset: int, total: int) -> str:
+    """Read from a line past the end (builtin-read-past-end, builtin-read-past-end-offsets; "1 lines" too)."""
+    return f"Warning: the file exists but is shorter than the provided offset ({offset}). The file has {total} lines."
+
+
+READ_EMPTY = "Warning: the file exists but the contents are empty."  # builtin-read-empty, builtin-read-empty-again
+
+
 EDIT_NO_CHANGE = tool_use_error("No changes to make: old_string and new_string are exactly the same.")
 EDIT_FILE_EXISTS = tool_use_error("Cannot create new file - file already exists.")
 FILE_NOT_READ = tool_use_error("File has not been read yet. Read it first before writing to it.")

@@ -104,10 +104,10 @@ def validation_error(tool: str, tool_input: Mapping[str, Any], types: InputError
     if missing is not None:
         return messages.missing_parameter(tool, missing)
     assert mistyped is not None
-    return messages.wrong_parameter_type(tool, mistyped, "string", _json_type(tool_input[mistyped]))
+    return messages.wrong_parameter_type(tool, mistyped, "string", json_type(tool_input[mistyped]))
 
 
-def _json_type(value: object) -> str:
+def json_type(value: object) -> str:
     """The type name the engine's message gives a value (measured for a number, a boolean and an array on
     2.1.252 to 2.1.332: tool-builtin-input-errors); the others are not measured."""
     if isinstance(value, bool):

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import launch, messages, quotes, tool_messages
+from harness.refengine import file_text, launch, messages, quotes, tool_messages
 from harness.refengine.errors import NotModelled
 from harness.refengine.notebook import read_notebook, run_notebook_edit
 from harness.refengine.search_tools import run_glob, run_grep
@@ -24,8 +24,6 @@ from harness.refengine.tool_model import ToolEnvironment, ToolResult, resolve, t
 BASH_TIMEOUT_SECONDS = 120.0  # the Bash tool's default (2 minutes)
 
 
-#: Files Read shows as something other than numbered text lines (images, PDFs).
-_NON_TEXT_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".pdf"})
 #: The longest line Read shows whole (longer ones are cut, not modelled).
 _READ_LINE_LIMIT = 2000
 
@@ -65,43 +63,32 @@ def run_read(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
         return tool_error(tool_messages.read_missing_file(env.workdir))
     if path.suffix == ".ipynb":
         return read_notebook(path, tool_input, env)
-    content = _text_file("Read", path)
+    loaded = file_text.load("Read", path)
+    content = loaded.text
     lines = content.split("\n")
     offset = max(int(tool_input.get("offset") or 1), 1)
     limit = int(tool_input.get("limit") or 2000)
     shown = lines[offset - 1: offset - 1 + limit]
-    if not content:
-        raise NotModelled("Read of an empty file (the engine's reminder)")
-    if offset > len(lines):
-        raise NotModelled("Read with an offset past the end of the file (the engine's reminder)")
+    reminder = file_text.read_reminder(content, offset)
+    env.seen[path] = loaded.raw  # a later change on disk is then not modelled (_unchanged_since_seen)
+    file_info = {"filePath": tool_input["file_path"], "content": "\n".join(shown), "numLines": len(shown),
+                 "startLine": offset, "totalLines": len(lines)}
+    if reminder is not None and not shown:  # past the end: no lines, and the file is not counted as read
+        return ToolResult(content=file_text.reminder_block(reminder), response={"type": "text", "file": file_info})
     if any(len(line) > _READ_LINE_LIMIT for line in shown):
         raise NotModelled(f"Read of a line longer than {_READ_LINE_LIMIT} characters (cut by the engine)")
-    env.seen[path] = content
     if offset == 1 and len(shown) == len(lines):
         env.known.add(path)  # a partial view does not count (measured on 2.1.332: limit 1, then no Edit note)
         if env.profile.read_unchanged_is_wasted_call and env.read_views.get(path) == content:
-            return ToolResult(content=messages.READ_UNCHANGED, response={"type": "file_unchanged"})
+            if loaded.crlf:
+                raise NotModelled("a second whole Read of an unchanged CRLF file (measured for LF files)")
+            return ToolResult(content=messages.READ_UNCHANGED,
+                              response={"type": "file_unchanged", "file": {"filePath": tool_input["file_path"]}})
         env.read_views[path] = content
+    if reminder is not None:  # an empty file: read whole, its one empty line shown as the reminder
+        return ToolResult(content=file_text.reminder_block(reminder), response={"type": "text", "file": file_info})
     text = "\n".join(f"{offset + i}\t{line}" for i, line in enumerate(shown))
-    file_info = {"filePath": tool_input["file_path"], "content": content, "numLines": len(shown),
-                 "startLine": offset, "totalLines": len(lines)}
     return ToolResult(content=text, response={"type": "text", "file": file_info})
-
-
-def _text_file(tool: str, path: Path) -> str:
-    """A file's text, for a tool whose handling of anything but UTF-8 text with LF line ends is unmeasured."""
-    if path.suffix.lower() in _NON_TEXT_SUFFIXES:
-        raise NotModelled(f"{tool} of a {path.suffix} file (images and PDFs)")
-    data = path.read_bytes()
-    if b"\0" in data:
-        raise NotModelled(f"{tool} of a binary file")
-    try:
-        content = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise NotModelled(f"{tool} of a file that is not UTF-8") from None
-    if "\r" in content:
-        raise NotModelled(f"{tool} of a file with CR or CRLF line ends")
-    return content
 
 
 def run_write(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
@@ -112,7 +99,8 @@ def run_write(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult
     existed = path.is_file()
     if existed:
         _unchanged_since_seen("Write", path, env)
-        _text_file("Write over", path)
+        if file_text.load("Write over", path).crlf:
+            raise NotModelled("Write over a file with CRLF line ends")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(tool_input["content"], encoding="utf-8")
     env.read_views.pop(path, None)  # a write is no earlier Read (a Read after it: not measured)
@@ -136,7 +124,8 @@ def run_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
             return tool_error(tool_messages.edit_missing_file(env.workdir))
         return _edit_create(given, path, new, env)
     _unchanged_since_seen("Edit", path, env)
-    original = _text_file("Edit", path)
+    loaded = file_text.load("Edit", path)
+    original = loaded.text
     given_old, old = old, quotes.actual_old_string(original, old, new)
     if old == "":
         if not original.strip():
@@ -148,9 +137,10 @@ def run_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     if count > 1 and not replace_all:
         return tool_error(tool_messages.edit_ambiguous(count, old))
     updated = original.replace(old, new) if replace_all else original.replace(old, new, 1)
-    path.write_text(updated, encoding="utf-8")
+    stored = loaded.stored("Edit", updated)
+    path.write_bytes(stored.encode("utf-8"))  # bytes: write_text could turn LF into the platform's line end
     env.read_views.pop(path, None)
-    env.seen[path] = updated
+    env.seen[path] = stored
     # 2.1.332 tells the model its view is current only when it had the whole file before the edit.
     note = not env.profile.edit_note_needs_known_file or path in env.known
     text = (tool_messages.file_replaced_all(given, note=note) if replace_all

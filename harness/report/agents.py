@@ -24,11 +24,11 @@ ROWS = (*PARTS, "plugin")
 
 @dataclass(frozen=True, kw_only=True)
 class AgentsTable:
-    engines: tuple[str, ...]
-    cells: dict[tuple[str, str], Counter[Status]]
+    engines: tuple[EngineName, ...]
+    cells: dict[tuple[str, EngineName], Counter[Status]]
     """(row, engine) -> the statuses of the cases reaching that row's part on that engine."""
 
-    def cell(self, row: str, engine: str) -> str:
+    def cell(self, row: str, engine: EngineName) -> str:
         counts = self.cells.get((row, engine))
         if not counts:
             return "·"
@@ -44,13 +44,13 @@ def parts_of(record: Record) -> set[str]:
     return reached
 
 
-def table(records: Sequence[Record], engines: Sequence[str]) -> AgentsTable | None:
+def table(records: Sequence[Record], engines: Sequence[EngineName]) -> AgentsTable | None:
     """The table of ``records`` with ``engines`` as its columns; None unless the records compare two engine
     families or more besides the reference engine (one family's grid says it all)."""
-    families = {EngineName.parse(e).family for e in engines} - {"reference"}
+    families = {e.family for e in engines} - {"reference"}
     if len(families) < 2:
         return None
-    cells: dict[tuple[str, str], Counter[Status]] = {}
+    cells: dict[tuple[str, EngineName], Counter[Status]] = {}
     for record in records:
         for row in parts_of(record):
             cells.setdefault((row, record.engine), Counter())[record.status] += 1
@@ -67,7 +67,7 @@ def markdown_lines(t: AgentsTable | None) -> list[str]:
         "Which parts of a setup each engine honours: per part, the cases that reach it, by status (not-modelled:",
         "the engine cannot be given that part of the case; its record says why).",
         "",
-        "| part | " + " | ".join(escape.markdown(e) for e in t.engines) + " |",
+        "| part | " + " | ".join(escape.markdown(e.text()) for e in t.engines) + " |",
         "|---" * (len(t.engines) + 1) + "|",
     ]
     lines += [f"| {row} | " + " | ".join(t.cell(row, e) for e in t.engines) + " |" for row in ROWS]
@@ -77,7 +77,7 @@ def markdown_lines(t: AgentsTable | None) -> list[str]:
 def html_section(t: AgentsTable | None) -> str:
     if t is None:
         return ""
-    head = "".join(f"<th>{escape.html(e)}</th>" for e in t.engines)
+    head = "".join(f"<th>{escape.html(e.text())}</th>" for e in t.engines)
     rows = "".join(
         f"<tr><td>{escape.html(row)}</td>" + "".join(f"<td>{escape.html(t.cell(row, e))}</td>" for e in t.engines)
         + "</tr>"

@@ -57,15 +57,17 @@ def summary(model: Model, *, title: str = "cc-harness") -> str:
     records, grids, shown = model.records, model.grids, model.columns
     lines = [f"## {markdown_text(title)}", ""]
     lines += ["| engine | " + " | ".join(s.value for s in shown) + " |", "|---" * (len(shown) + 1) + "|"]
-    lines += [f"| {markdown_text(g.engine)} | " + " | ".join(str(g.totals[s]) for s in shown) + " |" for g in grids]
+    lines += [
+        f"| {markdown_text(g.engine.text())} | " + " | ".join(str(g.totals[s]) for s in shown) + " |" for g in grids
+    ]
     looks = _needs_a_look(records)
     if looks:
         lines += ["", "### Not a pass", ""]
         for r in looks:
-            where = f"{markdown_text(r.engine)} · `{markdown_text(r.case)}`"
+            where = f"{markdown_text(r.engine.text())} · `{markdown_text(r.case)}`"
             lines.append(f"- **{r.status.value}** · {where}: {markdown_text(reason(r))}")
     for g in grids:
-        lines += ["", "<details>", f"<summary>{markdown_text(g.engine)}: caller → callee grid</summary>", ""]
+        lines += ["", "<details>", f"<summary>{markdown_text(g.engine.text())}: caller → callee grid</summary>", ""]
         lines += [*grid_table(g), "", "</details>"]
     return "\n".join(lines) + "\n"
 

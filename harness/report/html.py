@@ -20,6 +20,7 @@ from typing import Any
 from harness import grid
 from harness.case.spec import PARTS
 from harness.compare import keyed_exchanges
+from harness.engine_name import EngineName
 from harness.outcome import WORST_FIRST, Judgement, Status
 from harness.report import agents
 from harness.report.escape import html as escape
@@ -93,7 +94,7 @@ def _grid(g: EngineGrid) -> str:
         )
         outside = f"<p>Outside the grid: {items}</p>"
     return (
-        f'<h3 id="grid-{escape(g.engine)}">{escape(g.engine)}</h3>'
+        f'<h3 id="grid-{escape(g.engine.text())}">{escape(g.engine.text())}</h3>'
         f'<table class="grid"><tr><th>caller ↓ / callee →</th>{head}</tr>{"".join(rows)}</table>'
         + (f'<ol class="notes">{notes}</ol>' if notes else "")
         + outside
@@ -120,8 +121,8 @@ def _verdict_cell(cell: ClaimCell, *, evidence: str = "") -> str:
     return f'<td class="{css}">{body}</td>'
 
 
-def _claims(rows: Sequence[ClaimRow], engines: Sequence[str]) -> str:
-    head = "".join(f"<th>{escape(e)}</th>" for e in engines)
+def _claims(rows: Sequence[ClaimRow], engines: Sequence[EngineName]) -> str:
+    head = "".join(f"<th>{escape(e.text())}</th>" for e in engines)
     out = [
         f'<tr><th title="{escape(row.text)}">{escape(row.claim)}</th>'
         + "".join(_verdict_cell(row.cells[e]) for e in engines)
@@ -147,13 +148,13 @@ def _source_grid(g: SourceGrid) -> str:
             tds.append(f'<td class="{worst} counts">{counted}<small>{links}</small></td>')
         rows.append(f"<tr><th>{escape(grid.cell_label(row.caller, row.callee))}</th>{''.join(tds)}</tr>")
     return (
-        f'<h3 id="sources-{escape(g.engine)}">{escape(g.engine)}</h3>'
+        f'<h3 id="sources-{escape(g.engine.text())}">{escape(g.engine.text())}</h3>'
         f'<table class="grid sources"><tr><th>caller → callee</th>{head}</tr>{"".join(rows)}</table>'
     )
 
 
-def _precedence(rows: Sequence[PrecedenceRow], engines: Sequence[str]) -> str:
-    head = "".join(f"<th>{escape(e)}</th>" for e in engines)
+def _precedence(rows: Sequence[PrecedenceRow], engines: Sequence[EngineName]) -> str:
+    head = "".join(f"<th>{escape(e.text())}</th>" for e in engines)
     out = []
     for row in rows:
         order = f"{escape(row.kind)}: " + escape(row.joiner).join(escape(s) for s in row.order)
@@ -165,7 +166,7 @@ def _precedence(rows: Sequence[PrecedenceRow], engines: Sequence[str]) -> str:
     return f'<table class="precedence"><tr><th>defined in</th><th>case</th>{head}</tr>{"".join(out)}</table>'
 
 
-def _sources(sources: Sources | None, engines: Sequence[str]) -> str:
+def _sources(sources: Sources | None, engines: Sequence[EngineName]) -> str:
     """The sources-by-grid view per engine and the precedence table (as in the Markdown report)."""
     if sources is None:
         return ""
@@ -211,7 +212,8 @@ def _exchange(ex: Mapping[str, Any] | None) -> str:
 def _transcripts(case_records: Sequence[Record]) -> str:
     engines = [r.engine for r in case_records]
     head = "".join(
-        f'<th><span class="tag {r.status.value}">{r.status.value}</span>{escape(r.engine)}</th>' for r in case_records
+        f'<th><span class="tag {r.status.value}">{r.status.value}</span>{escape(r.engine.text())}</th>'
+        for r in case_records
     )
     rows: list[str] = []
 
@@ -272,7 +274,7 @@ def _case_section(case_id: str, case_records: Sequence[Record], *, cases_dir: st
     )
 
 
-def _filter(engines: Sequence[str], claims: Sequence[str]) -> str:
+def _filter(engines: Sequence[EngineName], claims: Sequence[str]) -> str:
     """Three selects; the script at the end of the page hides the case sections that do not match (all
     show without script)."""
 
@@ -284,7 +286,7 @@ def _filter(engines: Sequence[str], claims: Sequence[str]) -> str:
     return (
         '<div id="filter">'
         + select("status", "status", ["failing or error", *statuses])
-        + select("engine", "engine", engines)
+        + select("engine", "engine", [e.text() for e in engines])
         + select("claim", "claim", claims)
         + '<span id="filter-count"></span></div>'
     )
@@ -316,7 +318,7 @@ def _attention(bad: Sequence[Record]) -> str:
     for r in bad:
         why = r.fault.message.splitlines()[0] if r.fault and r.fault.message else (r.failing_at or "")
         items.append(
-            f'<li><span class="tag {r.status.value}">{r.status.value}</span> {escape(r.engine)} · '
+            f'<li><span class="tag {r.status.value}">{r.status.value}</span> {escape(r.engine.text())} · '
             f'<a href="#case-{escape(r.case)}">{escape(r.case)}</a>: <code>{escape(why)}</code></li>'
         )
     return f"<ul>{''.join(items)}</ul>"
@@ -352,7 +354,8 @@ def render(model: Model, *, cases_dir: str = "cases", compatibility: str = "") -
     ``compatibility``: the compatibility section (report/compat.py), after the timeline."""
     records, engines, grids, rows, shown = model.records, model.engines, model.grids, model.claims, model.columns
     totals = "".join(
-        f"<tr><th>{escape(g.engine)}</th>" + "".join(f"<td>{g.totals[s]}</td>" for s in shown) + "</tr>" for g in grids
+        f"<tr><th>{escape(g.engine.text())}</th>" + "".join(f"<td>{g.totals[s]}</td>" for s in shown) + "</tr>"
+        for g in grids
     )
     by_case: dict[str, list[Record]] = {}
     worst = {r.case: WORST_FIRST.index(r.status) for r in records}
@@ -372,7 +375,7 @@ def render(model: Model, *, cases_dir: str = "cases", compatibility: str = "") -
 <title>cc-harness conformance report</title><style>{_CSS}</style></head>
 <body><main>
 <h1>cc-harness conformance report</h1>
-<p class="meta">Engines: {escape(", ".join(engines))} · {len(by_case)} cases ·
+<p class="meta">Engines: {escape(", ".join(e.text() for e in engines))} · {len(by_case)} cases ·
 generated by <code>cc-harness report</code></p>
 <h2 id="attention">Failures and errors</h2>
 {_attention(model.attention)}

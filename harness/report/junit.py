@@ -67,7 +67,8 @@ def render(model: Model) -> str:
     root = ET.Element("testsuites", name="cc-harness")
     for engine in model.engines:
         mine = sorted((r for r in records if r.engine == engine), key=lambda r: r.case)
-        suite = _add(root, "testsuite", name=engine, **_counts(mine), time=f"{sum(r.duration for r in mine):.3f}")
+        seconds = f"{sum(r.duration for r in mine):.3f}"
+        suite = _add(root, "testsuite", name=engine.text(), **_counts(mine), time=seconds)
         for r in mine:
             _case(suite, r)
     for key, value in _counts(records).items():

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from harness import grid
 from harness.case.spec import PARTS
+from harness.engine_name import EngineName
 from harness.grid import SYMBOL
 from harness.outcome import WORST_FIRST
 from harness.report import agents, escape
@@ -70,9 +71,9 @@ def _source_grid(g: SourceGrid) -> list[str]:
     return lines
 
 
-def _precedence(rows: Sequence[PrecedenceRow], engines: Sequence[str]) -> list[str]:
+def _precedence(rows: Sequence[PrecedenceRow], engines: Sequence[EngineName]) -> list[str]:
     lines = [
-        "| defined in | case | " + " | ".join(map(escape.markdown, engines)) + " |",
+        "| defined in | case | " + " | ".join(escape.markdown(e.text()) for e in engines) + " |",
         "|---|---" + "|---" * len(engines) + "|",
     ]
     for row in rows:
@@ -87,7 +88,7 @@ def _precedence_cell(cell: ClaimCell, evidence: str) -> str:
     return (f"{escape.markdown(evidence)} · " if evidence else "") + _claim_cell(cell)
 
 
-def _sources(sources: Sources | None, engines: Sequence[str]) -> list[str]:
+def _sources(sources: Sources | None, engines: Sequence[EngineName]) -> list[str]:
     """The sources-by-grid view per engine and the precedence table; nothing when every part is the project's."""
     if sources is None:
         return []
@@ -101,7 +102,7 @@ def _sources(sources: Sources | None, engines: Sequence[str]) -> list[str]:
         "its parts comes from; a case whose parts all come from the project counts under project.",
     ]
     for engine, by_source in zip(engines, sources.grids, strict=True):
-        lines += ["", f"### {escape.markdown(engine)} by source", ""]
+        lines += ["", f"### {escape.markdown(engine.text())} by source", ""]
         lines += _source_grid(by_source)
     if sources.precedence:
         lines += [
@@ -132,9 +133,9 @@ def _claim_cell(cell: ClaimCell) -> str:
     return f"{'❌' if cell.unexpected else symbol} differs: {_code(first.observed, limit=CELL_CHARS)}{more}"
 
 
-def _claims_table(rows: Sequence[ClaimRow], engines: Sequence[str]) -> list[str]:
+def _claims_table(rows: Sequence[ClaimRow], engines: Sequence[EngineName]) -> list[str]:
     lines = [
-        "| claim | " + " | ".join(map(escape.markdown, engines)) + " |",
+        "| claim | " + " | ".join(escape.markdown(e.text()) for e in engines) + " |",
         "|---" * (len(engines) + 1) + "|",
     ]
     for row in rows:
@@ -142,7 +143,7 @@ def _claims_table(rows: Sequence[ClaimRow], engines: Sequence[str]) -> list[str]
     return lines
 
 
-def _observations(rows: Sequence[ClaimRow], engines: Sequence[str]) -> list[str]:
+def _observations(rows: Sequence[ClaimRow], engines: Sequence[EngineName]) -> list[str]:
     lines: list[str] = []
     for row in rows:
         entries = [(e, o) for e in engines for o in row.cells[e].observations]
@@ -151,7 +152,8 @@ def _observations(rows: Sequence[ClaimRow], engines: Sequence[str]) -> list[str]
         lines += ["", f"### {row.claim}", ""] + ([f"> {row.text}", ""] if row.text else [])
         for engine, o in entries:
             why = f"known difference: {o.reason}" if o.known else "**unexpected** (not in the expectations file)"
-            where = f"{escape.markdown(engine)} · `{escape.markdown_code(o.case)}` · `{escape.markdown_code(o.at)}`"
+            shown_at = f"`{escape.markdown_code(o.case)}` · `{escape.markdown_code(o.at)}`"
+            where = f"{escape.markdown(engine.text())} · {shown_at}"
             lines.append(f"- {where}: observed {_code(o.observed, limit=LIST_CHARS)} — {why}")
     return lines
 
@@ -166,7 +168,7 @@ def _attention(bad: Sequence[Record]) -> list[str]:
             why = escape.markdown(r.fault.message.splitlines()[0] if r.fault.message else "")
         else:
             why = f"`{r.failing_at}`"
-        where = f"{escape.markdown(r.engine)} · `{escape.markdown_code(r.case)}`"
+        where = f"{escape.markdown(r.engine.text())} · `{escape.markdown_code(r.case)}`"
         lines.append(f"- {SYMBOL[r.status]} **{r.status.value}** · {where}: {why}")
     return lines
 
@@ -232,10 +234,12 @@ def render(model: Model, *, catalogue_link: str | None = None, compatibility: Se
         "| engine | " + " | ".join(s.value for s in shown) + " |",
         "|---" * (len(shown) + 1) + "|",
     ]
-    lines += [f"| {escape.markdown(g.engine)} | " + " | ".join(str(g.totals[s]) for s in shown) + " |" for g in grids]
+    lines += [
+        f"| {escape.markdown(g.engine.text())} | " + " | ".join(str(g.totals[s]) for s in shown) + " |" for g in grids
+    ]
     lines += ["", "## Grids"]
     for g in grids:
-        lines += ["", f"### {escape.markdown(g.engine)}", ""]
+        lines += ["", f"### {escape.markdown(g.engine.text())}", ""]
         lines += grid_table(g)
     lines += [
         "",

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from harness.claims import Catalogue
+from harness.engine_name import EngineName
 from harness.outcome import WORST_FIRST, Status
 from harness.report.agents import AgentsTable
 from harness.report.agents import table as agents_table
@@ -71,7 +72,7 @@ class Compatibility:
 @dataclass(frozen=True, kw_only=True)
 class Model:
     records: tuple[Record, ...]
-    engines: tuple[str, ...]  # the report's columns, in order
+    engines: tuple[EngineName, ...]  # the report's columns, in order
     grids: tuple[EngineGrid, ...]  # one per engine
     columns: tuple[Status, ...]  # the statuses the totals table shows
     claims: tuple[ClaimRow, ...]
@@ -84,7 +85,7 @@ class Model:
 def build(
     records: Sequence[Record],
     *,
-    engine_key: Callable[[str], tuple[int, tuple[int, ...], str]],
+    engine_key: Callable[[EngineName], tuple[int, tuple[int, ...], str]],
     catalogue: Catalogue | None = None,
     timeline: Timeline | None = None,
 ) -> Model:

@@ -15,6 +15,7 @@ from enum import StrEnum
 from harness import grid
 from harness.case.spec import PARTS, SOURCES, Sources
 from harness.claims import Catalogue, claim_order, claim_text
+from harness.engine_name import EngineName
 from harness.outcome import WORST_FIRST, Judgement, Status
 from harness.results import Record, totals
 
@@ -42,7 +43,7 @@ class Footnote:
 
 @dataclass(frozen=True, kw_only=True)
 class EngineGrid:
-    engine: str
+    engine: EngineName
     totals: dict[Status, int]
     cells: tuple[grid.Cell, ...]
     footnotes: tuple[Footnote, ...]
@@ -52,7 +53,7 @@ class EngineGrid:
         return [f for f in self.footnotes if (f.caller, f.callee) == (cell.caller, cell.callee)]
 
 
-def engine_grid(records: Sequence[Record], *, engine: str) -> EngineGrid:
+def engine_grid(records: Sequence[Record], *, engine: EngineName) -> EngineGrid:
     mine = sorted((r for r in records if r.engine == engine), key=lambda r: r.case)
     cells = tuple(grid.cells(mine, engine=engine))
     flags = {r.case: r.flags for r in mine}
@@ -112,7 +113,7 @@ class ClaimCell:
 class ClaimRow:
     claim: str
     text: str
-    cells: dict[str, ClaimCell]
+    cells: dict[EngineName, ClaimCell]
 
 
 def _claim_cell(records: Sequence[Record]) -> ClaimCell:
@@ -137,7 +138,9 @@ def _claim_cell(records: Sequence[Record]) -> ClaimCell:
     return ClaimCell(verdict=verdict, observations=ordered, stale=tuple(sorted(set(stale))))
 
 
-def claim_rows(records: Sequence[Record], *, engines: Sequence[str], catalogue: Catalogue | None) -> list[ClaimRow]:
+def claim_rows(
+    records: Sequence[Record], *, engines: Sequence[EngineName], catalogue: Catalogue | None
+) -> list[ClaimRow]:
     """One row per claim id the records check (``A6a`` and ``A6`` are separate rows)."""
     rows = []
     for claim in claim_order((c for r in records for c in r.claims), catalogue):
@@ -180,12 +183,12 @@ class SourceGrid:
     """One engine's grid cells by where their parts come from: which cells hold when a part is a plugin's,
     the user's, the command line's or settings.local.json's."""
 
-    engine: str
+    engine: EngineName
     columns: tuple[str, ...]
     rows: tuple[SourceRow, ...]
 
 
-def source_grid(records: Sequence[Record], *, engine: str, columns: Sequence[str]) -> SourceGrid:
+def source_grid(records: Sequence[Record], *, engine: EngineName, columns: Sequence[str]) -> SourceGrid:
     """The grid cells with cases, each split by source column; ``columns`` is the same for every engine."""
     mine = sorted((r for r in records if r.engine == engine and r.combination), key=lambda r: r.case)
     rows = []
@@ -221,7 +224,7 @@ class PrecedenceRow:
     order: tuple[str, ...]
     """The clashing sources, highest documented precedence first (for hooks: the sources that merge)."""
 
-    def evidence(self, engine: str) -> str:
+    def evidence(self, engine: EngineName) -> str:
         """What the engine's run shows: ``ran: user, plugin`` (the markers), or for a permission clash
         ``refused 2 calls``; empty for a run without a verdict."""
         ran = self.ran.get(engine, "")
@@ -232,9 +235,9 @@ class PrecedenceRow:
         """How the sources combine: ``+`` merged (every hook handler runs, a deny rule of any source binds),
         ``>`` one wins by the documented precedence, ``,`` no documented order (MCP servers: notes §1.3)."""
         return {"hook": " + ", "permission rule": " + ", "skill": " > ", "subagent": " > "}.get(self.kind, ", ")
-    cells: dict[str, ClaimCell]
+    cells: dict[EngineName, ClaimCell]
     """Per engine: holds (the documented winner ran), differs (with what the engine did), error, ..."""
-    ran: dict[str, str]
+    ran: dict[EngineName, str]
     """Per engine: the sources whose definitions left their marker in the run's files (``MARKERS``)."""
 
 
@@ -272,7 +275,7 @@ def refused(record: Record) -> str:
     return f"refused {n} call{'s' if n != 1 else ''}"
 
 
-def precedence_rows(records: Sequence[Record], *, engines: Sequence[str]) -> list[PrecedenceRow]:
+def precedence_rows(records: Sequence[Record], *, engines: Sequence[EngineName]) -> list[PrecedenceRow]:
     """One row per clash case (a ``sources`` side naming several sources), by callee part, then case id."""
     clashes: dict[str, tuple[str, tuple[str, ...]]] = {}
     for r in records:

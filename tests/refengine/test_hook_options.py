@@ -59,7 +59,11 @@ def test_if_abstains_where_unmeasured(event: str, tool: str, command: str, ran: 
     ("Notification", {"once": True}, True),
     ("Stop", {"shell": "powershell"}, True),
     ("Stop", {"once": False}, True),
-    ("PostToolUse", {"async": True}, True),
+    ("Stop", {"async": True}, True),  # the process may end before it writes (hook-option-async-stop-not-awaited)
+    ("SessionEnd", {"async": True}, True),
+    ("PostToolUse", {"async": True}, False),  # a skill's or agent's handler: unmeasured
+    ("PostToolUse", {"async": False}, True),
+    ("Notification", {"async": True}, True),
 ])
 def test_check_abstains_on_unmeasured_values_events_and_origins(event: str, options: dict[str, Any],
                                                                 from_settings: bool) -> None:
@@ -69,3 +73,4 @@ def test_check_abstains_on_unmeasured_values_events_and_origins(event: str, opti
 
 def test_check_lets_measured_options_through() -> None:
     check("Stop", {"once": True, "shell": "bash", "if": ECHO}, from_settings=True, origin="o")
+    check("PostToolUse", {"async": True, "if": ECHO}, from_settings=True, origin="o")  # hook-option-async-outputs

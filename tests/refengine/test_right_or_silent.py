@@ -180,11 +180,6 @@ def test_settings_env_layers_and_stays_silent_where_unmeasured(tmp_path: Path) -
         write_files(work, {".claude/settings.local.json": json.dumps({"env": env})})
         with pytest.raises(NotModelled, match="settings env"):
             load(work, home)
-    write_files(work, {".claude/settings.local.json": "{}", ".mcp.json": json.dumps(
-        {"mcpServers": {"m": {"command": "python3"}}}), ".claude/settings.json": json.dumps(
-        {"env": {"STAGE": "PROJECT"}, "enableAllProjectMcpServers": True})})
-    with pytest.raises(NotModelled, match="beside hooks, MCP servers"):
-        load(work, home)
 
 
 # -- permission rules -------------------------------------------------------------------------------
@@ -272,9 +267,7 @@ def env_for(workdir: Path) -> ToolEnvironment:
 
 
 @pytest.mark.parametrize(("files", "tool_input", "element"), [
-    ({"e.txt": ""}, {"file_path": "e.txt"}, "empty file"),
-    ({"a.txt": "one\ntwo\n"}, {"file_path": "a.txt", "offset": 9}, "offset past the end"),
-    ({"w.txt": "one\r\ntwo\r\n"}, {"file_path": "w.txt"}, "CRLF"),
+    ({"w.txt": "one\rtwo\r"}, {"file_path": "w.txt"}, "bare CR"),
     ({"long.txt": "x" * 2001 + "\n"}, {"file_path": "long.txt"}, "longer than 2000"),
     ({"img.png": "not really"}, {"file_path": "img.png"}, "images and PDFs"),
 ])
@@ -288,6 +281,33 @@ def test_reads_the_engine_answers_otherwise_are_not_modelled(tmp_path: Path, fil
 def test_a_plain_read_still_answers(tmp_path: Path) -> None:
     write_files(tmp_path, {"a.txt": "one\ntwo\n"})
     assert run_read({"file_path": "a.txt"}, env_for(tmp_path)).content == "1\tone\n2\ttwo\n3\t"
+
+
+def test_read_past_the_end_or_of_an_empty_file_is_a_reminder(tmp_path: Path) -> None:
+    # builtin-read-past-end-offsets, builtin-read-empty-again, 2.1.252 to 2.1.332
+    write_files(tmp_path, {"a.txt": "one\ntwo\n", "e.txt": ""})
+    env = env_for(tmp_path)
+    past = run_read({"file_path": "a.txt", "offset": 9, "limit": 5}, env)
+    assert past.content == ("<system-reminder>Warning: the file exists but is shorter than the provided offset (9). "
+                            "The file has 3 lines.</system-reminder>")
+    assert past.response == {"type": "text", "file": {"filePath": "a.txt", "content": "", "numLines": 0,
+                                                      "startLine": 9, "totalLines": 3}}
+    assert tmp_path / "a.txt" not in env.known  # measured: 2.1.332's next Edit has no note
+    empty = run_read({"file_path": "e.txt"}, env)
+    assert empty.content == "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>"
+    assert "shorter than the provided offset (5). The file has 1 lines." in str(
+        run_read({"file_path": "e.txt", "offset": 5}, env).content)
+
+
+def test_crlf_reads_without_cr_and_edits_write_crlf_back(tmp_path: Path) -> None:
+    # builtin-crlf-read-edit, 2.1.252 to 2.1.332
+    (tmp_path / "w.txt").write_bytes(b"line one\r\nline two\r\n")
+    env = env_for(tmp_path)
+    assert run_read({"file_path": "w.txt"}, env).content == "1\tline one\n2\tline two\n3\t"
+    assert not run_edit({"file_path": "w.txt", "old_string": "line one\nline two", "new_string": "a\nb"}, env).is_error
+    assert (tmp_path / "w.txt").read_bytes() == b"a\r\nb\r\n"
+    missed = run_edit({"file_path": "w.txt", "old_string": "a\r\nb", "new_string": "c"}, env)
+    assert missed.is_error and "String to replace not found" in str(missed.content)
 
 
 def test_edit_or_write_after_the_file_changed_on_disk_is_not_modelled(tmp_path: Path) -> None:
@@ -320,9 +340,11 @@ def test_edit_with_straight_quotes_replaces_the_files_curly_ones(tmp_path: Path)
 @pytest.mark.parametrize(("content", "old", "new"), [
     ("say \u201chi\u201d\n", '"hi"', '"bye"'),
     ("say \"hi\"\n", '"hi"', "\u2018bye\u2019"),
-    ("a\r\nb\r\n", "a", "c"),
+    ("a\r\nb\nc\r\n", "b", "B"),  # mixed line ends: measured for one file only
+    ("a\r\nb\r\n", "a", "c\r"),  # a CR in the new text of a CRLF file
 ])
-def test_edit_with_curly_quotes_or_crlf_is_not_modelled(tmp_path: Path, content: str, old: str, new: str) -> None:
+def test_edit_with_curly_quotes_or_unmeasured_line_ends_is_not_modelled(tmp_path: Path, content: str, old: str,
+                                                                         new: str) -> None:
     (tmp_path / "f.txt").write_bytes(content.encode("utf-8"))
     with pytest.raises(NotModelled):
         run_edit({"file_path": "f.txt", "old_string": old, "new_string": new}, env_for(tmp_path))

@@ -24,7 +24,6 @@ import yaml
 
 from harness import results, timeline
 from harness.case import Case, discover_cases
-from harness.engine_name import version_of
 from harness.engines import make_engine
 from harness.results import Record
 from harness.run_outcome import outcome_of
@@ -71,7 +70,7 @@ def _scan_points() -> list[Point]:
     if SUITE.timeline is None or not SUITE.timeline.is_file():
         return []
     records = results.read(SUITE.timeline).records
-    by_run = {(r.case, version_of(r.engine)): r for r in records}
+    by_run = {(r.case, (r.engine.version or "")): r for r in records}
     label = timeline.note_labeller(list(MODELLED.values()))
     points = []
     for change in timeline.changes(records):
@@ -98,10 +97,10 @@ def _bisect_points() -> list[Point]:
         behaviour = MODELLED.get(path.stem)
         if behaviour is None:
             continue  # a change no profile row models
-        runs = sorted(saved.records, key=lambda r: version_key(version_of(r.engine)))
+        runs = sorted(saved.records, key=lambda r: version_key(r.engine.version or ""))
         if not options.get("field") and not options.get("cases_dir") and runs[0].case in SCANNED:
             continue  # a whole-case bisect of a scanned case: the scan's points compare the field that changed
-        values = [(version_of(r.engine), _value(r, field)) for r in runs]
+        values = [((r.engine.version or ""), _value(r, field)) for r in runs]
         for (a, old), (b, new) in itertools.pairwise(values):
             if old != new and _adjacent(a, b):
                 case = runs[0].case

@@ -1,0 +1,3 @@
+#!/bin/bash
+cat > /dev/null; echo "PreToolUse h2" >> "$CLAUDE_PROJECT_DIR/hooks.txt"
+echo HOOK-2-STDOUT

@@ -1,0 +1,3 @@
+#!/bin/bash
+cat > /dev/null; echo "SubagentStop h1" >> "$CLAUDE_PROJECT_DIR/hooks.txt"
+echo '{"systemMessage": "HOOK-1-MESSAGE"}'

@@ -1,0 +1,3 @@
+#!/bin/bash
+cat > /dev/null; echo "PostToolUseFailure h8" >> "$CLAUDE_PROJECT_DIR/hooks.txt"
+echo '{"continue": false, "stopReason": "HOOK-8-STOP"}'

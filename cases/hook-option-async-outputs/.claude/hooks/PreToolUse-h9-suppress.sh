@@ -1,0 +1,3 @@
+#!/bin/bash
+cat > /dev/null; echo "PreToolUse h9" >> "$CLAUDE_PROJECT_DIR/hooks.txt"
+echo '{"suppressOutput": true}'

@@ -1,0 +1,3 @@
+#!/bin/bash
+cat > /dev/null; echo "SubagentStop h7" >> "$CLAUDE_PROJECT_DIR/hooks.txt"
+echo '{"decision": "block", "reason": "HOOK-7-REASON"}'

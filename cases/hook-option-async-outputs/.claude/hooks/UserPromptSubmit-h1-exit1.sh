@@ -1,0 +1,3 @@
+#!/bin/bash
+cat > /dev/null; echo "UserPromptSubmit h1" >> "$CLAUDE_PROJECT_DIR/hooks.txt"
+echo "HOOK-1-REASON" >&2; exit 1
