@@ -31,27 +31,10 @@ from email.message import Message as Headers
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from anthropic.types import (
-    InputJSONDelta,
-    Message,
-    MessageDeltaUsage,
-    RawContentBlockDeltaEvent,
-    RawContentBlockStartEvent,
-    RawContentBlockStopEvent,
-    RawMessageDeltaEvent,
-    RawMessageStartEvent,
-    RawMessageStopEvent,
-    TextBlock,
-    TextDelta,
-    ToolUseBlock,
-    Usage,
-)
-from anthropic.types.raw_message_delta_event import Delta
-
 from harness.apifaults import ApiFaultPlan, InjectedFault, ServedFault
-from harness.engines import responses_api
+from harness.engines import messages_api, responses_api
 from harness.errors import HarnessError
-from harness.model_request import ModelRequest, block_text
+from harness.model_request import ModelRequest
 
 #: How often the serve loop looks for shutdown(): a run waits half of it on average at its end (at 10 ms
 #: that was 5 ms a case); a wake-up is one select() call.
@@ -69,64 +52,6 @@ class JournalEntry:
     """The injected fault served instead of a reply (``529@1 (request 1)``), if any."""
     refused: bool = False
     """Answered 401: the request did not carry the run's key."""
-
-
-def to_model_request(body: dict[str, Any]) -> ModelRequest:
-    """The engine-neutral view of a Messages API request body."""
-    system = body.get("system") or ""
-    return ModelRequest(
-        system=system if isinstance(system, str) else block_text(system),
-        messages=tuple(body.get("messages", ())),
-        tools=tuple(t["name"] for t in body.get("tools", ()) if "name" in t),
-        model=str(body.get("model") or ""),
-    )
-
-
-def sse_events(blocks: list[dict[str, Any]], *, model: str, message_id: str) -> Iterator[tuple[str, str]]:
-    """(event name, JSON data) pairs of one streamed assistant message."""
-    start = RawMessageStartEvent(
-        type="message_start",
-        message=Message(
-            id=message_id,
-            type="message",
-            role="assistant",
-            model=model,
-            content=[],
-            stop_reason=None,
-            stop_sequence=None,
-            usage=Usage(input_tokens=1, output_tokens=1),
-        ),
-    )
-    yield "message_start", start.model_dump_json(exclude_none=True)
-    for index, block in enumerate(blocks):
-        if block["type"] == "tool_use":
-            opening: TextBlock | ToolUseBlock = ToolUseBlock(
-                type="tool_use", id=block["id"], name=block["name"], input={}
-            )
-            delta: InputJSONDelta | TextDelta = InputJSONDelta(
-                type="input_json_delta", partial_json=json.dumps(block["input"])
-            )
-        else:
-            opening = TextBlock(type="text", text="")
-            delta = TextDelta(type="text_delta", text=block["text"])
-        events = (
-            RawContentBlockStartEvent(type="content_block_start", index=index, content_block=opening),
-            RawContentBlockDeltaEvent(type="content_block_delta", index=index, delta=delta),
-            RawContentBlockStopEvent(type="content_block_stop", index=index),
-        )
-        for ev in events:
-            yield ev.type, ev.model_dump_json(exclude_none=True)
-    end = RawMessageDeltaEvent(
-        type="message_delta",
-        delta=Delta(stop_reason=_stop_reason(blocks), stop_sequence=None),  # type: ignore[arg-type]
-        usage=MessageDeltaUsage(output_tokens=max(1, len(blocks))),
-    )
-    yield "message_delta", end.model_dump_json(exclude_none=True)
-    yield "message_stop", RawMessageStopEvent(type="message_stop").model_dump_json()
-
-
-def _messages_error(status: int, kind: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "error": {"type": kind, "message": message}}
 
 
 @dataclass(frozen=True)
@@ -232,10 +157,10 @@ class FakeMessagesAPI:
 
 
 MESSAGES = WireFormat(
-    read=to_model_request,
-    events=sse_events,
-    whole=lambda blocks, *, model, message_id: _whole_message(blocks, model=model, mid=message_id),
-    error=_messages_error,
+    read=messages_api.to_model_request,
+    events=messages_api.sse_events,
+    whole=lambda blocks, *, model, message_id: messages_api.whole_message(blocks, model=model, mid=message_id),
+    error=messages_api.error_body,
     id_prefix="msg_cch_",
 )
 RESPONSES = WireFormat(
@@ -359,7 +284,7 @@ def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(f"event: {name}\ndata: {data}\n\n".encode())
 
         def _send_error(self, status: int, kind: str, message: str) -> None:
-            self._send_json(status, _messages_error(status, kind, message))
+            self._send_json(status, messages_api.error_body(status, kind, message))
 
         def _send_json(self, status: int, payload: dict[str, Any]) -> None:
             data = json.dumps(payload).encode()
@@ -379,24 +304,3 @@ class _QuietServer(ThreadingHTTPServer):
         """The engine hangs up on keep-alive sockets when it exits; that is not an error."""
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
-
-
-def _stop_reason(blocks: list[dict[str, Any]]) -> str:
-    """``tool_use`` if the reply calls a tool, else ``end_turn``."""
-    return "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
-
-
-def _whole_message(blocks: list[dict[str, Any]], *, model: str, mid: str) -> dict[str, Any]:
-    msg = Message.model_validate(
-        {
-            "id": mid,
-            "type": "message",
-            "role": "assistant",
-            "model": model,
-            "content": blocks,
-            "stop_reason": _stop_reason(blocks),
-            "stop_sequence": None,
-            "usage": {"input_tokens": 1, "output_tokens": 1},
-        }
-    )
-    return msg.model_dump(exclude_none=True)

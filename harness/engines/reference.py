@@ -23,7 +23,7 @@ from harness.model_request import ModelRequest
 from harness.processes import carriers, command_line, contain, contained, kill_run
 from harness.refengine import errors as refengine_errors
 from harness.refengine import launch
-from harness.refengine.permissions import Mode
+from harness.refengine.permission_request import Mode
 from harness.refengine.profiles import Profile, newest_measured, profile_for
 from harness.refengine.runtime import Request
 from harness.refengine.scope import BUNDLED_SKILLS

@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from harness.refengine.config_model import AgentDef
 from harness.refengine.hooks import HookRule
+from harness.refengine.permission_request import Mode
 from harness.refengine.permission_rules import Rule
-from harness.refengine.permissions import Mode
 from harness.refengine.profiles import Profile
 from harness.refengine.tool_model import SEARCH_TOOLS
 

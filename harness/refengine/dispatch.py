@@ -29,7 +29,8 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.hook_actions import STRUCTURED_OUTPUT, fire
 from harness.refengine.hook_results import HookOutcome
 from harness.refengine.mcp_client import McpUnavailable
-from harness.refengine.permissions import Request, decide, removed_by_deny
+from harness.refengine.permission_request import Request
+from harness.refengine.permissions import decide, removed_by_deny
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Runtime
 from harness.refengine.tool_model import (

@@ -24,8 +24,8 @@ from pathlib import Path
 
 from harness.refengine import messages
 from harness.refengine.errors import NotModelled
+from harness.refengine.permission_request import ALLOW, Decision, Request
 from harness.refengine.permission_rules import Rule, path_rule_matches
-from harness.refengine.permissions import ALLOW, Decision, Request
 from harness.refengine.tool_model import resolve
 
 #: A folder rule however it is anchored: ``seg/**``, ``/seg/**`` (the settings file's project), ``//abs/**``.

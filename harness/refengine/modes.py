@@ -22,7 +22,7 @@ from pathlib import Path
 
 from harness.refengine.bash_safety import PATH_PROGRAMS, split_parts
 from harness.refengine.errors import NotModelled
-from harness.refengine.permissions import ALLOW, Decision, Request
+from harness.refengine.permission_request import ALLOW, Decision, Request
 from harness.refengine.tool_model import SPECS, inside, resolve
 from harness.refengine.tools import READ_ONLY_TOOLS
 

@@ -9,59 +9,18 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from harness.refengine import messages
 from harness.refengine.bash_safety import approval_message, writes_a_file
 from harness.refengine.bash_shapes import has_variable, is_compound, is_simple_variable_command, plain_parts
+from harness.refengine.edit_rules import write_decision
 from harness.refengine.errors import NotModelled
+from harness.refengine.permission_request import ALLOW, Decision, Request
 from harness.refengine.permission_rules import Rule, RuleSet, bash_pattern_matches, host_of
-from harness.refengine.profiles import BashPathRefusal
 from harness.refengine.tool_model import MODELLED_BUILTINS, SPECS, inside, resolve, skill_name
 from harness.refengine.tools import READ_ONLY_TOOLS
-
-Mode = Literal["default", "bypass", "dontAsk", "acceptEdits", "plan"]
-# The hook payload's name for each mode. A hook agent's ``dontAsk`` refuses what would ask as ``default`` does
-# in print mode; the session's acceptEdits, dontAsk and plan change the default-mode answers (modes.py).
-MODE_NAMES: Mapping[Mode, str] = {"default": "default", "bypass": "bypassPermissions", "dontAsk": "dontAsk",
-                                  "acceptEdits": "acceptEdits", "plan": "plan"}
-
-
-@dataclass(frozen=True, kw_only=True)
-class Decision:
-    behaviour: Literal["allow", "deny", "ask"]
-    message: str = ""
-    by_tool: bool = dataclasses.field(default=False, compare=False)
-    """The tool's own default-mode check decided (no rule, hook or mode did): what the other permission
-    modes change (modes.py)."""
-
-
-ALLOW = Decision(behaviour="allow")
-
-
-@dataclass(frozen=True, kw_only=True)
-class Request:
-    """One tool call as the permission check sees it."""
-
-    tool: str
-    tool_input: Mapping[str, Any]
-    mode: Mode
-    workdir: Path
-    rules: RuleSet
-    granted: tuple[Rule, ...] = ()
-    """Pre-approvals of skills invoked this turn (``allowed-tools``, S1)."""
-    withheld: frozenset[str] = frozenset()
-    """Tools denied by skills invoked this turn (``disallowed-tools``, S3)."""
-    hook_allowed: bool = False
-    skill_needs_approval: bool = False
-    skill_refusal_names_allow_rule: bool = False
-    """The profile's ``skill_approval_names_allow_rule``: how the Skill tool's ask is worded."""
-    bash_path_refusal: BashPathRefusal = "blocked"
-    """The profile's ``bash_path_refusal``: how a redirection's or a path program's refusal is worded."""
-    bash_variable_refusal: str = "Contains simple_expansion"
-    """The profile's ``bash_variable_refusal``: the refusal of a command with a shell variable."""
 
 
 def removed_by_deny(rules: RuleSet) -> frozenset[str]:
@@ -90,7 +49,6 @@ def decide(request: Request) -> Decision:
     for rule in request.rules.deny:
         if _denies(rule, tool, tool_input, workdir=request.workdir):
             return Decision(behaviour="deny", message=_deny_text(rule, tool, tool_input))
-    from harness.refengine.edit_rules import write_decision  # built on this module's Rule and Decision
     if (bound := write_decision(request)) is not None:  # an Edit rule with a path governs a Write too
         return bound
     # Explicit ask rules are never auto-approved, not even in bypass mode (notes §4.1).

@@ -22,8 +22,8 @@ from harness.refengine.config_model import AgentDef, ProjectConfig
 from harness.refengine.conversation import Conversation
 from harness.refengine.hooks import HookRule, PayloadSource
 from harness.refengine.mcp_client import McpPool
+from harness.refengine.permission_request import MODE_NAMES, Mode
 from harness.refengine.permission_rules import RuleSet
-from harness.refengine.permissions import MODE_NAMES, Mode
 from harness.refengine.profiles import Profile
 from harness.refengine.session_file import SessionFile
 

@@ -24,8 +24,8 @@ from harness.refengine.errors import EngineFailure, NotModelled
 from harness.refengine.hook_actions import fire
 from harness.refengine.hook_messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
 from harness.refengine.mcp_client import McpPool
+from harness.refengine.permission_request import Mode
 from harness.refengine.permission_rules import Rule, RuleSet
-from harness.refengine.permissions import Mode
 from harness.refengine.plugins import load_plugin
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Model, Request, Runtime, new_session

@@ -28,8 +28,9 @@ from typing import Any
 from harness.refengine import messages
 from harness.refengine.config_model import PermissionLists
 from harness.refengine.errors import NotModelled
+from harness.refengine.permission_request import Request
 from harness.refengine.permission_rules import Rule, RuleSet, host_of
-from harness.refengine.permissions import Request, decide
+from harness.refengine.permissions import decide
 from harness.scaffold.casefile import Planned, Report, case_file, make_case, notes, slug
 
 #: A plain command: words of letters, digits and ``-_./=``, nothing the shell would read as more.

@@ -9,8 +9,9 @@ from harness.refengine.config import load_project
 from harness.refengine.config_model import ProjectConfig, tool_list
 from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.hooks import HookAction
+from harness.refengine.permission_request import Decision, Request
 from harness.refengine.permission_rules import RuleSet
-from harness.refengine.permissions import Decision, Request, decide
+from harness.refengine.permissions import decide
 from harness.refengine.settings import handler_identity
 from tests.conftest import write_files
 

@@ -10,8 +10,8 @@ import pytest
 from harness.refengine.edit_rules import cannot_bind, write_decision
 from harness.refengine.errors import NotModelled
 from harness.refengine.hook_rewrite import refusal
+from harness.refengine.permission_request import Request
 from harness.refengine.permission_rules import RuleSet
-from harness.refengine.permissions import Request
 from harness.refengine.profiles import profile_for
 
 HEAD = ("PreToolUse hook for Write returned updatedInput that failed schema validation: Write failed due to the "

@@ -8,8 +8,9 @@ import pytest
 
 from harness.refengine import modes
 from harness.refengine.errors import NotModelled
+from harness.refengine.permission_request import Decision, Mode, Request
 from harness.refengine.permission_rules import Rule, RuleSet, bash_pattern_matches, path_rule_matches
-from harness.refengine.permissions import Decision, Mode, Request, decide, mcp_removed_by_deny
+from harness.refengine.permissions import decide, mcp_removed_by_deny
 
 WORKDIR = Path("/work/copy")
 

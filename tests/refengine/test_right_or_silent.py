@@ -12,8 +12,9 @@ import pytest
 from harness.refengine import agent_keys
 from harness.refengine.config import load_project
 from harness.refengine.errors import NotModelled
+from harness.refengine.permission_request import Request
 from harness.refengine.permission_rules import Rule, RuleSet
-from harness.refengine.permissions import Request, decide
+from harness.refengine.permissions import decide
 from harness.refengine.profiles import profile_for
 from harness.refengine.scope import raise_unmodelled
 from harness.refengine.search_tools import run_glob, run_grep
