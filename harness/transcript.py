@@ -59,6 +59,11 @@ class Normaliser:
         folders = [(self.workdir, "<workdir>"), (self.home, "<home>")]
         if self.tmp is not None:
             folders.append((self.tmp, "<tmp>"))
+        run = self.workdir.parent
+        if run == self.home.parent and run != run.parent:  # (never the root folder)
+            # the run's private folder (a random name) holds both: a case's path outside the working copy
+            # (../outside.txt) is named from it; last, so that the folders inside it keep their own labels
+            folders.append((run, "<run>"))
         for path, label in folders:
             for form in sorted({str(path.resolve()), str(path)}, key=len, reverse=True):
                 # the engine names per-project folders after the path with every other character as '-'
