@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from harness import results
 from harness.case.spec import PARTS
 from harness.cli import main
 from harness.grid import COLUMNS, SYMBOL, cell_name
-from harness.outcome import WORST_FIRST, Status
+from harness.outcome import WORST_FIRST, Finding, Judgement, Status
 from harness.report import junit, markdown
 from harness.reporting import model_of
 
@@ -105,6 +106,25 @@ def test_markdown_is_deterministic(records: list[results.Record]) -> None:
     text = markdown.render(model_of(records))
     assert markdown.render(model_of(list(reversed(records)))) == text
     assert not re.search(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", text), "no timestamps in the committed report"
+
+
+def test_two_entries_at_one_field_list_in_one_order_whatever_the_findings_order(
+    records: list[results.Record],
+) -> None:
+    """An intermittent race listed twice at one field (the file empty, or absent): which one a run showed
+    decides the findings' order, and the committed report must not change with it."""
+    empty = Finding(at="effects[0].content", judgement=Judgement.KNOWN, expected="x", observed="", reason="empty")
+    absent = Finding(
+        at="effects[0].content", judgement=Judgement.INTERMITTENT, expected=None, observed=None, reason="absent"
+    )
+    one, *rest = records
+    texts = {
+        markdown.render(model_of([replace(one, status=Status.KNOWN, findings=order), *rest]))
+        for order in ((empty, absent), (absent, empty))
+    }
+    assert len(texts) == 1
+    (text,) = texts
+    assert text.index("observed `` — known difference: empty") < text.index("observed (nothing) — known difference: absent")
 
 
 def test_report_check_passes_when_current_and_fails_when_stale(

@@ -132,7 +132,11 @@ def _claim_cell(records: Sequence[Record]) -> ClaimCell:
             else:
                 known = f.judgement is not Judgement.UNEXPECTED
                 seen.append(Observation(case=r.case, at=f.at, observed=f.observed, known=known, reason=f.reason))
-    ordered = tuple(sorted(seen, key=lambda o: (o.case, o.at, o.observed or "")))
+    # Every field breaks ties: two intermittent entries at one field (a file empty, or absent) must list in
+    # one order whatever order the records came in, or the committed report differs run to run.
+    ordered = tuple(
+        sorted(seen, key=lambda o: (o.case, o.at, o.observed is None, o.observed or "", o.reason or "", o.known))
+    )
     # A claim holds when no case observed a difference; a stale expectation is bookkeeping, not behaviour.
     verdict = Verdict.DIFFERS if ordered else Verdict.HOLDS
     return ClaimCell(verdict=verdict, observations=ordered, stale=tuple(sorted(set(stale))))
