@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -124,7 +124,8 @@ def test_two_entries_at_one_field_list_in_one_order_whatever_the_findings_order(
     }
     assert len(texts) == 1
     (text,) = texts
-    assert text.index("observed `` — known difference: empty") < text.index("observed (nothing) — known difference: absent")
+    empty_at = text.index("observed `` — known difference: empty")
+    assert empty_at < text.index("observed (nothing) — known difference: absent")
 
 
 def test_report_check_passes_when_current_and_fails_when_stale(
