@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.refengine import slash_shell
+from harness.refengine import hook_quiet, slash_shell
 from harness.refengine.config_model import tool_list
 from harness.refengine.errors import NotModelled
 from harness.refengine.frontmatter import split_frontmatter
@@ -71,6 +71,9 @@ def expand(rt: Runtime, name: str, args: str) -> Expansion:
     words = args.split()
     body = body.replace("$ARGUMENTS", args)
     body = _POSITIONAL.sub(lambda m: words[int(m[1])] if int(m[1]) < len(words) else m[0], body)
+    hook_quiet.wake(rt, "slash")
+    if slash_shell.SHELL_LINE.search(body):
+        hook_quiet.wake(rt, "slash-shell")
     allowed = tool_list(meta.get("allowed-tools"))
     body = slash_shell.run_lines(rt, body, allowed_tools=allowed)
     # without arguments the header has no <command-args> tag at all (slash-command-no-args, 2.1.252 to 2.1.332)

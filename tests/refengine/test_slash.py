@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -160,3 +161,20 @@ def test_a_command_in_a_sub_folder_is_typed_with_its_folder(tmp_path: Path) -> N
     assert out.body == "NS prod\n"
     with pytest.raises(NotModelled):
         expand(engine._rt, "deploy", "prod")
+
+
+@pytest.mark.parametrize(("event", "body"), [
+    ("UserPromptExpansion", "---\ndescription: d\n---\nHello."),
+    ("PreSkillShellCommand", "---\ndescription: d\n---\nHello !`echo HI`."),
+])
+def test_a_hook_on_what_a_slash_command_wakes_is_not_modelled(tmp_path: Path, event: str, body: str) -> None:
+    # measured silent elsewhere (hook_quiet.py); a slash command fires UserPromptExpansion, its ! line
+    # PreSkillShellCommand on 2.1.332 (hook-output-userpromptexpansion-*, hook-output-preskillshellcommand-*)
+    (tmp_path / "work" / ".claude").mkdir(parents=True)
+    hooks = {event: [{"hooks": [{"type": "command", "command": "true"}]}]}
+    (tmp_path / "work" / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    engine = _engine(tmp_path, body)
+    with pytest.raises(NotModelled, match=f"a hook on {event} in a run with a slash command"):
+        expand(engine._rt, "greet", "")
+    (tmp_path / "work" / ".claude" / "settings.json").write_text("{}")  # the contrast: no such hook
+    assert "Hello" in expand(_engine(tmp_path, body)._rt, "greet", "").body
