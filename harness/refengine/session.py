@@ -185,6 +185,7 @@ def _start_process(rt: Runtime, *, source: str) -> None:
         hook_quiet.wake(rt, "resume")
     if rt.config.memory.present:
         hook_quiet.wake(rt, "memory")
+    hook_quiet.wake_for_definitions(rt)
     rt.mcp.start()
     if rt.profile.settings_errors_logged:
         rt.debug.extend(settings_error_debug(str(p.path), p.problem) for p in rt.config.settings_problems)
