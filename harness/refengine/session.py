@@ -15,7 +15,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agent_keys, agents, hook_messages, hook_reads, memory, memory_resume, slash
+from harness.refengine import (
+    agent_keys,
+    agents,
+    hook_messages,
+    hook_quiet,
+    hook_reads,
+    memory,
+    memory_resume,
+    slash,
+)
 from harness.refengine.config import load_project
 from harness.refengine.config_model import Launch
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
@@ -104,7 +113,8 @@ class Engine:
         rt = Runtime(
             profile=profile, config=config,
             rules=RuleSet.from_lists(allow=config.permissions.allow, deny=config.permissions.deny,
-                                     ask=config.permissions.ask),
+                                     ask=config.permissions.ask, home=invocation.home,
+                                     origins=config.permissions.origins),
             mode=invocation.permission_mode, env=env, model=model,
             mcp=McpPool(servers=config.mcp_servers, cwd=invocation.workdir, env=env, timeout=invocation.timeout),
             timeout=invocation.timeout, depth_cap=_depth_cap(env, profile), main_agent=main_agent,
@@ -181,6 +191,10 @@ def _start_process(rt: Runtime, *, source: str, home: Path) -> None:
     as long as the session, S4), SessionStart."""
     if source == "resume":
         memory_resume.on_resume(rt, home)
+        hook_quiet.wake(rt, "resume")
+    if rt.config.memory.present:
+        hook_quiet.wake(rt, "memory")
+    hook_quiet.wake_for_definitions(rt)
     rt.mcp.start()
     if rt.profile.settings_errors_logged:
         rt.debug.extend(settings_error_debug(str(p.path), p.problem) for p in rt.config.settings_problems)
