@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 HOLDS_BLOCK = frozenset({"Stop", "SubagentStop"})
 
 Holding = Literal["with reason", "without reason"]
+#: What session._stop_hooks gives when a ``continue: false`` held a block back: the model is not asked again.
+HELD: tuple[str, str | None] = ("", None)
 
 
 def holding(event: str, results: Iterable[ActionResult]) -> Holding | None:

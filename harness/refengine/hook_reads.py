@@ -14,13 +14,12 @@ from harness.refengine.errors import NotModelled
 if TYPE_CHECKING:
     from harness.refengine.conversation import Conversation
     from harness.refengine.hook_results import HookOutcome
-    from harness.refengine.runtime import SessionState
+    from harness.refengine.runtime import Runtime, SessionState
 
 STOPPED = "Operation stopped by hook"
 
 
-def stopped_prompt(session: SessionState, conversation: Conversation, outcome: HookOutcome, *, prompt: str = "",
-                   races: list[tuple[str, ...]] | None = None) -> str:
+def stopped_prompt(rt: Runtime, conversation: Conversation, outcome: HookOutcome, prompt: str) -> str:
     """A prompt a UserPromptSubmit ``continue: false`` stopped: it never reaches the model, and print mode prints
     ``Operation stopped by hook: <stopReason>``, or ``Operation stopped by hook`` without one; the stop wins over a
     JSON ``decision: block`` in the same output (measured on 2.1.252 to 2.1.332, hook-output-userpromptsubmit-
@@ -34,12 +33,12 @@ def stopped_prompt(session: SessionState, conversation: Conversation, outcome: H
         raise NotModelled("a UserPromptSubmit continue false without a stopReason beside a block (measured: "
                           "either alone, and a stopReason beside a block)")
     conversation.messages.pop()
-    session.prompt_stopped = True
+    rt.session.prompt_stopped = True
     text = STOPPED if outcome.stop_reason is None else f"{STOPPED}: {outcome.stop_reason}"
-    if outcome.blocked and outcome.block_apart and races is not None:
+    if outcome.blocked and outcome.block_apart:
         if outcome.suppress_prompt or outcome.raced:
             raise NotModelled("a UserPromptSubmit continue false racing several blocks or a suppressOriginalPrompt")
-        races.append((text, hook_messages.prompt_blocked_result(outcome.message or "", prompt)))
+        rt.races.append((text, hook_messages.prompt_blocked_result(outcome.message or "", prompt)))
     return text
 
 

@@ -136,6 +136,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     subject = tool or ""
 
     raced: list[str] = []
+    apart = stops = False
 
     def block(text: str, decision: Permission = "deny") -> None:
         nonlocal permission, message, blocked, apart
@@ -150,14 +151,14 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
             raced.append(text)
 
     stop_reason: str | None = None
-    otherwise = continued = apart = stops = False
+    otherwise = continued = False
     results = list(results)
     holding = hook_continue.holding(event, results)
     results = [as_read(event, r) for r in results]
     for r in results:
         specific = _specific(r.output)
         stops = r.output is not None and r.output.get("continue") is False
-        if stops:
+        if r.output is not None and stops:
             stop = continued = True
             if stop_reason is None and isinstance(r.output.get("stopReason"), str):
                 stop_reason = r.output["stopReason"]

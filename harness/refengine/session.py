@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agent_keys, agents, hook_messages, hook_reads, memory, slash
+from harness.refengine import agent_keys, agents, hook_continue, hook_messages, hook_quiet, hook_reads, memory, slash
 from harness.refengine.config import load_project
 from harness.refengine.config_model import Launch
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
@@ -181,6 +181,11 @@ def _start_process(rt: Runtime, *, source: str) -> None:
     as long as the session, S4), SessionStart."""
     if source == "resume" and rt.config.memory.present:
         raise NotModelled("a resumed session with memory files (measured: a new session)")
+    if source == "resume":
+        hook_quiet.wake(rt, "resume")
+    if rt.config.memory.present:
+        hook_quiet.wake(rt, "memory")
+    hook_quiet.wake_for_definitions(rt)
     rt.mcp.start()
     if rt.profile.settings_errors_logged:
         rt.debug.extend(settings_error_debug(str(p.path), p.problem) for p in rt.config.settings_problems)
@@ -236,8 +241,7 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
     rt.session.pending_context.clear()
     submitted = fire(rt, conversation, "UserPromptSubmit", subject=None, fields={"prompt": prompt})
     if submitted.continue_false:
-        return _prompt_output(rt, result=hook_reads.stopped_prompt(rt.session, conversation, submitted,
-                                                                   prompt=prompt, races=rt.races))
+        return _prompt_output(rt, result=hook_reads.stopped_prompt(rt, conversation, submitted, prompt))
     hook_reads.check_after_stopped(rt.session)
     if submitted.blocked:
         # Exit 2 / decision block erases the prompt; the model never sees it (notes §1.6).
@@ -350,7 +354,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
                 continue
             return text
         stopped = _stop_hooks(rt, conversation, text, active=stop_blocks > 0)
-        if stopped is HELD:  # a continue false held a block back (hook_continue.py)
+        if stopped is hook_continue.HELD:  # a continue false held a block back
             return "" if conversation.kind == "main" else text
         if stopped is None or stop_blocks >= STOP_BLOCK_CAP:
             return text
@@ -369,10 +373,6 @@ def _request(rt: Runtime, conversation: Conversation) -> Request:
     return Request(system=conversation.system, messages=tuple(conversation.messages), tools=tools)
 
 
-#: What _stop_hooks gives when a ``continue: false`` held a block back: the model is not asked again.
-HELD: tuple[str, str | None] = ("", None)
-
-
 def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *,
                 active: bool) -> tuple[str, str | None] | None:
     """Stop (main) or SubagentStop (subagent, fork): a block returns the feedback for the model, and the
@@ -387,7 +387,7 @@ def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *,
             "stop_hook_active": active, "agent_transcript_path": str(transcript), "last_assistant_message": text,
             "background_tasks": [], "session_crons": []})
     if outcome.continue_false:
-        return HELD
+        return hook_continue.HELD
     if outcome.blocked:
         return outcome.message or "", outcome.block_note
     if outcome.contexts:

@@ -63,6 +63,12 @@ class _Session:
     prompt_stopped = False
 
 
+class _Runtime:
+    def __init__(self, session: _Session | None = None) -> None:
+        self.session = session or _Session()
+        self.races: list[tuple[str, ...]] = []
+
+
 class _Conversation:
     def __init__(self) -> None:
         self.messages: list[object] = ["earlier", "the prompt"]
@@ -71,13 +77,13 @@ class _Conversation:
 def test_a_stopped_prompt_prints_the_stop_reason_and_leaves_the_conversation() -> None:
     session, conversation = _Session(), _Conversation()
     outcome = combine("UserPromptSubmit", None, [_result(output={"continue": False, "stopReason": "HALT"})])
-    assert stopped_prompt(session, conversation, outcome) == "Operation stopped by hook: HALT"  # type: ignore[arg-type]
+    assert stopped_prompt(_Runtime(session), conversation, outcome, "P") == "Operation stopped by hook: HALT"  # type: ignore[arg-type]
     assert (session.prompt_stopped, conversation.messages) == (True, ["earlier"])
 
 
 def test_a_stop_without_a_reason_prints_the_bare_words() -> None:
     outcome = combine("UserPromptSubmit", None, [_result(output={"continue": False})])
-    assert stopped_prompt(_Session(), _Conversation(), outcome) == "Operation stopped by hook"  # type: ignore[arg-type]
+    assert stopped_prompt(_Runtime(), _Conversation(), outcome, "P") == "Operation stopped by hook"  # type: ignore[arg-type]
 
 
 BLOCK = {"decision": "block", "reason": "WHY"}
@@ -88,7 +94,12 @@ STOP = {"continue": False, "stopReason": "HALT"}
 def test_a_prompt_stop_wins_over_a_json_block(results: list[dict[str, object]]) -> None:
     outcome = combine("UserPromptSubmit", None, [_result(output=o) for o in results])
     assert outcome.continue_false
-    assert stopped_prompt(_Session(), _Conversation(), outcome) == "Operation stopped by hook: HALT"  # type: ignore[arg-type]
+    rt = _Runtime()
+    assert stopped_prompt(rt, _Conversation(), outcome, "P") == "Operation stopped by hook: HALT"  # type: ignore[arg-type]
+    # from two handlers the block races the stop (it won once on 2.1.278): the blocked text is the rival
+    blocked = "UserPromptSubmit operation blocked by hook:\nWHY\n\nOriginal prompt: P"
+    rivals = [("Operation stopped by hook: HALT", blocked)]
+    assert rt.races == (rivals if len(results) > 1 else [])
 
 
 @pytest.mark.parametrize(("results", "why"), [
@@ -98,7 +109,7 @@ def test_a_prompt_stop_wins_over_a_json_block(results: list[dict[str, object]]) 
 def test_a_prompt_stop_beside_what_is_not_measured_abstains(results: list[ActionResult], why: str) -> None:
     outcome = combine("UserPromptSubmit", None, results)
     with pytest.raises(NotModelled, match=why):
-        stopped_prompt(_Session(), _Conversation(), outcome)  # type: ignore[arg-type]
+        stopped_prompt(_Runtime(), _Conversation(), outcome, "P")  # type: ignore[arg-type]
 
 
 def test_a_prompt_after_a_stopped_one_abstains_only_if_it_reaches_the_model() -> None:
