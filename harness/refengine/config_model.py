@@ -168,6 +168,8 @@ class PermissionLists:
     allow: tuple[str, ...] = ()
     deny: tuple[str, ...] = ()
     ask: tuple[str, ...] = ()
+    origins: tuple[tuple[str, str], ...] = ()
+    """(rule text, settings level) pairs: a ``/path`` rule is read against its file's level (rule_paths.py)."""
 
 
 @dataclass(frozen=True, kw_only=True)

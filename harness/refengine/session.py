@@ -104,7 +104,8 @@ class Engine:
         rt = Runtime(
             profile=profile, config=config,
             rules=RuleSet.from_lists(allow=config.permissions.allow, deny=config.permissions.deny,
-                                     ask=config.permissions.ask),
+                                     ask=config.permissions.ask, home=invocation.home,
+                                     origins=config.permissions.origins),
             mode=invocation.permission_mode, env=env, model=model,
             mcp=McpPool(servers=config.mcp_servers, cwd=invocation.workdir, env=env, timeout=invocation.timeout),
             timeout=invocation.timeout, depth_cap=_depth_cap(env, profile), main_agent=main_agent,
