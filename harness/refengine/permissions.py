@@ -75,6 +75,11 @@ def _variable_decision(request: Request, allow_rules: tuple[Rule, ...]) -> Decis
     2.1.332): refused with the profile's ``bash_variable_refusal`` and listed as a denial, also under a prefix
     allow rule that matches it; a bare ``Bash`` allow rule lets it run."""
     command = str(request.tool_input.get("command", ""))
+    if (request.mode == "plan" and is_simple_variable_command(command)
+            and not any(r.matches("Bash", request.tool_input, workdir=request.workdir) for r in allow_rules)):
+        # Plan mode sends it to the auto-mode classifier, which up to 2.1.278 falls back to this refusal after
+        # two (mode-plan-classifier-variable, 2.1.252 to 2.1.332; plan_classifier.py).
+        return Decision(behaviour="ask", message=request.bash_variable_refusal, by_tool=True)
     if request.mode != "default" or not is_simple_variable_command(command):
         raise NotModelled("a Bash command with a shell variable other than one plain command's $NAME in default "
                           "mode (its approval is not modelled)")
