@@ -19,6 +19,14 @@ if TYPE_CHECKING:
 STOPPED = "Operation stopped by hook"
 
 
+def prompt_stop(rt: Runtime, conversation: Conversation, outcome: HookOutcome, prompt: str) -> str | None:
+    """What print mode prints for a prompt a UserPromptSubmit ``continue: false`` stopped, None for one that goes on."""
+    if outcome.continue_false:
+        return stopped_prompt(rt, conversation, outcome, prompt)
+    check_after_stopped(rt.session)
+    return None
+
+
 def stopped_prompt(rt: Runtime, conversation: Conversation, outcome: HookOutcome, prompt: str) -> str:
     """A prompt a UserPromptSubmit ``continue: false`` stopped: it never reaches the model, and print mode prints
     ``Operation stopped by hook: <stopReason>``, or ``Operation stopped by hook`` without one; the stop wins over a
