@@ -23,6 +23,7 @@ from harness.engines import registry
 from harness.engines.install import binary_path, ensure_installed
 from harness.errors import UsageError
 from harness.report import terminal
+from harness.reporting import changes_by_claim
 from harness.suite import Suite
 from harness.surface.model import change_lines as surface_change_lines
 from harness.versions import is_version, version_key
@@ -98,8 +99,9 @@ def run(args: argparse.Namespace) -> int:
     out = terminal.console()
     out.print(f"[bold]check {engine}[/bold] against {base.engine} ({base.source})", highlight=False)
     out.print(f"new records: {source}; both judged against {base.engine}'s known differences", markup=False)
-    terminal.print_by_claim(out, changes, old_label=base.engine, new_label=engine.text(), catalogue=suite.catalogue)
-    out.print("\n" + terminal.summary_line(changes), highlight=False)
+    shown = changes_by_claim(changes, suite.catalogue)
+    terminal.print_changes(out, shown, old_label=base.engine, new_label=engine.text())
+    out.print("\n" + terminal.summary_line(shown), highlight=False)
     for line in surface_changes(suite, args.version, cases):
         out.print(line, markup=False)
     errors = [r for r in new_records if r.status.is_error]
