@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import hook_async, hook_messages, hook_options, hook_surface, launch
+from harness.refengine import hook_async, hook_messages, hook_options, hook_surface, http_client, launch
 from harness.refengine.agents import full_pool
 from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
 from harness.refengine.errors import NotModelled
@@ -205,7 +205,7 @@ def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionRes
         headers={"Content-Type": "application/json", **headers},
     )
     try:
-        with urllib.request.urlopen(request, timeout=_timeout(rt, action)) as response:
+        with http_client.opener(rt.env).open(request, timeout=_timeout(rt, action)) as response:
             status, body = response.status, response.read().decode("utf-8", "replace")
     except urllib.error.HTTPError as exc:  # a non-2xx answer: its body is not read as a decision
         answer = exc.read().decode("utf-8", "replace")
