@@ -83,6 +83,32 @@ def test_no_loop_between_the_packages_and_modules_of_the_harness() -> None:
     assert _loops(graph) == []
 
 
+def _module_graph() -> dict[str, set[str]]:
+    """Module -> the modules it imports (``from harness.engines import cache`` is an import of the module
+    harness.engines.cache, not of the package's __init__)."""
+    modules = {
+        ".".join(p.relative_to(HARNESS.parent).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in HARNESS.rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets = graph.setdefault(name, set())
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets |= {a.name for a in node.names} & set(modules)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in modules:
+                for a in node.names:
+                    targets.add(f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module)
+        targets.discard(name)
+    return graph
+
+
+def test_no_loop_between_the_modules_of_the_harness() -> None:
+    graph = _module_graph()
+    assert {"harness.engines.install", "harness.engines.registry", "harness.report.html"} <= set(graph)
+    assert _loops(graph) == []
+
+
 def test_the_loop_finder_finds_a_loop() -> None:
     assert _loops({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
