@@ -15,9 +15,22 @@ HARNESS = Path(__file__).resolve().parent.parent / "harness"
 REPORT_MAY_IMPORT = {"changes", "engine_name", "outcome", "results", "timeline_model"}
 
 
+def _nodes(path: Path) -> Iterator[ast.AST]:
+    """Every node of ``path`` but those under ``if TYPE_CHECKING:``: an import for type hints alone loads
+    nothing when the harness runs."""
+    todo: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+
+
 def _imports(path: Path) -> Iterator[str]:
     """Every harness module ``path`` imports (``harness.x.y``), at the top or inside a function."""
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _nodes(path):
         if isinstance(node, ast.Import):
             yield from (a.name for a in node.names if a.name.startswith("harness."))
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -93,7 +106,7 @@ def _module_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         targets = graph.setdefault(name, set())
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _nodes(path):
             if isinstance(node, ast.Import):
                 targets |= {a.name for a in node.names} & set(modules)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in modules:
