@@ -1,6 +1,6 @@
 """The house's layers, read from the imports: no package or module of the harness imports one that imports
-it back (directly or around a loop), the reports import only their model's values, and no module outgrows
-what a reader holds in mind."""
+it back (directly or around a loop), the reports import only their model's values, and the command line is
+the top."""
 
 from __future__ import annotations
 
@@ -154,10 +154,6 @@ def test_the_command_line_is_the_top() -> None:
     assert callers <= {"cli", "__main__", "commands"}
 
 
-def test_modules_stay_small() -> None:
-    lines = {
-        str(path.relative_to(HARNESS)): len(path.read_text(encoding="utf-8").splitlines())
-        for path in HARNESS.rglob("*.py")
-    }
-    assert {p: n for p, n in lines.items() if n > 400} == {}
-    assert lines["cli.py"] < 300
+def test_the_command_line_stays_thin() -> None:
+    """cli.py parses and hands each command to harness/commands/; what they run lives below them."""
+    assert len((HARNESS / "cli.py").read_text(encoding="utf-8").splitlines()) < 300
