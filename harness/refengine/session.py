@@ -15,7 +15,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agent_keys, agents, hook_messages, hook_reads, memory, slash
+from harness.refengine import (
+    agent_keys,
+    agents,
+    hook_continue,
+    hook_messages,
+    hook_quiet,
+    hook_reads,
+    memory,
+    memory_resume,
+    slash,
+)
 from harness.refengine.config import load_project
 from harness.refengine.config_model import Launch
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
@@ -104,7 +114,8 @@ class Engine:
         rt = Runtime(
             profile=profile, config=config,
             rules=RuleSet.from_lists(allow=config.permissions.allow, deny=config.permissions.deny,
-                                     ask=config.permissions.ask),
+                                     ask=config.permissions.ask, home=invocation.home,
+                                     origins=config.permissions.origins),
             mode=invocation.permission_mode, env=env, model=model,
             mcp=McpPool(servers=config.mcp_servers, cwd=invocation.workdir, env=env, timeout=invocation.timeout),
             timeout=invocation.timeout, depth_cap=_depth_cap(env, profile), main_agent=main_agent,
@@ -123,7 +134,7 @@ class Engine:
 
     def start_process(self, *, resume: bool = False) -> None:
         """A new engine process: a fresh one, or one resuming the current session (``--resume``)."""
-        _start_process(self._rt, source="resume" if resume else "startup")
+        _start_process(self._rt, source="resume" if resume else "startup", home=self._home)
         self._running = True
 
     def new_session(self) -> None:
@@ -176,11 +187,15 @@ def _depth_cap(env: Mapping[str, str], profile: Profile) -> int:
     return int(value) if value.strip().isdigit() else profile.subagent_spawn_depth
 
 
-def _start_process(rt: Runtime, *, source: str) -> None:
+def _start_process(rt: Runtime, *, source: str, home: Path) -> None:
     """A new engine process: MCP servers connect, skill-registered hooks start empty (unless they live
     as long as the session, S4), SessionStart."""
-    if source == "resume" and rt.config.memory.present:
-        raise NotModelled("a resumed session with memory files (measured: a new session)")
+    if source == "resume":
+        memory_resume.on_resume(rt, home)
+        hook_quiet.wake(rt, "resume")
+    if rt.config.memory.present:
+        hook_quiet.wake(rt, "memory")
+    hook_quiet.wake_for_definitions(rt)
     rt.mcp.start()
     if rt.profile.settings_errors_logged:
         rt.debug.extend(settings_error_debug(str(p.path), p.problem) for p in rt.config.settings_problems)
@@ -223,24 +238,22 @@ def _main(rt: Runtime) -> Conversation:
 
 
 def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
-    if rt.session.prompt_stopped:
-        raise NotModelled("a prompt after one a UserPromptSubmit hook stopped with continue false (what the session "
-                          "keeps of the stopped prompt is not measured)")
     conversation = _main(rt)
     rt.session.prompt_id = str(uuid.uuid4())
     conversation.start_user_turn()
     if rt.profile.skill_hook_lifetime == "turn":
         rt.session.forget_skill_hooks()  # S4 as seed 001 reads it: the hook belongs to the skill's turn
     rt.session.denials.clear()
+    rt.session.classifier_refusals = 0
     opening = not conversation.messages
     conversation.messages.append(_opening_message(rt, prompt) if opening else user_text(prompt))
     notes = [*_listings(rt, conversation)] if opening else []
     notes += rt.session.pending_context
     rt.session.pending_context.clear()
     submitted = fire(rt, conversation, "UserPromptSubmit", subject=None, fields={"prompt": prompt})
-    if submitted.stop_reason is not None or (submitted.stop_turn and not submitted.blocked):
-        # a prompt hook's block also stops the turn (hooks.combine): that is the block below
-        return _prompt_output(rt, result=hook_reads.stopped_prompt(rt.session, conversation, submitted))
+    if submitted.continue_false:
+        return _prompt_output(rt, result=hook_reads.stopped_prompt(rt, conversation, submitted, prompt))
+    hook_reads.check_after_stopped(rt.session)
     if submitted.blocked:
         # Exit 2 / decision block erases the prompt; the model never sees it (notes §1.6).
         # Every UserPromptSubmit action runs, the blocking one's siblings too: what was seen in most runs; in one
@@ -352,6 +365,8 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
                 continue
             return text
         stopped = _stop_hooks(rt, conversation, text, active=stop_blocks > 0)
+        if stopped is hook_continue.HELD:  # a continue false held a block back
+            return "" if conversation.kind == "main" else text
         if stopped is None or stop_blocks >= STOP_BLOCK_CAP:
             return text
         stop_blocks += 1
@@ -382,6 +397,8 @@ def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *,
         outcome = fire(rt, conversation, "SubagentStop", subject=conversation.agent_type, fields={
             "stop_hook_active": active, "agent_transcript_path": str(transcript), "last_assistant_message": text,
             "background_tasks": [], "session_crons": []})
+    if outcome.continue_false:
+        return hook_continue.HELD
     if outcome.blocked:
         return outcome.message or "", outcome.block_note
     if outcome.contexts:

@@ -92,3 +92,65 @@ def test_the_same_cases_on_a_fired_event_answer(write_case: CaseWriter, tmp_path
     run = run_in_copy(directory, ReferenceEngine(version="2.1.332"), tmp_path)
     assert run.result.steps[0].result == "done"
     assert "PostToolUse" in (tmp_path / "work" / "fired.txt").read_text(encoding="utf-8")
+
+
+QUIET_CASE = """\
+id: q
+title: t
+combination: hook -> tool
+claims: [H8]
+source: seed 000
+documented_for: 2.1.332
+run: {{permission_mode: {mode}, trusted: true}}
+steps:
+  - prompt: Run it.
+    turns:
+      - call: {{name: Bash, input: {{command: {command}}}}}
+      - say: done
+{resume}"""
+RESUME = "  - prompt: Again.\n    session: resume\n    turns: [{say: again}]\n"
+
+
+def _quiet(write_case: CaseWriter, event: str, *, mode: str = "bypass", command: str = "echo HELLO",
+           resume: bool = False, files: dict[str, str] | None = None) -> Path:
+    settings = json.dumps({"hooks": {**_hooks(event), **_hooks("Stop")}})
+    text = QUIET_CASE.format(mode=mode, command=command, resume=RESUME if resume else "")
+    return write_case("q", text, files={".claude/settings.json": settings, **(files or {})})
+
+
+@pytest.mark.parametrize("event", sorted(hook_surface.QUIET_EVENTS))
+def test_a_rule_on_a_quiet_event_is_inert_where_nothing_wakes_it(write_case: CaseWriter, tmp_path: Path,
+                                                                 event: str) -> None:
+    run = run_in_copy(_quiet(write_case, event), ReferenceEngine(version="2.1.332"), tmp_path)
+    assert run.result.steps[0].result == "done"
+    assert (tmp_path / "work" / "fired.txt").read_text(encoding="utf-8") == "Stop\n"
+
+
+@pytest.mark.parametrize(("event", "setup", "named"), [
+    ("CwdChanged", {"command": "cd src && echo HI"}, "changes directory"),
+    ("FileChanged", {"command": "echo HI >> notes.txt"}, "may change a file"),
+    ("ConfigChange", {"command": "cat .claude/settings.json"}, "under .claude/"),
+    ("PermissionRequest", {"mode": "default", "command": "touch made.txt"}, "refused or asked about"),
+    ("PermissionDenied", {"mode": "acceptEdits", "command": "curl -s http://127.0.0.1:9/"}, "acceptEdits or plan"),
+    ("PostModelSwitch", {"resume": True}, "a resumed session"),
+    ("InstructionsLoaded", {"files": {"CLAUDE.md": "Be brief.\n"}}, "memory files"),
+    ("PreModelSwitch", {"files": {".claude/skills/alpha/SKILL.md": "---\ndescription: A.\nmodel: sonnet\n---\nB\n"}},
+     "names a model"),
+    ("PostModelSwitch", {"files": {".claude/agents/h.md": "---\nname: h\ndescription: H.\nmodel: sonnet\n---\n"}},
+     "names a model"),
+])
+def test_what_wakes_a_quiet_event_is_not_modelled(write_case: CaseWriter, tmp_path: Path, event: str,
+                                                  setup: dict[str, object], named: str) -> None:
+    directory = _quiet(write_case, event, **setup)  # type: ignore[arg-type]
+    with pytest.raises(NotModelled, match=f"a hook on {event} in a run with .*{named}"):
+        run_in_copy(directory, ReferenceEngine(version="2.1.332"), tmp_path)
+
+
+def test_a_refusal_in_dontask_mode_wakes_nothing(write_case: CaseWriter, tmp_path: Path) -> None:
+    # measured: dontAsk's refusals fire neither PermissionRequest nor PermissionDenied (hook-event-quiet-dontask-mode)
+    settings = json.dumps({"hooks": {**_hooks("PermissionRequest"), **_hooks("PermissionDenied"), **_hooks("Stop")}})
+    directory = write_case("q", QUIET_CASE.format(mode="dontAsk", command="touch made.txt", resume=""),
+                           files={".claude/settings.json": settings})
+    run = run_in_copy(directory, ReferenceEngine(version="2.1.332"), tmp_path)
+    assert run.model.exchanges[0].is_error
+    assert (tmp_path / "work" / "fired.txt").read_text(encoding="utf-8") == "Stop\n"
