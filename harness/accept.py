@@ -153,11 +153,17 @@ def merge_entries(listed: list[Entry], record: Record) -> tuple[list[Entry], lis
             dropped.append(entry)
         else:
             kept.append(entry)
-    added = [
-        {"at": f.at, "observed": f.observed, "reason": TODO_REASON}
-        for f in record.findings
-        if f.judgement is Judgement.UNEXPECTED
-    ]
+    # A difference already listed is not added again: a record judged before the entry was written (a results
+    # file accepted once and reused, ``run --accept --reuse``) still calls it unexpected.
+    listed_already = Counter((str(e.get("at")), e.get("observed")) for e in kept)
+    added: list[Entry] = []
+    for f in record.findings:
+        if f.judgement is not Judgement.UNEXPECTED:
+            continue
+        if listed_already[(f.at, f.observed)] > 0:
+            listed_already[(f.at, f.observed)] -= 1
+            continue
+        added.append({"at": f.at, "observed": f.observed, "reason": TODO_REASON})
     return kept + added, added, dropped
 
 

@@ -35,17 +35,20 @@ class Baseline:
     missing: str  # why a case has no baseline record, for the change list
 
 
-def newest_pinned(pinned: Sequence[str], *, snapshot_root: Path) -> str | None:
-    """The newest pinned claude version with a committed snapshot folder (None when there is none)."""
-    return newest(v for v in pinned if any((snapshot_root / EngineName.claude(v).dir).glob("*.json")))
+def newest_pinned(pinned: Sequence[str], *, snapshot_root: Path, family: str = "claude") -> str | None:
+    """The newest pinned version of ``family`` with a committed snapshot folder (None when there is none)."""
+    return newest(v for v in pinned if any((snapshot_root / EngineName(family, v).dir).glob("*.json")))
 
 
-def chosen_version(version: str, *, against: str | None, pinned: Sequence[str], snapshot_root: Path) -> str | None:
-    """The claude version a check of ``version`` compares with (None when there is none): ``against`` when
-    named; else ``version`` itself when its run was accepted (``check V --accept`` committed its snapshots),
-    so that it is compared with what was accepted for it; else the newest pinned version with snapshots."""
-    accepted = version if newest_pinned([version], snapshot_root=snapshot_root) else None
-    return against or accepted or newest_pinned(pinned, snapshot_root=snapshot_root)
+def chosen_version(
+    version: str, *, against: str | None, pinned: Sequence[str], snapshot_root: Path, family: str = "claude"
+) -> str | None:
+    """The version of ``family`` a check of ``version`` compares with (None when there is none): ``against``
+    when named; else ``version`` itself when its run was accepted (``check V --accept`` committed its
+    snapshots), so that it is compared with what was accepted for it; else the newest pinned version with
+    snapshots."""
+    accepted = version if newest_pinned([version], snapshot_root=snapshot_root, family=family) else None
+    return against or accepted or newest_pinned(pinned, snapshot_root=snapshot_root, family=family)
 
 
 def from_snapshots(

@@ -55,6 +55,12 @@ class Jail:
             return argv
         return ["nsenter", f"--net={self.namespace}", "--", *argv]
 
+    def enter(self) -> None:
+        """The calling thread joins the namespace for good, and with it what it starts from now on: the
+        threads it makes, the processes it forks and the sockets it opens (Linux keeps a namespace per
+        thread, and a new thread or process takes its maker's)."""
+        _setns(self.namespace)
+
     def relay(self, ports: Iterable[int]) -> None:
         """Connections to 127.0.0.1:``port`` inside the namespace reach 127.0.0.1:``port`` outside."""
         wanted = sorted(set(ports))
@@ -98,6 +104,19 @@ def loopback_only(*, ports: Iterable[int]) -> Iterator[Callable[..., list[str]]]
     with jail() as made:
         made.relay(ports)
         yield made.prefix
+
+
+@contextmanager
+def loopback_thread(*, ports: Iterable[int]) -> Iterator[Callable[[], None]]:
+    """For an engine that runs in this process: what a thread calls to reach only loopback from then on,
+    with ``ports`` of 127.0.0.1 relayed in (``Jail.enter`` of a fresh namespace); where the machine has
+    none (``unavailable()``), nothing."""
+    if unavailable() is not None:
+        yield lambda: None
+        return
+    with jail() as made:
+        made.relay(ports)
+        yield made.enter
 
 
 @cache
@@ -158,13 +177,7 @@ def _inside(namespace: Path, work):  # type: ignore[no-untyped-def]
 
     def enter_and_work() -> None:
         try:
-            fd = os.open(namespace, os.O_RDONLY)
-            try:
-                if _libc().setns(fd, _CLONE_NEWNET) != 0:
-                    err = ctypes.get_errno()
-                    raise OSError(err, f"setns: {os.strerror(err)}")
-            finally:
-                os.close(fd)
+            _setns(namespace)
             out["value"] = work()
         except OSError as exc:
             out["error"] = exc
@@ -176,6 +189,17 @@ def _inside(namespace: Path, work):  # type: ignore[no-untyped-def]
     if "error" in out:
         raise out["error"]  # type: ignore[misc]
     return out["value"]
+
+
+def _setns(namespace: Path) -> None:
+    """The calling thread enters the network namespace ``namespace``."""
+    fd = os.open(namespace, os.O_RDONLY)
+    try:
+        if _libc().setns(fd, _CLONE_NEWNET) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, f"setns: {os.strerror(err)}")
+    finally:
+        os.close(fd)
 
 
 @cache

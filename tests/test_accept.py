@@ -117,6 +117,17 @@ def test_a_confirmed_entry_keeps_its_reason_and_errors_are_not_accepted(tmp_path
     assert plan.skipped == (("claude@2.1.332", "b", "crash: crash"),) and plan.accepted == 1
 
 
+def test_accepting_the_same_records_twice_adds_each_difference_once(tmp_path: Path) -> None:
+    """``run --accept --reuse F``: the reused records were judged before their differences were listed, and
+    still say unexpected; the second acceptance must not list them again."""
+    (tmp_path / "claude-2.1.332.yaml").write_text("engine: claude@2.1.332\ndifferences: {}\n", encoding="utf-8")
+    record = _record("a", (_finding("x", "Y", Judgement.UNEXPECTED), _finding("z", "W", Judgement.UNEXPECTED)))
+    for _ in range(2):
+        accept.plan([record], snapshot_root=tmp_path / "s", expectations_root=tmp_path).write()
+    listed = yaml.safe_load((tmp_path / "claude-2.1.332.yaml").read_text(encoding="utf-8"))["differences"]["a"]
+    assert [(e["at"], e["observed"]) for e in listed] == [("x", "Y"), ("z", "W")]
+
+
 def _env() -> dict[str, str]:
     """This checkout first on the path: the installed cc-harness may be another one."""
     return {**os.environ, "PYTHONPATH": str(REPO)}

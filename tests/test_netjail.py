@@ -3,7 +3,9 @@ model API and the case's own servers still answer on their ports."""
 
 from __future__ import annotations
 
+import dataclasses
 import http.server
+import importlib.util
 import subprocess
 import sys
 import threading
@@ -17,7 +19,7 @@ from harness.case import load_case
 from harness.engines import make_engine
 from harness.outcome import Status
 from harness.runner import run_case
-from tests.conftest import EXPECTATIONS, PINNED, CaseWriter
+from tests.conftest import EXPECTATIONS, PINNED, SUITE, CaseWriter
 from tests.hostile_case import HOSTILE_CASE, prompt_hooks
 
 jailed = pytest.mark.skipif(netjail.unavailable() is not None, reason=f"no network namespace: {netjail.unavailable()}")
@@ -73,26 +75,36 @@ _SERVER = (
 )
 
 
+#: The Python Agent SDK starts the engine itself (through the adapter's launcher script).
+_SDK = pytest.param(f"sdk@{PINNED[-1]}", marks=pytest.mark.skipif(
+    importlib.util.find_spec("claude_agent_sdk") is None, reason="the sdk engine needs claude-agent-sdk"))
+
+
 @jailed
-def test_a_hook_on_claude_reaches_the_case_server_and_nothing_else(write_case: CaseWriter) -> None:
+@pytest.mark.parametrize("engine", ["reference", f"claude@{PINNED[-1]}", _SDK])
+def test_a_hook_reaches_the_case_server_and_nothing_else(write_case: CaseWriter, engine: str) -> None:
+    """On claude the engine process is started in the namespace (on sdk, by the script the SDK starts); the
+    reference engine runs in this process, and its thread enters the namespace, so the hooks it starts are
+    in it too."""
     probe = "python3 .claude/probe.py"
     hooks = prompt_hooks(f"{probe} {_ELSEWHERE} 80 >> reached.txt",
                          f"{probe} 127.0.0.1 {{{{port:own}}}} >> reached.txt")
     text = HOSTILE_CASE.format(id="hermetic") + "servers:\n  own:\n    command: [python3, .claude/server.py]\n"
     directory = write_case("hermetic", text, {**hooks, ".claude/probe.py": _PROBE, ".claude/server.py": _SERVER})
-    record = run_case(load_case(directory), make_engine(f"claude@{PINNED[-1]}"), expectations=EXPECTATIONS)
-    assert record.status == Status.PASS, record.fault  # the fake model API answered through its relay
+    record = run_case(load_case(directory), make_engine(engine), expectations=EXPECTATIONS)
+    assert record.status == Status.PASS, record.fault  # claude's fake model API answered through its relay
     assert record.transcript is not None
     # the two hooks run at once: their lines come in either order
     assert sorted(record.transcript["files"]["reached.txt"].split()) == ["ENETUNREACH", "connected"]
     assert not any(note.startswith("not kept to loopback") for note in record.notes)
 
 
-def test_a_machine_without_namespaces_runs_as_before_and_says_so(write_case: CaseWriter,
+@pytest.mark.parametrize("engine", ["reference", f"claude@{PINNED[-1]}"])
+def test_a_machine_without_namespaces_runs_as_before_and_says_so(write_case: CaseWriter, engine: str,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(netjail, "unavailable", lambda: "entering a network namespace needs root")
     directory = write_case("open", HOSTILE_CASE.format(id="open"), prompt_hooks("true"))
-    record = run_case(load_case(directory), make_engine(f"claude@{PINNED[-1]}"), expectations=EXPECTATIONS)
+    record = run_case(load_case(directory), make_engine(engine), expectations=EXPECTATIONS)
     assert record.status == Status.PASS, record.fault
     assert "not kept to loopback: entering a network namespace needs root" in record.notes
 
@@ -101,3 +113,17 @@ def test_a_machine_without_namespaces_runs_as_before_and_says_so(write_case: Cas
 def test_a_missing_program_is_left_for_the_caller_to_report(tmp_path: Path) -> None:
     with netjail.jail() as jail:
         assert jail.prefix([str(tmp_path / "no-such-program"), "x"]) == [str(tmp_path / "no-such-program"), "x"]
+
+
+def test_the_harnesss_own_proxy_is_not_the_reference_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CI machine's proxy is the harness's, not the engine's (claude starts with the case's environment
+    only): the reference engine's http hooks go straight to the case's server. A proxy that a case gives the
+    engine is not measured, so not modelled."""
+    case = load_case(SUITE.cases / "hook-http-action")
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")  # the discard port: nothing there answers
+    assert run_case(case, make_engine("reference"), expectations=EXPECTATIONS).status == Status.PASS
+    monkeypatch.delenv("HTTP_PROXY")
+    proxied = dataclasses.replace(case, run=dataclasses.replace(case.run, env={"HTTPS_PROXY": "http://127.0.0.1:9"}))
+    record = run_case(proxied, make_engine("reference"), expectations=EXPECTATIONS)
+    assert record.status == Status.NOT_MODELLED, record.fault
+    assert record.fault is not None and "a proxy in the engine's environment (HTTPS_PROXY)" in record.fault.message

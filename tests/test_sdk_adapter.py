@@ -107,6 +107,7 @@ def test_the_case_permission_mode_reaches_the_sdk(
     text = CASE.format(id=f"mode-{mode.lower()}").replace("permission_mode: bypass", f"permission_mode: {mode}")
     case = load_case(write_case(f"mode-{mode.lower()}", text))
     options = SdkEngine(engine_version="2.1.332")._options(
-        case, binary=tmp_path / "claude", workdir=tmp_path, env={}, resume=None, debug_log=tmp_path / "d", stderr=[]
+        case, start=[str(tmp_path / "claude")], workdir=tmp_path, env={}, resume=None, debug_log=tmp_path / "d",
+        stderr=[],
     )
     assert options.permission_mode == sdk_mode  # acceptEdits ran as default before: a silent wrong mode

@@ -1,8 +1,13 @@
-"""``cc-harness check V``: every case on a new claude version, what changed since the baseline, claim by claim."""
+"""``cc-harness check V``: every case on a new claude version, what changed since the baseline, claim by claim.
+
+``check FAMILY@V`` (``qwen@latest``, ``codex@0.172.0``) does the same for another agent installed from npm: its
+baseline is that family's newest version with committed snapshots (or ``--against``), and its known
+differences are its own expectations file."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 from harness import baseline
@@ -19,7 +24,7 @@ from harness.commands.common import (
     unsaved,
 )
 from harness.engine_name import EngineName
-from harness.engines import registry
+from harness.engines import families, registry
 from harness.engines.install import binary_path, ensure_installed
 from harness.errors import UsageError
 from harness.report import terminal
@@ -35,8 +40,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
         help="run every case on a new claude version and list, claim by claim, what changed since the newest pin",
         description="Exit status: 0 nothing changed, 1 something changed (or an error), 2 usage or install error.",
     )
-    p.add_argument("version", help="claude version to check, e.g. 2.1.331, or latest (installed if needed)")
-    p.add_argument("--against", default=None, help="baseline claude version (default: newest pinned with snapshots)")
+    p.add_argument(
+        "version",
+        help="claude version to check, e.g. 2.1.331, or latest (installed if needed); another agent as FAMILY@V or"
+        " FAMILY@latest (sdk-ts, qwen, opencode, codex)",
+    )
+    p.add_argument(
+        "--against",
+        default=None,
+        help="baseline version of the same family (default: the newest pinned claude, or the family's newest"
+        " version, with snapshots)",
+    )
     p.add_argument("--baseline-results", type=Path, default=None, help="baseline records from this results file")
     p.add_argument("--from-results", type=Path, default=None, help="the new version's records from this file (no run)")
     p.add_argument(
@@ -47,40 +61,69 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
     p.set_defaults(func=run)
 
 
-def _baseline(args: argparse.Namespace, suite: Suite, cases: list[Case]) -> baseline.Baseline:
+def target(text: str) -> EngineName:
+    """The engine a check runs: ``V`` or ``latest`` is claude's; ``FAMILY@V`` or ``FAMILY@latest`` a family
+    installed from npm (``latest``: its newest release, asked of npm)."""
+    name, at, version = text.strip().partition("@")
+    if not at:
+        name, version = "claude", name
+    family = families.named(name)
+    if family is None:  # the registry's own message, with a close name if there is one
+        families.family_of(EngineName(name, version if is_version(version) else None))
+        raise AssertionError(f"families.family_of accepted {name!r}")
+    if family.package is None:
+        checked = ", ".join(n for n in families.names() if (f := families.named(n)) and f.package)
+        raise UsageError(f"check {text}: {name} is not installed from npm; check one of {checked}")
+    if name == "claude":
+        version = registry.resolve(version)
+    elif version == "latest":
+        version = registry.latest_of(family.package)
+    if not is_version(version):  # the form npm publishes releases under
+        raise UsageError(f"not a version number: {version!r} (expected e.g. {name}@1.2.3, or {name}@latest)")
+    return EngineName(name, version)
+
+
+def _baseline(args: argparse.Namespace, suite: Suite, cases: list[Case], engine: EngineName) -> baseline.Baseline:
     if args.baseline_results:
-        against = EngineName.claude(args.against) if args.against else None
-        engine, records = engine_records(args.baseline_results, against, option="--baseline-results", suite=suite)
+        against = engine.at(args.against) if args.against else None
+        found, records = engine_records(args.baseline_results, against, option="--baseline-results", suite=suite)
         return baseline.from_records(
-            records, engine=engine, expectations_root=suite.expectations, source=str(args.baseline_results)
+            records, engine=found, expectations_root=suite.expectations, source=str(args.baseline_results)
         )
+    assert engine.version is not None  # target() gives a version
+    pinned: Sequence[str]
+    if engine.family == "claude":
+        pinned = suite.pinned
+    else:  # another agent's versions with committed snapshots (snapshots/qwen-0.24.4/)
+        prefix = f"{engine.family}-"
+        folders = suite.snapshots.glob(f"{prefix}*") if suite.snapshots.is_dir() else ()
+        pinned = [p.name[len(prefix) :] for p in folders if is_version(p.name[len(prefix) :])]
     version = baseline.chosen_version(
-        args.version, against=args.against, pinned=suite.pinned, snapshot_root=suite.snapshots
+        engine.version, against=args.against, pinned=pinned, snapshot_root=suite.snapshots, family=engine.family
     )
     if version is None:
         raise UsageError(
-            f"no pinned version has committed snapshots under {suite.snapshots}/: record them"
+            f"no {engine.family} version has committed snapshots under {suite.snapshots}/: record them"
             " (pytest --engine pinned --snapshot-update) or pass --baseline-results FILE"
         )
     return baseline.from_snapshots(
         cases,
-        engine=EngineName.claude(version),
+        engine=engine.at(version),
         snapshot_root=suite.snapshots,
         expectations_root=suite.expectations,
     )
 
 
 def run(args: argparse.Namespace) -> int:
-    args.version = registry.resolve(args.version)
-    if not is_version(args.version):  # the form npm publishes claude under
-        raise UsageError(f"not a version number: {args.version!r} (expected e.g. 2.1.332, or latest)")
+    engine = target(args.version)
+    assert engine.version is not None
+    args.version = engine.version
     suite = suite_of(args)
-    engine = EngineName.claude(args.version)
     found = selected_cases(args, suite)
     cases = [c for c in found if isinstance(c, Case)]
     ids = {c.id for c in found}
     # The baseline first: a missing one is a usage error, better found before the run than after it.
-    base = _baseline(args, suite, cases)
+    base = _baseline(args, suite, cases, engine)
     if not ids & set(base.records):
         raise UsageError(
             f"{base.engine} has no baseline record of any selected case ({base.source}):"
@@ -91,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
         new_records = engine_records(args.from_results, engine, option="--from-results", suite=suite)[1]
         source = str(args.from_results)
     else:
-        ensure_installed(args.version)  # before the run: a failed install is exit 2, not one error per case
+        if engine.family == "claude":  # before the run: a failed install is exit 2, not one error per case
+            ensure_installed(args.version)
         saved = run_and_save(args, suite, [engine], found, command="check")
         new_records, source = saved.records, f"a fresh run, results in {saved.path}"
     changes = baseline.changes(base, new_records, case_ids=ids)
@@ -100,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     out.print(f"new records: {source}; both judged against {base.engine}'s known differences", markup=False)
     terminal.print_by_claim(out, changes, old_label=base.engine, new_label=engine.text(), catalogue=suite.catalogue)
     out.print("\n" + terminal.summary_line(changes), highlight=False)
-    for line in surface_changes(suite, args.version, cases):
+    for line in surface_changes(suite, args.version, cases) if engine.family == "claude" else ():
         out.print(line, markup=False)
     errors = [r for r in new_records if r.status.is_error]
     for r in errors:

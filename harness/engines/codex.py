@@ -29,32 +29,25 @@ binary package, about 420 MB).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.apifaults import ApiFaultPlan
 from harness.case import Case
-from harness.engine_name import EngineName
-from harness.engines import npm_install
-from harness.engines.base import EngineRun, StepOutput
-from harness.engines.engine_sessions import run_command_line
+from harness.engines import npm_install, translated
 from harness.engines.stream_process import StepGroup
-from harness.engines.vocabulary import Vocabulary, scripted_calls
-from harness.errors import InstallError, NotModelled
+from harness.engines.translated import AgentTables, Launch, TranslatedEngine
+from harness.engines.vocabulary import Vocabulary
+from harness.errors import InstallError
 from harness.scripted import ScriptedModel
 from harness.versions import is_version
 
 PACKAGE = "@openai/codex"
 BINARY = Path("node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex")
-#: How many times a case's time limit a Codex run gets: it starts slower than claude.
-TIMEOUT_SCALE = 3
 #: The model Codex is told to use: one whose metadata Codex bundles (for a model it does not know it prints a
 #: "Model metadata … not found" warning and offers other tools; measured on 0.171.0). The fake API answers any.
 MODEL = "gpt-5.5"
@@ -80,76 +73,9 @@ CLAUDE_PARTS = frozenset({"skills", "hooks", "settings.json"})
 PASSED_SETTINGS = frozenset({"hooks", "$schema"})
 
 
-@dataclass(frozen=True, kw_only=True)
-class CodexEngine:
-    engine_version: str
-    api_faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
-
-    @property
-    def name(self) -> str:
-        return EngineName("codex", self.engine_version).text()
-
-    @property
-    def version(self) -> str:
-        return self.engine_version
-
-    def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
-        """Run the case's one prompt on Codex; see Engine.run for the contract."""
-        reasons = unexpressible(case, workdir, home)
-        if reasons:
-            raise NotModelled(f"{self.name}: {'; '.join(reasons)}", phase="run")
-        binary = ensure_codex(self.engine_version) / BINARY
-        driver = Path(__file__).with_name("codex_driver.py")
-        hooks = _hooks(_settings(workdir / ".claude" / "settings.json"))
-
-        def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
-            args = [sys.executable, str(driver), group[0][1].prompt, str(binary), "exec", "--json"]
-            args += ["--skip-git-repo-check", "--strict-config", "--color", "never", "-m", MODEL]
-            args += PERMISSIONS[case.run.permission_mode]
-            if hooks:
-                args += ["--trust", "--dangerously-bypass-hook-trust"]
-            for key, value in QUIET.items():
-                args += ["-c", f"{key}={value}"]
-            return args
-
-        # Codex's state (config, sessions, trust) in the run's HOME; it refuses a CODEX_HOME that does not exist
-        (home / ".codex").mkdir(parents=True, exist_ok=True)
-        # Codex's hooks inherit its environment and run in the working folder, but Codex sets no project folder
-        # variable (measured on 0.171.0): CLAUDE_PROJECT_DIR is exported, as a team porting Claude Code hooks
-        # would, so that a hook script finds the project (without it, "$CLAUDE_PROJECT_DIR/x" is "/x")
-        env = {**case.run.env, "CODEX_HOME": str(home / ".codex"), "CLAUDE_PROJECT_DIR": str(workdir)}
-        planned = ApiFaultPlan.parse(case.run.api_faults)
-        with translated_fixture(workdir, hooks):
-            done = run_command_line(
-                dataclasses.replace(
-                    case, run=dataclasses.replace(case.run, env=env, timeout=case.run.timeout * TIMEOUT_SCALE)
-                ),
-                engine=self.name,
-                argv=argv,
-                workdir=workdir,
-                home=home,
-                tmp=tmp,
-                model=model,
-                faults=ApiFaultPlan((*self.api_faults.faults, *planned.faults)),
-                planned=planned,
-                vocabulary=TOOLS,
-            )
-        return dataclasses.replace(done, steps=tuple(_in_claude_names(s) for s in done.steps))
-
-
 def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
     """Why the case cannot be said to Codex through this adapter's tables (empty: it can)."""
-    reasons: list[str] = []
-    if len(case.steps) != 1:
-        reasons.append(f"{len(case.steps)} prompts (the adapter runs one prompt per case)")
-    if case.run.permission_mode not in PERMISSIONS:
-        reasons.append(f"permission mode {case.run.permission_mode} (the adapter runs Codex in bypass only)")
-    if case.run.flags.given() or case.run.agent:
-        reasons.append(f"command-line flags {', '.join(case.run.flags.given() or ['agent'])}")
-    if case.sources is not None and not set(case.sources.caller + case.sources.callee) <= {"project", "builtin"}:
-        reasons.append(f"definitions from {case.sources} (Codex is given project skills and hooks only)")
-    if case.approvals:
-        reasons.append("scripted approvals")
+    reasons = translated.opening_reasons(case, TABLES)
     # what the harness reads of claude beside its output: Codex has no --debug-file, writes no Claude Code session
     # log, and prints no tool listing (its first event is thread.started)
     for checked, why in (
@@ -159,48 +85,74 @@ def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
     ):
         if checked:
             reasons.append(why)
-    if case.steps and case.steps[0].prompt.lstrip().startswith("/"):
-        reasons.append("a slash command as the prompt")
     claude = workdir / ".claude"
+    settings = translated.settings_file(claude / "settings.json")
     if claude.is_dir():
         others = sorted(p.name for p in claude.iterdir() if p.name not in CLAUDE_PARTS)
         if others:
             reasons.append(f".claude/{', .claude/'.join(others)} (Codex is given skills and hooks only)")
-        settings = _settings(claude / "settings.json")
         kept = sorted(k for k in settings if k not in PASSED_SETTINGS)
         if kept:
             reasons.append(f"settings Codex does not read ({', '.join(kept)}; it reads hooks only)")
-    if _hooks(_settings(claude / "settings.json")) and not case.run.trusted:
+    if _hooks(settings) and not case.run.trusted:
         reasons.append("hooks in an untrusted folder (Codex runs project hooks only with --trust)")
-    user_files = sorted(p.name for p in home.iterdir()) if home.is_dir() else []
-    if user_files:
-        reasons.append(f"user-level files ({', '.join(user_files)})")
-    for path, why in (
-        (".mcp.json", "MCP servers"),
-        ("CLAUDE.md", "memory files (Codex reads AGENTS.md, not CLAUDE.md)"),
-        ("CLAUDE.local.md", "memory files (Codex reads AGENTS.md, not CLAUDE.md)"),
-        (".claude-plugin", "plugins"),
-        (".agents", "a fixture .agents/ folder (the adapter writes it)"),
-        (".codex", "a fixture .codex/ folder (the adapter writes it)"),
-    ):
-        if (workdir / path).exists() and why not in reasons:
-            reasons.append(why)
-    if "Stop" in _hooks(_settings(claude / "settings.json")) and any(s.then == "asks-again" for s in case.steps):
+    reasons += translated.fixture_reasons(workdir, home, reasons, TABLES)
+    if "Stop" in _hooks(settings) and any(s.then == "asks-again" for s in case.steps):
         # measured on 0.171.0 (single-stop-hook-blocks-always): Codex sets no cap on a Stop hook's
         # continuations, 450 and more in 180 s, until the time limit kills it; no verdict can come of it
         reasons.append("a Stop hook with a model that always answers (Codex sets no cap: it runs until killed)")
-    unknown = sorted(name for name in scripted_calls(case) if not TOOLS.knows(name))
-    if unknown:
-        reasons.append(f"calls to {', '.join(unknown)} (no Codex tool in the adapter's table)")
-    return reasons
+    return reasons + translated.unknown_calls(case, TABLES)
 
 
-def _settings(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+@contextmanager
+def launch(version: str, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> Iterator[Launch]:
+    """See Launcher."""
+    binary = ensure_codex(version) / BINARY
+    driver = Path(__file__).with_name("codex_driver.py")
+    hooks = _hooks(translated.settings_file(workdir / ".claude" / "settings.json"))
+
+    def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
+        args = [sys.executable, str(driver), group[0][1].prompt, str(binary), "exec", "--json"]
+        args += ["--skip-git-repo-check", "--strict-config", "--color", "never", "-m", MODEL]
+        args += PERMISSIONS[case.run.permission_mode]
+        if hooks:
+            args += ["--trust", "--dangerously-bypass-hook-trust"]
+        for key, value in QUIET.items():
+            args += ["-c", f"{key}={value}"]
+        return args
+
+    # Codex's state (config, sessions, trust) in the run's HOME; it refuses a CODEX_HOME that does not exist
+    (home / ".codex").mkdir(parents=True, exist_ok=True)
+    # Codex's hooks inherit its environment and run in the working folder, but Codex sets no project folder
+    # variable (measured on 0.171.0): CLAUDE_PROJECT_DIR is exported, as a team porting Claude Code hooks
+    # would, so that a hook script finds the project (without it, "$CLAUDE_PROJECT_DIR/x" is "/x")
+    env = {"CODEX_HOME": str(home / ".codex"), "CLAUDE_PROJECT_DIR": str(workdir)}
+    with translated_fixture(workdir, hooks):
+        yield Launch(argv, env)
+
+
+TABLES = AgentTables(
+    family="codex",
+    agent="Codex",
+    unexpressible=unexpressible,
+    launch=launch,
+    vocabulary=TOOLS,
+    modes=PERMISSIONS,
+    sources=frozenset({"project", "builtin"}),
+    why_mode="the adapter runs Codex in bypass only",
+    why_sources="Codex is given project skills and hooks only",
+    unsaid=translated.unsaid(
+        {
+            ".agents": "a fixture .agents/ folder (the adapter writes it)",
+            ".codex": "a fixture .codex/ folder (the adapter writes it)",
+        },
+        memory="memory files (Codex reads AGENTS.md, not CLAUDE.md)",
+    ),
+)
+
+
+class CodexEngine(TranslatedEngine):
+    tables = TABLES
 
 
 def _hooks(settings: dict[str, Any]) -> dict[str, Any]:
@@ -224,10 +176,6 @@ def translated_fixture(workdir: Path, hooks: dict[str, Any]) -> Iterator[None]:
     finally:
         for folder in made:
             shutil.rmtree(folder, ignore_errors=True)
-
-
-def _in_claude_names(step: StepOutput) -> StepOutput:
-    return dataclasses.replace(step, init_tools=tuple(TOOLS.claude_name(t) for t in step.init_tools))
 
 
 def _verify(staging: Path) -> dict[str, str]:

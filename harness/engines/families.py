@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from harness.engine_name import EngineName
 from harness.engines.base import Engine
+from harness.engines.paths import PACKAGE as CLAUDE_PACKAGE
 from harness.errors import UsageError
 from harness.versions import version_key
 
@@ -31,6 +32,9 @@ class Family:
     installs: bool
     #: Where its engines come in a report's columns: lower first (reference, then claude, then the rest).
     rank: int
+    #: The npm package its versions are installed from, for ``check FAMILY@latest`` (None: not from npm, and
+    #: ``check`` has no such family).
+    package: str | None = None
 
     def forms(self) -> list[str]:
         """How a user names an engine of this family, for messages."""
@@ -46,6 +50,11 @@ def register(family: Family) -> None:
 
 def names() -> list[str]:
     return list(_FAMILIES)
+
+
+def named(family: str) -> Family | None:
+    """The registered family called ``family`` (None: there is none)."""
+    return _FAMILIES.get(family)
 
 
 def family_of(name: EngineName) -> Family:
@@ -129,13 +138,14 @@ def _codex(name: EngineName, default_version: str | None, api_faults: str | None
 
 
 register(Family(name="reference", build=_reference, needs_version=False, installs=False, rank=0))
-register(Family(name="claude", build=_claude, needs_version=True, installs=True, rank=1))
+register(Family(name="claude", build=_claude, needs_version=True, installs=True, rank=1, package=CLAUDE_PACKAGE))
 register(Family(name="sdk", build=_sdk, needs_version=True, installs=True, rank=2))
 # The TypeScript Agent SDK at its own version (0.3.333), running the claude binary that release bundles.
-register(Family(name="sdk-ts", build=_sdk_ts, needs_version=True, installs=False, rank=3))
+_SDK_TS = "@anthropic-ai/claude-agent-sdk"
+register(Family(name="sdk-ts", build=_sdk_ts, needs_version=True, installs=False, rank=3, package=_SDK_TS))
 # Qwen Code: another agent reading a Claude Code-like setup, the case translated into its folders and names.
-register(Family(name="qwen", build=_qwen, needs_version=True, installs=False, rank=4))
+register(Family(name="qwen", build=_qwen, needs_version=True, installs=False, rank=4, package="@qwen-code/qwen-code"))
 # opencode: reads .claude/skills as they are; tools and their input keys translated at the fake API.
-register(Family(name="opencode", build=_opencode, needs_version=True, installs=False, rank=5))
+register(Family(name="opencode", build=_opencode, needs_version=True, installs=False, rank=5, package="opencode-ai"))
 # Codex: the OpenAI Responses API only (served by the same fake API); skills and hooks laid into its folders.
-register(Family(name="codex", build=_codex, needs_version=True, installs=False, rank=6))
+register(Family(name="codex", build=_codex, needs_version=True, installs=False, rank=6, package="@openai/codex"))

@@ -21,29 +21,24 @@ for skills (without it opencode answers "ripgrep execution failed" and still exi
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
 import sys
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from harness.apifaults import ApiFaultPlan
 from harness.case import Case
-from harness.engine_name import EngineName
-from harness.engines import npm_install
-from harness.engines.base import EngineRun, StepOutput
-from harness.engines.engine_sessions import run_command_line
+from harness.engines import npm_install, translated
 from harness.engines.stream_process import StepGroup
+from harness.engines.translated import AgentTables, Launch, TranslatedEngine
 from harness.engines.vocabulary import Vocabulary, scripted_calls
-from harness.errors import InstallError, NotModelled
+from harness.errors import InstallError
 from harness.scripted import ScriptedModel
 from harness.versions import is_version
 
 PACKAGE = "opencode-ai"
 BINARY = Path("node_modules") / "opencode-linux-x64" / "bin" / "opencode"
-#: How many times a case's time limit an opencode run gets: it starts a server and a title call first.
-TIMEOUT_SCALE = 3
 
 _PATH_KEY = {"file_path": "filePath"}
 TOOLS = Vocabulary(
@@ -78,36 +73,38 @@ PERMISSIONS: dict[str, dict[str, str]] = {
 }
 
 
-@dataclass(frozen=True, kw_only=True)
-class OpencodeEngine:
-    engine_version: str
-    api_faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
+def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
+    """Why the case cannot be said to opencode through this adapter (empty: it can)."""
+    reasons = translated.opening_reasons(case, TABLES)
+    claude = workdir / ".claude"
+    if claude.is_dir():
+        others = sorted(p.name for p in claude.iterdir() if p.name != "skills")
+        if others:
+            reasons.append(f".claude/{', .claude/'.join(others)} (opencode reads only .claude/skills)")
+    reasons += translated.fixture_reasons(workdir, home, reasons, TABLES)
+    if case.run.permission_mode == "default" and "Bash" in scripted_calls(case):
+        # measured on 1.18.33: with opencode's own permissions, `opencode run` asks before a bash call and
+        # waits for an answer print mode cannot give, until the time limit kills it
+        reasons.append("a Bash call in default mode (opencode run waits for an approval nobody can give)")
+    return reasons + translated.unknown_calls(case, TABLES)
 
-    @property
-    def name(self) -> str:
-        return EngineName("opencode", self.engine_version).text()
 
-    @property
-    def version(self) -> str:
-        return self.engine_version
+@contextmanager
+def launch(version: str, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> Iterator[Launch]:
+    """See Launcher."""
+    binary = ensure_opencode(version) / BINARY
+    # opencode's first request is a title call without tools that quotes the prompt: the main thread is
+    # the first request that offers tools (measured on 1.18.33)
+    model.main_needs_tools = True
+    driver = Path(__file__).with_name("opencode_driver.py")
 
-    def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
-        """Run the case's one prompt on opencode; see Engine.run for the contract."""
-        reasons = unexpressible(case, workdir, home)
-        if reasons:
-            raise NotModelled(f"{self.name}: {'; '.join(reasons)}", phase="run")
-        binary = ensure_opencode(self.engine_version) / BINARY
-        # opencode's first request is a title call without tools that quotes the prompt: the main thread is
-        # the first request that offers tools (measured on 1.18.33)
-        model.main_needs_tools = True
-        driver = Path(__file__).with_name("opencode_driver.py")
+    def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
+        prompt = group[0][1].prompt
+        return [sys.executable, str(driver), prompt, str(binary), "run", "--format", "json"]
 
-        def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
-            prompt = group[0][1].prompt
-            return [sys.executable, str(driver), prompt, str(binary), "run", "--format", "json"]
-
-        env = {
-            **case.run.env,
+    yield Launch(
+        argv,
+        {
             # opencode's state, cache and config folders in the run's HOME, never the caller's
             "XDG_CONFIG_HOME": str(home / ".config"),
             "XDG_DATA_HOME": str(home / ".local" / "share"),
@@ -117,69 +114,26 @@ class OpencodeEngine:
             "OPENCODE_DISABLE_MODELS_FETCH": "1",
             "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
             "CC_HARNESS_OPENCODE_PERMISSION": json.dumps(PERMISSIONS[case.run.permission_mode]),
-        }
-        planned = ApiFaultPlan.parse(case.run.api_faults)
-        done = run_command_line(
-            dataclasses.replace(
-                case, run=dataclasses.replace(case.run, env=env, timeout=case.run.timeout * TIMEOUT_SCALE)
-            ),
-            engine=self.name,
-            argv=argv,
-            workdir=workdir,
-            home=home,
-            tmp=tmp,
-            model=model,
-            faults=ApiFaultPlan((*self.api_faults.faults, *planned.faults)),
-            planned=planned,
-            vocabulary=TOOLS,
-        )
-        return dataclasses.replace(done, steps=tuple(_in_claude_names(s) for s in done.steps))
+        },
+    )
 
 
-def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
-    """Why the case cannot be said to opencode through this adapter (empty: it can)."""
-    reasons: list[str] = []
-    if len(case.steps) != 1:
-        reasons.append(f"{len(case.steps)} prompts (the adapter runs one prompt per case)")
-    if case.run.permission_mode not in PERMISSIONS:
-        reasons.append(f"permission mode {case.run.permission_mode} (opencode has no counterpart)")
-    if case.run.flags.given() or case.run.agent:
-        reasons.append(f"command-line flags {', '.join(case.run.flags.given() or ['agent'])}")
-    if case.sources is not None and not set(case.sources.caller + case.sources.callee) <= {"project", "builtin"}:
-        reasons.append(f"definitions from {case.sources} (opencode is given project skills only)")
-    if case.approvals:
-        reasons.append("scripted approvals")
-    if case.steps and case.steps[0].prompt.lstrip().startswith("/"):
-        reasons.append("a slash command as the prompt")
-    claude = workdir / ".claude"
-    if claude.is_dir():
-        others = sorted(p.name for p in claude.iterdir() if p.name != "skills")
-        if others:
-            reasons.append(f".claude/{', .claude/'.join(others)} (opencode reads only .claude/skills)")
-    user_files = sorted(p.name for p in home.iterdir()) if home.is_dir() else []
-    if user_files:
-        reasons.append(f"user-level files ({', '.join(user_files)})")
-    for path, why in (
-        (".mcp.json", "MCP servers"),
-        ("CLAUDE.md", "memory files"),
-        ("CLAUDE.local.md", "memory files"),
-        (".claude-plugin", "plugins"),
-    ):
-        if (workdir / path).exists() and why not in reasons:
-            reasons.append(why)
-    calls = scripted_calls(case)
-    if case.run.permission_mode == "default" and "Bash" in calls:
-        # measured on 1.18.33: with opencode's own permissions, `opencode run` asks before a bash call and
-        # waits for an answer print mode cannot give, until the time limit kills it
-        reasons.append("a Bash call in default mode (opencode run waits for an approval nobody can give)")
-    unknown = sorted(name for name in calls if not TOOLS.knows(name))
-    if unknown:
-        reasons.append(f"calls to {', '.join(unknown)} (no opencode tool in the adapter's table)")
-    return reasons
+TABLES = AgentTables(
+    family="opencode",
+    agent="opencode",
+    unexpressible=unexpressible,
+    launch=launch,
+    vocabulary=TOOLS,
+    modes=PERMISSIONS,
+    sources=frozenset({"project", "builtin"}),
+    why_mode="opencode has no counterpart",
+    why_sources="opencode is given project skills only",
+    unsaid=translated.unsaid(),
+)
 
 
-def _in_claude_names(step: StepOutput) -> StepOutput:
-    return dataclasses.replace(step, init_tools=tuple(TOOLS.claude_name(t) for t in step.init_tools))
+class OpencodeEngine(TranslatedEngine):
+    tables = TABLES
 
 
 def _verify(staging: Path) -> dict[str, str]:

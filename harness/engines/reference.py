@@ -7,12 +7,14 @@ the scripted model's, and its failures into the harness's categories.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
+from harness import netjail
 from harness.case import Case
 from harness.case.spec import Turn
 from harness.engine_name import EngineName
@@ -138,14 +140,20 @@ class ReferenceEngine:
         unmodelled = unmodelled_parts(case)
         if unmodelled:
             raise NotModelled(f"{self.name}: {', '.join(unmodelled)} (no measurement behind it yet)")
-        with contained() as cookie:
+        # The engine's thread enters a network namespace of the run's own: it, and what it starts and opens
+        # (Bash, hooks, MCP servers, http hooks), reach the case's servers, relayed in, and nothing else.
+        with contained() as cookie, netjail.loopback_thread(ports=model.ports.values()) as enter_jail:
             watch = _Watch(limit=case.run.timeout)
             env = base_env(home=home, tmp=tmp, case_env=case.run.env, cookie=cookie)
 
             def steps() -> EngineRun:
+                enter_jail()
                 return self._steps(case, workdir=workdir, home=home, env=env, model=model, watch=watch)
 
-            return _supervise(steps, watch=watch, cookie=cookie, case=case, engine=self.name)
+            run = _supervise(steps, watch=watch, cookie=cookie, case=case, engine=self.name)
+        if (why := netjail.unavailable()) is not None:
+            return dataclasses.replace(run, notes=(*run.notes, f"not kept to loopback: {why}"))
+        return run
 
     def _steps(
         self, case: Case, *, workdir: Path, home: Path, env: dict[str, str], model: ScriptedModel, watch: _Watch

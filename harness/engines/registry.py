@@ -47,27 +47,41 @@ def resolve(version: str, *, root: Path | None = None) -> str:
     return releases[-1]
 
 
+def latest_of(package: str) -> str:
+    """The version npm installs for ``package@latest`` (its ``latest`` tag), asked now: ``check FAMILY@latest``
+    of an agent other than claude, whose registry lists pre-releases and nightlies beside releases."""
+    said = _npm_view(package, "version")
+    version = said if isinstance(said, str) else None
+    if version is None or not is_version(version):
+        raise InstallError(f"npm view {package} version printed {said!r}, not a release version")
+    return version
+
+
 def _releases(versions: object) -> list[str]:
     if not isinstance(versions, list):
         return []
     return sorted((v for v in versions if isinstance(v, str) and is_version(v)), key=version_key)
 
 
-def _ask_npm() -> list[str]:
+def _ask_npm() -> list[object]:
+    versions = _npm_view(PACKAGE, "versions")
+    return versions if isinstance(versions, list) else [versions]
+
+
+def _npm_view(package: str, field: str) -> object:
     npm = shutil.which("npm")
     if npm is None:
-        raise InstallError("npm is not on PATH: install Node.js and npm to list claude versions")
+        raise InstallError(f"npm is not on PATH: install Node.js and npm to ask for {package}'s versions")
     try:
         proc = subprocess.run(
-            [npm, "view", PACKAGE, "versions", "--json"], capture_output=True, text=True, timeout=120, check=False
+            [npm, "view", package, field, "--json"], capture_output=True, text=True, timeout=120, check=False
         )
     except subprocess.TimeoutExpired:
-        raise InstallError(f"npm view {PACKAGE} versions timed out") from None
+        raise InstallError(f"npm view {package} {field} timed out") from None
     if proc.returncode != 0:
         tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-5:])
-        raise InstallError(f"npm view {PACKAGE} versions failed (exit {proc.returncode}):\n{tail}")
+        raise InstallError(f"npm view {package} {field} failed (exit {proc.returncode}):\n{tail}")
     try:
-        versions = json.loads(proc.stdout)
+        return json.loads(proc.stdout)
     except json.JSONDecodeError:
-        raise InstallError(f"npm view {PACKAGE} versions printed something that is not JSON") from None
-    return versions if isinstance(versions, list) else [versions]
+        raise InstallError(f"npm view {package} {field} printed something that is not JSON") from None

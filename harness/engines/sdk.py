@@ -24,6 +24,8 @@ not need it installed.
 from __future__ import annotations
 
 import atexit
+import dataclasses
+import json
 import shutil
 import sys
 import tempfile
@@ -31,7 +33,9 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import urlsplit
 
+from harness import netjail
 from harness.apifaults import ApiFaultPlan
 from harness.case import Case
 from harness.engine_name import EngineName
@@ -90,13 +94,17 @@ class SdkEngine:
             ) -> ProcessResult:
                 stderr: list[str] = []
                 env = engine_env(case, home=home, tmp=tmp, api=api, cookie=cookie, drop=(SETTING_SOURCES_ENV,))
-                options = self._options(
-                    case, binary=binary, workdir=workdir, env=env, resume=resume, debug_log=debug_log, stderr=stderr
-                )
-                collected, end = anyio.run(_run_group, options, group, model, case.run.timeout, stderr)
+                # the engine reaches the fake API and the case's servers, relayed into its namespace, and nothing else
+                api_port = urlsplit(api.base_url).port or 80
+                with netjail.loopback_only(ports=(api_port, *model.ports.values())) as jail:
+                    start = jail([str(binary)], path=env.get("PATH"))
+                    options = self._options(
+                        case, start=start, workdir=workdir, env=env, resume=resume, debug_log=debug_log, stderr=stderr
+                    )
+                    collected, end = anyio.run(_run_group, options, group, model, case.run.timeout, stderr)
                 return ProcessResult(session_id=collected.session_id, steps=step_outputs(group, collected), end=end)
 
-            return run_sessions(
+            done = run_sessions(
                 case,
                 engine=self.name,
                 workdir=workdir,
@@ -105,6 +113,9 @@ class SdkEngine:
                 one_process=one_process,
                 faults=self.api_faults,
             )
+        if (why := netjail.unavailable()) is not None:
+            return dataclasses.replace(done, notes=(*done.notes, f"not kept to loopback: {why}"))
+        return done
 
     def sources_for(self, case: Case) -> tuple[str, ...] | None:
         """The setting sources this run passes to the SDK (None: the option is left unset)."""
@@ -132,7 +143,7 @@ class SdkEngine:
         self,
         case: Case,
         *,
-        binary: Path,
+        start: list[str],
         workdir: Path,
         env: dict[str, str],
         resume: str | None,
@@ -151,7 +162,7 @@ class SdkEngine:
         return ClaudeAgentOptions(
             cli_path=str(launcher()),
             cwd=str(workdir),
-            env=launched_env(env, binary=binary),
+            env=launched_env(env, start=start),
             system_prompt={"type": "preset", "preset": "claude_code"},
             permission_mode=cast("PermissionMode", SDK_MODES.get(case.run.permission_mode, case.run.permission_mode)),
             setting_sources=cast("list[SettingSource]", list(sources)) if sources is not None else None,
@@ -241,9 +252,9 @@ _CGROUP = "CC_HARNESS_SDK_CGROUP"
 #: It joins the run's cgroup (where the machine gives one) before it becomes the engine, so that every
 #: descendant is held whatever it does to its environment; should the cgroup be gone it does not start.
 _LAUNCHER = f"""\
-import os, sys
+import json, os, sys
 keep = set(os.environ.pop({_KEEP!r}).split(","))
-binary = os.environ.pop({_BINARY!r})
+start = json.loads(os.environ.pop({_BINARY!r}))
 procs = os.environ.pop({_CGROUP!r}, "")
 if procs:
     try:
@@ -251,18 +262,21 @@ if procs:
             f.write("0")
     except OSError:
         sys.exit(126)
-os.execve(binary, [binary, *sys.argv[1:]], {{k: v for k, v in os.environ.items() if k in keep}})
+os.execve(start[0], [*start, *sys.argv[1:]], {{k: v for k, v in os.environ.items() if k in keep}})
 """
 _launcher_lock = threading.Lock()
 _launcher_path: Path | None = None
 
 
-def launched_env(env: dict[str, str], *, binary: Path) -> dict[str, str]:
+def launched_env(env: dict[str, str], *, start: list[str]) -> dict[str, str]:
     """``options.env`` for ``launcher()``: the engine's environment, what the launcher keeps of it and of
-    the SDK's own variables, the binary it execs and the run's cgroup it joins first."""
+    the SDK's own variables, the command line it execs (the binary, or ``nsenter ... binary`` that starts it
+    in the run's network namespace; its program as a full path) and the run's cgroup it joins first."""
     keep = ",".join(sorted({*env, *_SDK_SETS}))
     procs = group_procs(env)
-    return {**env, _KEEP: keep, _BINARY: str(binary), **({_CGROUP: str(procs)} if procs else {})}
+    program = shutil.which(start[0], path=env.get("PATH")) or start[0]
+    argv = json.dumps([program, *start[1:]])
+    return {**env, _KEEP: keep, _BINARY: argv, **({_CGROUP: str(procs)} if procs else {})}
 
 
 def launcher() -> Path:

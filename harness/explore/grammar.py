@@ -16,6 +16,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from harness.explore.scenario import Agent, Call, Hook, Rule, Scenario, Skill, Step
+from harness.explore.surface_vocabulary import HANDLER_TYPES, SETTING_VALUES
 from harness.explore.vocabulary import (
     AGENT_EXTRA,
     AGENT_NAMES,
@@ -35,6 +36,7 @@ from harness.explore.vocabulary import (
     TOOL_EVENTS,
     output_kinds,
     surface,
+    type_options,
 )
 
 TOOL_LISTS: tuple[tuple[str, ...] | None, ...] = (None, ("Read",), ("Read", "Bash"), ("Bash", "Agent"), ("Skill",))
@@ -107,6 +109,9 @@ def hooks(draw: st.DrawFn) -> tuple[Hook, ...]:
         # the named answers most of the time, one output field of the surface about one hook in four
         fields = output_kinds(event)
         answer = draw(st.sampled_from((HOOK_OUTPUTS,) * 3 + (fields or HOOK_OUTPUTS,)))
+        # a command most of the time, each other handler type of the surface about one hook in nine
+        handler = draw(st.sampled_from(("command",) * 6 + tuple(HANDLER_TYPES)))
+        options = tuple(HANDLER_OPTIONS) if handler == "command" else type_options(handler)
         out.append(
             Hook(
                 event=event,
@@ -114,7 +119,8 @@ def hooks(draw: st.DrawFn) -> tuple[Hook, ...]:
                 output=draw(st.sampled_from(answer)),
                 level=draw(_settings_levels),
                 index=index,
-                options=draw(_some(tuple(HANDLER_OPTIONS))),
+                options=draw(_some(options)),
+                handler=handler,
             )
         )
     return tuple(out)
@@ -178,4 +184,6 @@ def scenarios(draw: st.DrawFn) -> Scenario:
         memory=draw(_some(tuple(MEMORY), one_in=8)),
         ignore_files=draw(st.booleans()),
         mcp=draw(st.sampled_from((False, False, False, True))),
+        settings=draw(_some(tuple(f"{level}:{key}" for key in SETTING_VALUES for level in ("project", "user",
+                                                                                           "local")), one_in=6)),
     )

@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.explore.surface_vocabulary import HANDLER_TYPES, SETTING_VALUES, TYPE_OPTION_VALUES
 from harness.explore.vocabulary import (
     AGENT_EXTRA,
     BASE_FILES,
@@ -110,18 +111,26 @@ class Hook:
     level: str
     index: int
     options: tuple[str, ...] = ()
-    """Handler options of ``HANDLER_OPTIONS`` the handler also sets."""
+    """Handler options the handler also sets (``HANDLER_OPTIONS`` for a command, ``TYPE_OPTION_VALUES``)."""
+    handler: str = "command"
+    """``command`` (the script ``h<i>.sh``), or a type of ``HANDLER_TYPES``."""
 
     def rule(self) -> dict[str, Any]:
-        handler: dict[str, Any] = {"type": "command", "command": f"bash .claude/hooks/h{self.index}.sh"}
-        handler.update({key: json.loads(json.dumps(HANDLER_OPTIONS[key]).replace("{i}", str(self.index)))
-                        for key in self.options})
-        if "args" in self.options:  # the exec form: the command is the executable, the script its argument
-            handler["command"] = "bash"
+        if self.handler == "command":
+            handler: dict[str, Any] = {"type": "command", "command": f"bash .claude/hooks/h{self.index}.sh"}
+            handler.update({key: self._filled(HANDLER_OPTIONS[key]) for key in self.options})
+            if "args" in self.options:  # the exec form: the command is the executable, the script its argument
+                handler["command"] = "bash"
+        else:
+            handler = {"type": self.handler, **self._filled(HANDLER_TYPES[self.handler])}
+            handler.update({key: self._filled(TYPE_OPTION_VALUES[key]) for key in self.options})
         rule: dict[str, Any] = {"hooks": [handler]}
         if self.matcher is not None:
             rule["matcher"] = self.matcher
         return rule
+
+    def _filled(self, value: Any) -> Any:
+        return json.loads(json.dumps(value).replace("{i}", str(self.index)))
 
     def script(self) -> str:
         """Records the event, then answers as ``output`` says."""
@@ -168,6 +177,8 @@ class Scenario:
     """Memory files of ``MEMORY`` the fixture holds."""
     ignore_files: bool = False
     mcp: bool = False
+    settings: tuple[str, ...] = ()
+    """Settings keys of ``SETTING_VALUES`` the fixture sets, each as ``level:key``."""
 
     def files(self) -> dict[str, str]:
         """The case's files, relative to its folder (``home/`` is the user level)."""
@@ -181,7 +192,8 @@ class Scenario:
             if settings:
                 out[_settings_path(level)] = json.dumps(settings, indent=2) + "\n"
         for h in self.hooks:
-            out[f".claude/hooks/h{h.index}.sh"] = h.script()
+            if h.handler == "command":
+                out[f".claude/hooks/h{h.index}.sh"] = h.script()
         out.setdefault(".claude/settings.json", "{}\n")  # the project folder always exists
         out.update(BASE_FILES)
         out.update({name: MEMORY[name] for name in self.memory})
@@ -211,6 +223,11 @@ class Scenario:
             settings["env"] = {"EXPLORE_VAR": level.upper()}
         if level == "project" and self.mcp:
             settings["enableAllProjectMcpServers"] = True
+        for key in (k for lv, k in (item.split(":", 1) for item in self.settings) if lv == level):
+            if key.startswith("permissions."):
+                settings.setdefault("permissions", {})[key.removeprefix("permissions.")] = SETTING_VALUES[key]
+            else:
+                settings[key] = SETTING_VALUES[key]
         return settings
 
     def case(self, case_id: str) -> dict[str, Any]:

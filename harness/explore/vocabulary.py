@@ -18,6 +18,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from harness.explore.surface_vocabulary import (
+    HANDLER_TYPES,
+    MORE_TOOL_CALLS,
+    SETTING_VALUES,
+    SETTINGS_OWN,
+    TYPE_OPTION_VALUES,
+)
 from harness.surface.coverage import read_lists
 from harness.surface.model import Kind, Surface, split
 
@@ -90,6 +97,14 @@ HANDLER_OPTIONS_LEFT_OUT: Mapping[str, str] = {
     "rewakeMessage": "read only with asyncRewake",
     "rewakeSummary": "read only with asyncRewake",
 }
+
+
+def type_options(handler: str) -> tuple[str, ...]:
+    """The options of the surface a ``handler`` of HANDLER_TYPES may set beside its own fields (those with a
+    value in TYPE_OPTION_VALUES; the others are TYPE_OPTIONS_LEFT_OUT)."""
+    own = set(HANDLER_TYPES[handler])
+    names = (name.split(".", 1)[1] for name in surface("hook-handler") if name.startswith(f"{handler}."))
+    return tuple(name for name in names if name not in own and name in TYPE_OPTION_VALUES)
 
 
 def output_kinds(event: str) -> tuple[str, ...]:
@@ -210,6 +225,7 @@ TOOL_CALLS: Mapping[str, tuple[str, dict[str, Any]]] = {
     "webfetch": ("WebFetch", {"url": "https://example.com/", "prompt": "Summarise."}),
     "mcp": ("mcp__srv__ping", {}),
     "nope": ("Nope", {}),
+    **MORE_TOOL_CALLS,
 }
 #: How often each kind is drawn, relative to the others (Skill and Agent calls are drawn apart).
 CALL_WEIGHTS: Mapping[str, int] = {"bash-echo": 4, "read-notes": 2, "write-out": 2, "edit-notes": 2}
@@ -281,11 +297,11 @@ def reach() -> dict[str, set[str]]:
         "hook-event": events,
         "hook-output": {name for e in events for k in (*HOOK_OUTPUTS, *output_kinds(e))
                         for name in _surface_names(e, k)},
-        "hook-handler": {"command.command", *(f"command.{o}" for o in HANDLER_OPTIONS)},
+        "hook-handler": {"command.command", *(f"command.{o}" for o in HANDLER_OPTIONS),
+                         *(f"{t}.{o}" for t in HANDLER_TYPES for o in (*HANDLER_TYPES[t], *type_options(t)))},
         "skill-key": {*SKILL_OWN, *SKILL_EXTRA},
         "agent-key": {*AGENT_OWN, *AGENT_EXTRA},
         "tool": {tool for tool, _ in TOOL_CALLS.values()} | {"Skill", "Agent"},
         "rule-form": {rule_form(rule) for rule in RULES},
-        "setting": {"hooks", "permissions", "permissions.allow", "permissions.deny", "permissions.ask",
-                    "enableAllProjectMcpServers"},
+        "setting": {*SETTINGS_OWN, *SETTING_VALUES},
     }

@@ -17,6 +17,7 @@ from harness.refengine import (
     agents,
     approvals,
     edit_rules,
+    hook_quiet,
     hook_rewrite,
     memory,
     messages,
@@ -110,9 +111,11 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
         return _error(use_id, invalid)
 
     reported = normalized_input(name, tool_input, workdir=rt.workdir)
+    hook_quiet.wake_for_call(rt, name, tool_input)
     pre = fire(rt, conversation, "PreToolUse", subject=name, tool=name,
                fields={"tool_name": name, "tool_input": reported, "tool_use_id": use_id})
     if pre.blocked:
+        hook_quiet.wake_refused(rt, conversation.mode or rt.mode)
         _check_deny_outside(rt, name, tool_input)
     if pre.blocked and conversation.mode is None and rt.mode in modes.SESSION_MODES:
         modes.hook_refusal(rt.mode, name, pre.permission)
@@ -148,6 +151,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
         bash_variable_refusal=rt.profile.bash_variable_refusal,
     )
     decision = decide(request)
+    if decision.behaviour != "allow":
+        hook_quiet.wake_refused(rt, conversation.mode or rt.mode)
     if conversation.mode is None:  # the session's mode; a hook agent's own dontAsk answers as default does
         decision = modes.adjust(decision, request, refusals=len(rt.session.denials))
     if decision.behaviour != "allow" and pre.updated_without_decision:

@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import hook_async, hook_messages, hook_options, hook_surface, launch
+from harness.refengine import hook_async, hook_messages, hook_options, hook_surface, http_client, launch
 from harness.refengine.agents import full_pool
 from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
 from harness.refengine.errors import NotModelled
@@ -50,7 +50,7 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
         return combine(event, tool, [], deny_names_event=rt.profile.hook_deny_reason_names_event)
     rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
     for rule in rules:  # right or silent: any hook this engine has no measurement for ends the run here
-        for a in rule.actions:
+        for a in rule.actions if rule.event not in hook_surface.QUIET_EVENTS else ():  # inert: they never run
             hook_options.check(rule.event, a.options, from_settings=rule.from_settings, origin=rule.origin)
         hook_surface.check_rule(rule.event, ((a.type, a.keys) for a in rule.actions), origin=rule.origin)
     data = payload(event, source=rt.payload_source(conversation), fields=fields)
@@ -205,7 +205,7 @@ def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionRes
         headers={"Content-Type": "application/json", **headers},
     )
     try:
-        with urllib.request.urlopen(request, timeout=_timeout(rt, action)) as response:
+        with http_client.opener(rt.env).open(request, timeout=_timeout(rt, action)) as response:
             status, body = response.status, response.read().decode("utf-8", "replace")
     except urllib.error.HTTPError as exc:  # a non-2xx answer: its body is not read as a decision
         answer = exc.read().decode("utf-8", "replace")

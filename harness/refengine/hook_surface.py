@@ -9,7 +9,7 @@ not-modelled, with a reason naming the element: a guess would be a false verdict
 never seen.
 
 Checked where it matters: the rules' events and handler options each time an event fires (so a rule on an
-event the engine never fires here, such as InstructionsLoaded, makes the run not-modelled at its start), an
+event the engine does not fire, such as PostToolBatch, makes the run not-modelled at its start), an
 action's output and exit code when its result is combined (hooks.combine).
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness.refengine import hook_options
+from harness.refengine import hook_options, hook_quiet
 from harness.refengine.errors import NotModelled
 
 Cases = tuple[str, ...]
@@ -36,14 +36,9 @@ EVENTS: Mapping[str, Cases] = {
     "SessionEnd": ("hook-event-sessionend",),
 }
 
-#: Events measured not to fire in a print-mode run on every pinned version: a rule on one is inert (the engine
-#: never fires it), where a rule on any other event outside EVENTS makes the run not-modelled. Notification: the
-#: release sends it for an interactive permission dialog, an idle prompt, a login, background agents and teammates
-#: (none of which a print-mode run of this engine has), a permission request over the SDK's control stream, and an
-#: MCP server's elicitation; the last is not modelled (mcp_client.py answers not-modelled when a server elicits).
-QUIET_EVENTS: Mapping[str, Cases] = {
-    "Notification": ("hook-event-notification-print-mode", "hook-event-notification-permission-prompt"),
-}
+#: Events measured not to fire in a print-mode run on every pinned version (hook_quiet.py, with what wakes each): a
+#: rule on one is inert, where a rule on any other event outside EVENTS makes the run not-modelled.
+QUIET_EVENTS: Mapping[str, Cases] = {event: quiet.cases for event, quiet in hook_quiet.QUIET.items()}
 
 #: Keys of a handler (an entry of a rule's inner ``hooks`` list) that the engine reads, by action type.
 HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
@@ -193,10 +188,8 @@ def every_case() -> set[str]:
 
 def check_rule(event: str, handlers: Iterable[tuple[str, Iterable[str]]], *, origin: str) -> None:
     """NotModelled unless ``event`` and every key of each handler (its type, its keys) are in the table; a rule on
-    a quiet event passes (it never fires, whatever its handlers say)."""
-    if event in QUIET_EVENTS:
-        return
-    if event not in EVENTS:
+    a quiet event never fires, but a handler key no case measures might still make claude drop the settings file."""
+    if event not in EVENTS and event not in QUIET_EVENTS:
         raise NotModelled(f"a hook on {event} ({origin}): the event is not modelled")
     for kind, keys in handlers:
         known = HANDLER_OPTIONS.get(kind, {})

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agent_keys, agents, hook_messages, hook_reads, memory, slash
+from harness.refengine import agent_keys, agents, hook_messages, hook_quiet, hook_reads, memory, slash
 from harness.refengine.config import load_project
 from harness.refengine.config_model import Launch
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
@@ -181,6 +181,10 @@ def _start_process(rt: Runtime, *, source: str) -> None:
     as long as the session, S4), SessionStart."""
     if source == "resume" and rt.config.memory.present:
         raise NotModelled("a resumed session with memory files (measured: a new session)")
+    if source == "resume":
+        hook_quiet.wake(rt, "resume")
+    if rt.config.memory.present:
+        hook_quiet.wake(rt, "memory")
     rt.mcp.start()
     if rt.profile.settings_errors_logged:
         rt.debug.extend(settings_error_debug(str(p.path), p.problem) for p in rt.config.settings_problems)

@@ -28,7 +28,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.refengine import messages
+from harness.refengine import hook_quiet, messages
 from harness.refengine.config_model import tool_list
 from harness.refengine.errors import NotModelled
 from harness.refengine.frontmatter import split_frontmatter
@@ -70,7 +70,10 @@ def expand(rt: Runtime, name: str, args: str) -> Expansion:
     words = args.split()
     body = body.replace("$ARGUMENTS", args)
     body = _POSITIONAL.sub(lambda m: words[int(m[1])] if int(m[1]) < len(words) else m[0], body)
+    hook_quiet.wake(rt, "slash")
     lines = len(_SHELL.findall(body))
+    if lines:
+        hook_quiet.wake(rt, "slash-shell")
     body = _SHELL.sub(lambda m: _shell(rt, m[1], lines=lines), body)
     # without arguments the header has no <command-args> tag at all (slash-command-no-args, 2.1.252 to 2.1.332)
     header = f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>" + (

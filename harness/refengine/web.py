@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
-from harness.refengine import tool_messages
+from harness.refengine import http_client, tool_messages
 from harness.refengine.conversation import text_of, user_text
 from harness.refengine.errors import NotModelled
 from harness.refengine.runtime import Request, Runtime
@@ -61,7 +61,7 @@ def _fetch(rt: Runtime, parts: SplitResult) -> tuple[bytes, str] | ToolResult:
     """GET over https; the answers measured for a refused connection and a 404, NotModelled otherwise."""
     url = parts._replace(scheme="https").geturl()
     request = urllib.request.Request(url, headers={"User-Agent": _user_agent(rt)})
-    opener = urllib.request.build_opener(_NoRedirects(), urllib.request.HTTPSHandler(context=_tls(rt.env)))
+    opener = http_client.opener(rt.env, _NoRedirects(), urllib.request.HTTPSHandler(context=_tls(rt.env)))
     try:
         with opener.open(request, timeout=FETCH_TIMEOUT_SECONDS) as response:
             return response.read(), response.headers.get_content_type()

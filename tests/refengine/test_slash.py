@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,20 @@ def test_project_and_user_commands_are_skills_after_the_skills_by_name(tmp_path:
     engine = _engine(tmp_path, "---\ndescription: Hello\n---\nH\n")
     listed = [(s.name, s.command) for s in engine._rt.config.skills.values()]
     assert listed == [("zeta-notes", False), ("alpha", True), ("greet", True)]
+
+
+@pytest.mark.parametrize(("event", "body"), [
+    ("UserPromptExpansion", "---\ndescription: d\n---\nHello."),
+    ("PreSkillShellCommand", "---\ndescription: d\n---\nHello !`echo HI`."),
+])
+def test_a_hook_on_what_a_slash_command_wakes_is_not_modelled(tmp_path: Path, event: str, body: str) -> None:
+    # measured silent elsewhere (hook_quiet.py); a slash command fires UserPromptExpansion, its ! line
+    # PreSkillShellCommand on 2.1.332 (hook-output-userpromptexpansion-*, hook-output-preskillshellcommand-*)
+    (tmp_path / "work" / ".claude").mkdir(parents=True)
+    hooks = {event: [{"hooks": [{"type": "command", "command": "true"}]}]}
+    (tmp_path / "work" / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    engine = _engine(tmp_path, body)
+    with pytest.raises(NotModelled, match=f"a hook on {event} in a run with a slash command"):
+        expand(engine._rt, "greet", "")
+    (tmp_path / "work" / ".claude" / "settings.json").write_text("{}")  # the contrast: no such hook
+    assert "Hello" in expand(_engine(tmp_path, body)._rt, "greet", "").body
