@@ -5,24 +5,58 @@ Measured on 2.1.252 to 2.1.332 in default mode (subagent-type-not-found-before-r
 is answered ``Agent type 'x' not found ...`` (the PreToolUse hook has run first, no permission denial is
 listed). The other modes are not measured with such a rule, nor the bare ``Agent`` ask rule (left to
 the permission check as it was).
+
+A deny rule ``Agent(x)`` does not refuse the call in the permission check either: the Agent tool refuses a
+defined agent x itself, "Agent type 'x' has been denied by permission rule 'Agent(x)' from projectSettings."
+(``localSettings``, ``userSettings``), after PreToolUse hooks ran, and no permission denial is listed. Measured
+on 2.1.252 to 2.1.332 in default mode (rule-agent-deny-wording, where scout, which no rule names, runs) and in
+bypass mode with a PreToolUse hook on Agent (rule-agent-deny-bypass-hook). Other modes, the ``--settings`` file,
+one rule in several files, and an x naming no agent are not measured.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from harness.refengine.errors import NotModelled
-from harness.refengine.permission_rules import RuleSet
+from harness.refengine.permission_rules import Rule, RuleSet
+
+#: The name each settings level has in the refusal (measured: project, local and user).
+_SOURCES = {"project": "projectSettings", "local": "localSettings", "user": "userSettings"}
+#: Modes the refusal is measured in (a PreToolUse hook runs before it: rule-agent-deny-bypass-hook).
+_MODES = frozenset({"default", "bypass"})
 
 
 def effective(rules: RuleSet, tool: str, mode: str) -> RuleSet:
-    """``rules`` as they bind a call of ``tool`` in ``mode``: without the ask rules naming one agent."""
+    """``rules`` as they bind a call of ``tool`` in ``mode``: without the ask and deny rules naming one agent
+    (the Agent tool answers a deny rule itself: ``denial``)."""
     if tool != "Agent":
         return rules
-    naming = tuple(r for r in rules.ask if r.covers_tool("Agent") and r.specifier is not None)
+    rules = dataclasses.replace(rules, deny=tuple(r for r in rules.deny if r not in _naming(rules.deny)))
+    naming = _naming(rules.ask)
     if not naming:
         return rules
     if mode != "default":
         raise NotModelled(f"an ask rule {naming[0].text} against an Agent call in {mode} mode (measured in "
                           "default mode only, where it binds no call)")
     return dataclasses.replace(rules, ask=tuple(r for r in rules.ask if r not in naming))
+
+
+def denial(rules: RuleSet, wanted: str, *, mode: str) -> str | None:
+    """The Agent tool's refusal of a call of the defined agent ``wanted`` that a deny rule names, if any."""
+    naming = [r for r in _naming(rules.deny) if r.specifier == wanted]
+    if not naming:
+        return None
+    rule = naming[0]
+    if mode not in _MODES:
+        raise NotModelled(f"a deny rule {rule.text} against an Agent call in {mode} mode (measured: default and "
+                          "bypass)")
+    if len(naming) > 1 or len(rule.levels) != 1 or (level := next(iter(rule.levels))) not in _SOURCES:
+        raise NotModelled(f"a deny rule {rule.text} from the {'/'.join(sorted(rule.levels))} settings (its "
+                          "refusal names one file: measured for the project's, the local and the user's)")
+    return f"Agent type '{wanted}' has been denied by permission rule '{rule.text}' from {_SOURCES[level]}."
+
+
+def _naming(rules: Sequence[Rule]) -> tuple[Rule, ...]:
+    return tuple(r for r in rules if r.covers_tool("Agent") and r.specifier is not None)

@@ -15,7 +15,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import agent_keys, memory, messages
+from harness.refengine import agent_keys, agent_rules, memory, messages
 from harness.refengine.config_model import AgentDef, SkillDef
 from harness.refengine.conversation import AGENT, Conversation, system_note
 from harness.refengine.errors import NotModelled
@@ -258,8 +258,12 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
     agent = agents.get(wanted) or next(
         (a for a in agents.values() if _loose(a.name) == _loose(wanted)), None)
     if agent is None:
+        if any(r.covers_tool("Agent") and r.specifier == wanted for r in rt.rules.deny):
+            raise NotModelled(f"a deny rule Agent({wanted}) naming no agent")
         return ToolResult(content=messages.agent_type_not_found(wanted, sorted(agents, key=str.lower)),
                           is_error=True)
+    if (refusal := agent_rules.denial(rt.rules, wanted, mode=parent.mode or rt.mode)) is not None:
+        return ToolResult(content=refusal, is_error=True)
     if tool_input.get("run_in_background") is not False:
         # The real engine (background by default since 2.1.198) answers 'Async agent launched successfully' and
         # hands the reply back later; running it in the foreground here would be a guess.

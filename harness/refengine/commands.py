@@ -6,10 +6,14 @@ skills, after the user's and the project's skills and before the bundled ones, `
 command. Their order: by name across both levels (the only reading two measurements share: a project ``hello``
 before a user ``plan``, a user ``alpha`` before a project ``mid``).
 
+A project command in a sub-folder, ``.claude/commands/ns/deploy.md``, is the command ``ns:deploy``: listed as
+``- ns:deploy: <description>`` and typed as ``/ns:deploy args`` (slash.py); ``/deploy`` does not find it (measured
+on 2.1.252 to 2.1.332, case slash-command-namespaced).
+
 Not modelled, so not-modelled for the whole run: a command without ``description`` (what the listing shows
 then), frontmatter other than ``description`` and ``allowed-tools`` (``argument-hint`` and ``model`` may show in
-the listing), a command in a sub-folder (namespaced), the same name at both levels or beside a skill, and a
-command with ``allowed-tools`` called through the Skill tool (what it pre-approves then).
+the listing), a command in a sub-folder (namespaced) other than the measured one, the same name at both levels
+or beside a skill, and a command with ``allowed-tools`` or in a sub-folder called through the Skill tool.
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ from harness.refengine.frontmatter import split_frontmatter
 _MEASURED_KEYS = frozenset({"description", "allowed-tools"})
 
 
-def project_commands(roots: Iterable[Path], warnings: list[str], *, taken: set[str]) -> dict[str, SkillDef]:
-    """The commands of ``roots`` (the user's, the project's ``commands`` folders) as skills, in listing order."""
+def project_commands(roots: Iterable[Path], warnings: list[str], *, taken: set[str],
+                     project: Path | None = None) -> dict[str, SkillDef]:
+    """The commands of ``roots`` (the user's, the project's ``commands`` folders) as skills, in listing order;
+    ``project``: the project's folder, where one sub-folder's command is measured."""
     files = [p for root in roots if root.is_dir() for p in root.glob("*.md")]
     names = [p.stem for p in files]
     out: dict[str, SkillDef] = {}
@@ -36,13 +42,18 @@ def project_commands(roots: Iterable[Path], warnings: list[str], *, taken: set[s
         meta, _ = split_frontmatter(path.read_text(encoding="utf-8"))
         problems = [*skill.unmodelled, *_problems(path, meta, clash=names.count(path.stem) > 1 or path.stem in taken)]
         out[path.stem] = skill if problems == list(skill.unmodelled) else _with_problems(skill, problems)
-    nested = [p for root in roots if root.is_dir() for p in root.glob("*/**/*.md")]
-    if nested:
-        first = nested[0]
-        out[f"{first.parent.name}:{first.stem}"] = _with_problems(
-            skill_def(first, warnings, name=first.stem, command=True),
-            [f"a command in a sub-folder of a commands folder ({first.parent.name}/{first.name}; namespaced "
-             "commands are not measured)"])
+    for path in sorted(p for root in roots if root.is_dir() for p in root.glob("*/**/*.md")):
+        name = f"{path.parent.name}:{path.stem}"
+        skill = skill_def(path, warnings, name=name, command=True)
+        meta, _ = split_frontmatter(path.read_text(encoding="utf-8"))
+        problems = [*skill.unmodelled, *_problems(path, meta, clash=name in taken or name in out)]
+        if path.parent.parent != project or len(files) + len(out) > 0:
+            # Measured: one project command in a sub-folder, no other command beside it (its place among other
+            # commands, a user's sub-folder, deeper folders are not).
+            problems.append(f"a command in a sub-folder of a commands folder ({path.parent.name}/{path.name}) "
+                            "beside other commands, deeper or in the user's folder (measured: one project command "
+                            "in one sub-folder)")
+        out[name] = _with_problems(skill, problems)
     return out
 
 

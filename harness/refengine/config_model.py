@@ -54,6 +54,8 @@ class SkillDef:
     """A plugin's ``commands/<name>.md``: its body is injected without the base-directory line (measured)."""
     unmodelled: tuple[str, ...] = ()
     """Frontmatter the engine does not model (scope.py)."""
+    model: str | None = None
+    """Its ``model`` key: changes nothing the engine models, but may fire the model-switch hooks (hook_quiet.py)."""
 
     def listed(self, *, activated: set[str], without_description: bool = True) -> bool:
         """Listed to the model: it has something to show, the model may invoke it, and a conditional
@@ -166,6 +168,8 @@ class PermissionLists:
     allow: tuple[str, ...] = ()
     deny: tuple[str, ...] = ()
     ask: tuple[str, ...] = ()
+    origins: tuple[tuple[str, str], ...] = ()
+    """(rule text, settings level) pairs: a ``/path`` rule is read against its file's level (rule_paths.py)."""
 
 
 @dataclass(frozen=True, kw_only=True)

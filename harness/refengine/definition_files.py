@@ -95,6 +95,7 @@ def skill_def(path: Path, warnings: list[str], *, name: str, plugin: str | None 
         alias=alias,
         command=command,
         unmodelled=tuple(p for p in (frontmatter_problem("skill", name, meta, SKILL_KEYS),) if p),
+        model=str(meta["model"]) if meta.get("model") is not None else None,
     )
 
 

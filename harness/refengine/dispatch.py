@@ -16,12 +16,12 @@ from harness.refengine import (
     agent_rules,
     agents,
     approvals,
-    edit_rules,
     hook_quiet,
     hook_rewrite,
     memory,
     messages,
     modes,
+    path_denials,
     read_guard,
     skills,
     web,
@@ -98,8 +98,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
             disabled=name in DISABLED_BUILTINS or name in removed_by_deny(rt.rules)))
     invalid = validation_error(name, tool_input, rt.profile.input_error_types) or (
         skills.validation_error(rt, tool_input) if name == "Skill" else None)
-    if invalid is None and ((invalid := _read_denied_write(rt, name)) is not None
-                            or (invalid := _path_denied(rt, conversation, name, tool_input)) is not None) \
+    if invalid is None and ((invalid := path_denials.read_denied_write(rt, name, tool_input)) is not None
+                            or (invalid := path_denials.path_denied(rt, name, tool_input)) is not None) \
             and rt.profile.read_deny_write_is_listed_denial:
         _deny(rt, name, normalized_input(name, tool_input, workdir=rt.workdir))
     if invalid is None:  # the read-first guard: no permission denial listed (read_guard.py)
@@ -217,44 +217,6 @@ def _deferred_memory(rt: Runtime, conversation: Conversation, name: str, tool_in
     path = resolve(str(tool_input.get("file_path", "")), workdir=rt.workdir)
     due = memory.on_read(model, conversation.memory_loaded, path, rt.workdir)
     return [memory.deferred_text(f, rt.profile) for f in due]
-
-
-def _read_denied_write(rt: Runtime, name: str) -> str | None:
-    """A bare ``Read`` deny rule refuses every Write in its input validation (before hooks and the allow
-    rules; no permission_denials entry). Measured on 2.1.252 and 2.1.332 (cc-harness explore, seed 1), 2.1.257
-    and 2.1.278 (permission-read-deny-blocks-write). NotebookEdit under such a rule, and a Read deny rule with
-    a pattern, are not measured."""
-    read_denies = [r for r in rt.rules.deny if r.tool == "Read"]
-    if not read_denies or name not in ("Write", "Edit", "NotebookEdit"):
-        return None
-    if name != "NotebookEdit" and any(r.specifier is None for r in read_denies):
-        # an Edit too, in its own words (permission-read-deny-edit, 2.1.252 to 2.1.332)
-        return messages.write_covered_by_read_deny("written" if name == "Write" else "edited")
-    raise NotModelled(f"{name} under a Read deny rule" + ("" if name == "NotebookEdit" else " with a pattern"))
-
-
-def _path_denied(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> str | None:
-    """A path deny rule refuses a Read or Edit (an Edit rule a Write too: edit_rules.py) in its input validation, in
-    bypass mode too, listed as a permission denial where the profile lists the bare Read deny's (measured the same
-    way on 2.1.252 to 2.1.332: 2.1.278 on).
-    Measured forms (permission_rules.path_rule_matches): ``seg/**`` binds that folder at any depth of the working
-    copy
-    (rule-edit-path-glob, rule-edit-path-nested), ``//abs/**`` an absolute folder (rule-read-path-absolute).
-    Whether PreToolUse hooks run before it is not measured."""
-    if name not in ("Read", "Edit", "Write"):
-        return None
-    given = tool_input.get("file_path")
-    if not isinstance(given, str):
-        return None
-    # An Edit deny rule refuses a Write the same way (edit_rules.py); a folder rule that cannot bind is skipped.
-    hits = edit_rules.binding(rt.rules.deny, "Edit" if name == "Write" else name, resolve(given, workdir=rt.workdir),
-                              workdir=rt.workdir)
-    if not hits:
-        return None
-    hooks = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
-    if any(rule.event == "PreToolUse" for rule in hooks):
-        raise NotModelled(f"a path deny rule for {name} beside PreToolUse hooks (which runs first is not measured)")
-    return messages.path_denied()
 
 
 def _check_deny_outside(rt: Runtime, name: str, tool_input: Mapping[str, Any]) -> None:

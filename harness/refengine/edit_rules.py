@@ -25,7 +25,7 @@ from pathlib import Path
 from harness.refengine import messages
 from harness.refengine.errors import NotModelled
 from harness.refengine.permission_request import ALLOW, Decision, Request
-from harness.refengine.permission_rules import Rule, path_rule_matches
+from harness.refengine.permission_rules import Rule
 from harness.refengine.tool_model import resolve
 
 #: A folder rule however it is anchored: ``seg/**``, ``/seg/**`` (the settings file's project), ``//abs/**``.
@@ -49,7 +49,7 @@ def binding(rules: Iterable[Rule], tool: str, path: Path, *, workdir: Path) -> l
     """The ``tool`` rules with a path among ``rules`` that bind ``path``; a rule form whose match is not measured
     raises NotModelled unless it cannot bind at all."""
     return [r for r in rules if r.tool == tool and r.specifier is not None and not cannot_bind(r.specifier, path)
-            and path_rule_matches(r.specifier, path, workdir=workdir)]
+            and r.binds_path(path, workdir=workdir)]
 
 
 def write_path(request: Request) -> Path:

@@ -16,7 +16,15 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import hook_async, hook_messages, hook_options, hook_surface, http_client, launch
+from harness.refengine import (
+    hook_async,
+    hook_messages,
+    hook_options,
+    hook_surface,
+    http_client,
+    launch,
+    transcript_reads,
+)
 from harness.refengine.agents import full_pool
 from harness.refengine.conversation import AGENT, Conversation, text_of, user_text
 from harness.refengine.errors import NotModelled
@@ -135,8 +143,10 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
         raise NotModelled("a command hook with SHELL set (which shell runs it is measured without SHELL)")
     in_background = action.options.get("async") is True
     timeout = min(_timeout(rt, action), hook_async.BUDGET) if in_background else _timeout(rt, action)
-    proc = launch.run_shell_command(action.command, env=env, cwd=rt.workdir, stdin=encode_payload(data).encode(),
-                                    timeout=timeout, stand_in=launch.HOOK_STAND_IN)
+    with transcript_reads.Watch(rt.session.transcript_path.parent, who=f"the {event} hook {action.command!r}") as watch:
+        proc = launch.run_shell_command(action.command, env=env, cwd=rt.workdir, stdin=encode_payload(data).encode(),
+                                        timeout=timeout, stand_in=launch.HOOK_STAND_IN)
+    watch.check()
     if in_background:
         stdout = "" if proc.timed_out else hook_text(proc.stdout, stream="stdout")
         output = parse_output(stdout)

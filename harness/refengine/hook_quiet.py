@@ -37,6 +37,7 @@ TRIGGERS: Mapping[str, str] = {
     "cd": "a Bash command that changes directory",
     "settings-write": "a call that may write under .claude/",
     "file-change": "a call that may change a file",
+    "model": "a skill or agent that names a model",
 }
 
 
@@ -63,8 +64,9 @@ QUIET: Mapping[str, Quiet] = {
     "PermissionDenied": Quiet(cases=_ALL, wakes=("refused-in-mode",)),
     # 2.1.252 and 2.1.257 fire PostModelSwitch (source resume, from the [1m] model id to the plain one) when a
     # session resumes; 2.1.278 and 2.1.332 do not (hook-event-postmodelswitch-resume). PreModelSwitch fires on none.
-    "PostModelSwitch": Quiet(cases=_ALL, wakes=("resume",)),
-    "PreModelSwitch": Quiet(cases=_ALL),  # /model: hook-output-premodelswitch-deny
+    # A skill's or agent's ``model`` key may switch the model when it runs: not measured.
+    "PostModelSwitch": Quiet(cases=_ALL, wakes=("resume", "model")),
+    "PreModelSwitch": Quiet(cases=_ALL, wakes=("model",)),  # /model: hook-output-premodelswitch-deny
     "UserPromptExpansion": Quiet(cases=_ALL, wakes=("slash",)),  # hook-output-userpromptexpansion-*
     "PreSkillShellCommand": Quiet(cases=_ALL, wakes=("slash-shell",)),  # hook-output-preskillshellcommand-*
     "InstructionsLoaded": Quiet(cases=_ALL, wakes=("memory",)),  # hook-event-payloads (a CLAUDE.md)
@@ -91,6 +93,13 @@ def wake(rt: Runtime, trigger: str) -> None:
     woken = sorted(e for e in _events_with_rules(rt) if trigger in QUIET.get(e, Quiet(cases=())).wakes)
     if woken:
         raise NotModelled(f"a hook on {', '.join(woken)} in a run with {TRIGGERS[trigger]} (not measured)")
+
+
+def wake_for_definitions(rt: Runtime) -> None:
+    """The triggers the run's definitions hold: a skill or (not built-in) agent with a ``model`` key."""
+    if any(s.model for s in rt.config.skills.values()) or \
+            any(a.model for a in rt.config.agents.values() if not a.builtin):
+        wake(rt, "model")
 
 
 def wake_refused(rt: Runtime, mode: str) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from harness.refengine import hook_messages
+from harness.refengine import hook_continue, hook_messages
 from harness.refengine.errors import NotModelled
 from harness.refengine.hooks import HookAction
 
@@ -84,6 +84,13 @@ class HookOutcome:
     """``updated_input`` came with no permissionDecision: the rewritten call still needs the permission check."""
     actions: int = 0
     """How many actions ran for the event."""
+    continue_false: bool = False
+    """An output the event reads said ``continue: false`` (CONTINUE_READ), or one held back a block
+    (hook_continue.HOLDS_BLOCK: then ``blocked`` is false and ``stop_turn`` true)."""
+    blocked_otherwise: bool = False
+    """A block came from an exit 2 or a prompt/agent verdict, not from JSON output."""
+    block_apart: bool = False
+    """A block came from an action that did not say ``continue: false`` (hook_reads: a race with the stop)."""
     raced: tuple[str, ...] = ()
     """When several actions blocked with different texts: every one of them, ``message`` (the first) first.
     Which one the real engine gives is a race (combine), so a run's answer is any of them."""
@@ -129,9 +136,11 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     subject = tool or ""
 
     raced: list[str] = []
+    apart = stops = False
 
     def block(text: str, decision: Permission = "deny") -> None:
-        nonlocal permission, message, blocked
+        nonlocal permission, message, blocked, apart
+        apart = apart or not stops  # a block from a handler that did not say continue: false races a stop
         if blocked and text not in raced:
             raced.append(text)
         blocked = True
@@ -142,14 +151,19 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
             raced.append(text)
 
     stop_reason: str | None = None
+    otherwise = continued = False
+    results = list(results)
+    holding = hook_continue.holding(event, results)
     results = [as_read(event, r) for r in results]
     for r in results:
         specific = _specific(r.output)
-        if r.output is not None and r.output.get("continue") is False:
-            stop = True
+        stops = r.output is not None and r.output.get("continue") is False
+        if r.output is not None and stops:
+            stop = continued = True
             if stop_reason is None and isinstance(r.output.get("stopReason"), str):
                 stop_reason = r.output["stopReason"]
         if r.action.type in ("prompt", "agent"):
+            otherwise = otherwise or r.verdict_ok is False
             if r.verdict_ok is False:
                 if event in ("Stop", "SubagentStop"):
                     block(hook_messages.stop_feedback(r.action.prompt, r.verdict_reason))
@@ -160,6 +174,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
                     block(hook_messages.agent_hook_not_met(event, subject, r.verdict_reason))
             continue
         if r.exit_code == 2:
+            otherwise = True
             if event in ("Stop", "SubagentStop"):
                 block(hook_messages.stop_feedback(r.action.label, r.stderr))
             elif event == "UserPromptSubmit":
@@ -209,12 +224,14 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
                 block(hook_messages.hook_error(event, subject, r.action.label, reason))
         if isinstance(specific.get("additionalContext"), str):
             contexts.append(hook_messages.additional_context(event, tool, specific["additionalContext"]))
-    return HookOutcome(
+    outcome = HookOutcome(
         permission=permission, message=message, blocked=blocked, stop_turn=stop, contexts=tuple(contexts),
         updated_input=updated, actions=len(results), raced=tuple(raced) if len(raced) > 1 else (),
         updated_without_decision=updated_alone and permission is None, block_note=block_note,
-        suppress_prompt=suppress, stop_reason=stop_reason,
+        suppress_prompt=suppress, stop_reason=stop_reason, continue_false=continued,
+        blocked_otherwise=otherwise, block_apart=apart,
     )
+    return hook_continue.held(event, outcome, holding) if holding else outcome
 
 
 #: Where the profile's ``hook_deny_reason_names_event`` holds, a PreToolUse JSON deny reason reaches the model

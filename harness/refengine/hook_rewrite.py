@@ -1,12 +1,14 @@
 """A PreToolUse hook's ``updatedInput`` that the tool's schema refuses.
 
 Measured on 2.1.252 to 2.1.332 for Write and Edit (hook-pretooluse-updated-input-invalid; the explorer's seed
-20261202 too): the call is refused with ``PreToolUse hook for <tool> returned updatedInput that failed schema
-validation: <tool> failed due to the following issue(s):`` and one line per parameter in the schema's order, the
-same lines as the tool's own input check (``input_error_types``); 2.1.332 adds a last line saying the model's input
-was valid. It is listed as a permission denial with the model's input. A key the tool does not know is ignored (the
-rewrite runs). A rewrite with both a missing and a mistyped parameter, a parameter that is not a string, and other
-tools are not measured.
+20261202 too) and for Read, WebFetch, Skill and Agent rewritten to ``{command: ...}``, with allow or without a
+decision (hook-pretooluse-updated-input-invalid-tools: every required parameter missing): the call is refused
+with ``PreToolUse hook for <tool> returned updatedInput that failed schema validation: <tool> failed due to the
+following issue(s):`` and one line per parameter in the schema's order, the same lines as the tool's own input
+check (``input_error_types``); 2.1.332 adds a last line saying the model's input was valid. It is listed as a
+permission denial with the model's input (an Agent call as Task). A key the tool does not know is ignored (the
+rewrite runs). A rewrite with both a missing and a mistyped parameter, a parameter that is not a string, a
+mistyped parameter of a tool other than Write and Edit, and other tools are not measured.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from harness.refengine.profiles import Profile
 from harness.refengine.tool_model import SPECS, json_type
 
 #: The tools whose refused rewrite is measured.
-MEASURED_TOOLS = frozenset({"Write", "Edit"})
+MEASURED_TOOLS = frozenset({"Write", "Edit", "Read", "WebFetch", "Skill", "Agent"})
+#: Of those, the tools measured with a mistyped parameter too (the others: every required parameter missing).
+MISTYPED_MEASURED = frozenset({"Write", "Edit"})
 
 
 def refusal(tool: str, rewrite: Mapping[str, Any], profile: Profile) -> str | None:
@@ -33,9 +37,11 @@ def refusal(tool: str, rewrite: Mapping[str, Any], profile: Profile) -> str | No
     odd = [p for p in spec.defaults if p in rewrite and not isinstance(rewrite[p], type(spec.defaults[p]))]
     if not missing and not mistyped and not odd:
         return None
-    if tool not in MEASURED_TOOLS or odd or (missing and mistyped):
+    unmeasured = mistyped and tool not in MISTYPED_MEASURED
+    if tool not in MEASURED_TOOLS or odd or (missing and mistyped) or unmeasured:
         raise NotModelled(f"a PreToolUse updatedInput that fails the {tool} tool's input validation (measured: "
-                          "Write and Edit, missing or mistyped string parameters)")
+                          "Write and Edit, missing or mistyped string parameters; Read, WebFetch, Skill and Agent, "
+                          "missing ones)")
     lines = [_issue(p, None, profile) for p in missing] + [_issue(p, rewrite[p], profile) for p in mistyped]
     return hook_messages.rewrite_refused(tool, lines, profile.hook_rewrite_refusal_suffix)
 

@@ -115,6 +115,12 @@ def shell_line_failed(command: str, stderr: str) -> str:
     return f'Shell command failed for pattern "!`{command}`": [stderr]\n{stderr}'
 
 
+def shell_line_refused(command: str, refusal: str) -> str:
+    """What a prompt prints when the permission check refuses its slash command's ``!`` line (2.1.332; slash_shell.py):
+    ``refusal`` is the Bash call's refusal text."""
+    return f'Shell command permission check failed for pattern "!`{command}`": {refusal}'
+
+
 def forked_skill_result(name: str, reply: str, tools_used: tuple[str, ...] | None = None) -> str:
     """``tools_used`` (2.1.332): the fork's tools are named first (measured for one tool, ``Skill``;
     how several are joined is not measured)."""

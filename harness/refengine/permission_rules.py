@@ -6,7 +6,7 @@ Which rule wins, and what the tool itself says when none decides, is permissions
 
 from __future__ import annotations
 
-import os
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -15,7 +15,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from harness.refengine.errors import NotModelled
-from harness.refengine.tool_model import ALIASES, skill_name
+from harness.refengine.rule_paths import PROJECT, Places, binds
+from harness.refengine.tool_model import ALIASES, resolve, skill_name
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -24,14 +25,19 @@ class Rule:
 
     tool: str
     specifier: str | None = None
+    home: Path | None = dataclasses.field(default=None, compare=False)
+    """The run's HOME, which ``~/`` path rules are read against (None for a skill's ``allowed-tools``)."""
+    levels: frozenset[str] = dataclasses.field(default=PROJECT, compare=False)
+    """The settings levels that hold the rule (a skill's rules are the project's)."""
 
     @classmethod
-    def parse(cls, text: str) -> Rule:
+    def parse(cls, text: str, *, home: Path | None = None, levels: frozenset[str] = PROJECT) -> Rule:
         m = re.fullmatch(r"\s*([^(\s]+)\s*(?:\((.*)\))?\s*", text)
         if m is None:
-            return cls(tool=text.strip())
+            return cls(tool=text.strip(), home=home, levels=levels)
         specifier = m.group(2)
-        return cls(tool=ALIASES.get(m.group(1), m.group(1)), specifier=None if specifier in (None, "*") else specifier)
+        return cls(tool=ALIASES.get(m.group(1), m.group(1)), specifier=None if specifier in (None, "*") else specifier,
+                   home=home, levels=levels)
 
     def covers_tool(self, tool: str) -> bool:
         if self.tool == tool:
@@ -61,8 +67,7 @@ class Rule:
         if tool == "Bash":
             return bash_pattern_matches(self.specifier, str(tool_input.get("command", "")))
         if tool in ("Read", "Edit") and isinstance(tool_input.get("file_path"), str):
-            path = Path(os.path.normpath(workdir / str(tool_input["file_path"])))
-            return path_rule_matches(self.specifier, path, workdir=workdir)
+            return self.binds_path(resolve(str(tool_input["file_path"]), workdir=workdir), workdir=workdir)
         if tool == "WebFetch" and self.specifier.startswith("domain:"):
             return domain_matches(self.specifier.removeprefix("domain:"), str(tool_input.get("url", "")))
         if tool == "WebSearch":
@@ -78,6 +83,11 @@ class Rule:
         # Tool(param:value): none is measured, and a wrong match answers allow or deny wrongly.
         raise NotModelled(f"permission rule {self.text} for {tool} (unmodelled permission rule form)")
 
+    def binds_path(self, path: Path, *, workdir: Path) -> bool:
+        """Whether this rule's path specifier binds the absolute ``path`` (rule_paths.py)."""
+        assert self.specifier is not None
+        return binds(self.specifier, path, Places(workdir=workdir, home=self.home, levels=self.levels))
+
     @property
     def text(self) -> str:
         return f"{self.tool}({self.specifier})" if self.specifier is not None else self.tool
@@ -90,9 +100,18 @@ class RuleSet:
     ask: tuple[Rule, ...] = ()
 
     @classmethod
-    def from_lists(cls, *, allow: Iterable[str], deny: Iterable[str], ask: Iterable[str]) -> RuleSet:
-        return cls(allow=tuple(map(Rule.parse, allow)), deny=tuple(map(Rule.parse, deny)),
-                   ask=tuple(map(Rule.parse, ask)))
+    def from_lists(cls, *, allow: Iterable[str], deny: Iterable[str], ask: Iterable[str],
+                   home: Path | None = None, origins: Iterable[tuple[str, str]] = ()) -> RuleSet:
+        """The rules of the settings files; ``home``: the run's HOME, for ``~/`` path rules; ``origins``: the
+        settings level of each rule text (the project's where none is given)."""
+        levels: dict[str, set[str]] = {}
+        for text, level in origins:
+            levels.setdefault(text, set()).add(level)
+
+        def parsed(texts: Iterable[str]) -> tuple[Rule, ...]:
+            return tuple(Rule.parse(t, home=home, levels=frozenset(levels.get(t, PROJECT))) for t in texts)
+
+        return cls(allow=parsed(allow), deny=parsed(deny), ask=parsed(ask))
 
 
 def host_of(url: str) -> str | None:
@@ -120,28 +139,6 @@ def domain_matches(pattern: str, url: str) -> bool:
     if host == base or host.endswith("." + base):
         raise NotModelled(f"WebFetch(domain:{pattern}) against the host {host} (unmeasured domain match)")
     return False
-
-
-#: A path rule's measured shapes: a relative folder (``src/**``) or an absolute one (``//abs/**``), plain segments.
-_PATH_RULE = re.compile(r"(//)?([\w.-]+(?:/[\w.-]+)*)/\*\*")
-
-
-def path_rule_matches(specifier: str, path: Path, *, workdir: Path) -> bool:
-    """A Read or Edit deny rule's path form against a call's absolute path. Measured on 2.1.252 to 2.1.332:
-    ``src/**`` binds src/app.py and lib/src/util.py (the folder at any depth), not top.py; ``//x/shut/**`` binds
-    /x/shut/a.txt, not /x/open/a.txt. ``/src/**`` (anchored; it leaves lib/src/util.py alone), ``~/`` rules, other
-    globs, and a relative rule against a path outside the working copy are not modelled."""
-    m = _PATH_RULE.fullmatch(specifier)
-    if m is None:
-        raise NotModelled(f"path rule {specifier} (unmodelled permission rule form)")
-    folder = m.group(2).split("/")
-    if m.group(1):
-        return path.parts[1:len(folder) + 1] == tuple(folder) and len(path.parts) > len(folder) + 1
-    if not path.is_relative_to(workdir):
-        raise NotModelled(f"path rule {specifier} against {path}, outside the working copy")
-    parts = path.relative_to(workdir).parts[:-1]  # the folders the file lies in
-    return any(parts[i:i + len(folder)] == tuple(folder) for i in range(len(parts) - len(folder) + 1))
-
 
 
 def bash_pattern_matches(pattern: str, command: str) -> bool:

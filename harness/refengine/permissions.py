@@ -143,9 +143,18 @@ def _check_modelled(request: Request) -> None:
     if covering and any(r.tool == covering and r.specifier is not None
                         for r in (*request.rules.deny, *request.rules.allow, *request.rules.ask, *request.granted)):
         raise NotModelled(f"a {covering} rule with a path beside a {tool} call")
+    # An Edit allow rule with a path lets the Edits it binds run in default mode (rule-edit-root-slash-local-allow,
+    # 2.1.252 to 2.1.332); bypass and acceptEdits allow them anyway. A Read allow rule with a path is not measured.
+    edit_allowed = tool == "Edit" and request.mode in ("default", "bypass", "acceptEdits")
     if tool in ("Read", "Edit") and any(r.specifier is not None and r.matches(tool, tool_input, workdir=workdir)
-                                        for r in (*request.rules.allow, *request.rules.ask, *request.granted)):
-        raise NotModelled(f"a {tool} allow or ask rule with a path that binds the call (only deny is measured)")
+                                        for r in (*request.rules.allow, *request.granted)) \
+            and not (edit_allowed and not any(r.specifier is not None and r.tool == "Edit" for r in request.granted)):
+        raise NotModelled(f"a {tool} allow rule with a path that binds the call in {request.mode} mode (measured: "
+                          "an Edit rule in default mode)")
+    if tool in ("Read", "Edit") and any(r.specifier is not None and r.matches(tool, tool_input, workdir=workdir)
+                                        for r in request.rules.ask) and not _measured_read_ask(request):
+        raise NotModelled(f"a {tool} ask rule with a path that binds the call in {request.mode} mode (measured: a "
+                          "Read of a file in the working copy in default mode)")
     if tool.startswith("mcp__"):
         # Measured: deny rules naming the tool as a whole (the tool is gone before this: mcp_removed_by_deny),
         # and mcp__s__*, mcp__s__rec*, mcp__s__tool allow rules in default mode.
@@ -209,6 +218,10 @@ def _ask_rule(request: Request) -> Decision:
     with the rule's "... to use Edit ..." (measured on 2.1.257 and 2.1.332: mode-default-rules,
     mode-accept-edits-rules). A Write or NotebookEdit ask rule in default mode is not measured."""
     tool = request.tool
+    if _measured_read_ask(request):
+        return Decision(behaviour="ask", message="Claude requested permissions to read from "
+                        f"{resolve(str(request.tool_input['file_path']), workdir=request.workdir)}, but you haven't "
+                        "granted it yet.")
     if tool == "Bash" and request.mode not in ("bypass", "acceptEdits") \
             and writes_a_file(str(request.tool_input.get("command", ""))):
         # Measured in bypass and acceptEdits (settings-perm-ask-bypass, mode-accept-edits-rules). In default mode
@@ -221,3 +234,14 @@ def _ask_rule(request: Request) -> Decision:
         return Decision(behaviour="ask", message=messages.write_not_granted(
             resolve(str(request.tool_input["file_path"]), workdir=request.workdir)))
     return Decision(behaviour="ask", message=messages.permission_not_granted(tool))
+
+
+def _measured_read_ask(request: Request) -> bool:
+    """A Read ask rule with a path that binds a Read of a file in the working copy, in default mode: refused in
+    print mode with the text of a Read outside the working copy and listed as a denial (measured on 2.1.252 to
+    2.1.332 for ``src/**`` and ``*.md``: rule-read-path-ask)."""
+    given = request.tool_input.get("file_path")
+    return (request.tool == "Read" and request.mode == "default" and isinstance(given, str)
+            and inside(resolve(given, workdir=request.workdir), request.workdir)
+            and any(r.specifier is not None and r.matches("Read", request.tool_input, workdir=request.workdir)
+                    for r in request.rules.ask))

@@ -10,7 +10,6 @@ Which state is per-process matters for ``session: resume`` (a new process resumi
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -25,7 +24,7 @@ from harness.refengine.mcp_client import McpPool
 from harness.refengine.permission_request import MODE_NAMES, Mode
 from harness.refengine.permission_rules import RuleSet
 from harness.refengine.profiles import Profile
-from harness.refengine.session_file import SessionFile
+from harness.refengine.session_file import SessionFile, project_folder
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -133,14 +132,9 @@ class Runtime:
         )
 
 
-def project_key(workdir: Path) -> str:
-    """How the real engine names a project's folder under ``~/.claude/projects`` (measured)."""
-    return re.sub(r"[^A-Za-z0-9]", "-", str(workdir))
-
-
 def new_session(*, home: Path, workdir: Path) -> SessionState:
     session_id = str(uuid.uuid4())
-    transcript = home / ".claude" / "projects" / project_key(workdir) / f"{session_id}.jsonl"
+    transcript = project_folder(home, workdir) / f"{session_id}.jsonl"
     return SessionState(session_id=session_id, transcript_path=transcript,
                         file=SessionFile(path=transcript, session_id=session_id, cwd=workdir))
 

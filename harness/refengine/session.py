@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agent_keys, agents, hook_messages, hook_quiet, hook_reads, memory, slash
+from harness.refengine import agent_keys, agents, hook_continue, hook_messages, hook_quiet, hook_reads, memory, slash
 from harness.refengine.config import load_project
 from harness.refengine.config_model import Launch
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
@@ -104,7 +104,8 @@ class Engine:
         rt = Runtime(
             profile=profile, config=config,
             rules=RuleSet.from_lists(allow=config.permissions.allow, deny=config.permissions.deny,
-                                     ask=config.permissions.ask),
+                                     ask=config.permissions.ask, home=invocation.home,
+                                     origins=config.permissions.origins),
             mode=invocation.permission_mode, env=env, model=model,
             mcp=McpPool(servers=config.mcp_servers, cwd=invocation.workdir, env=env, timeout=invocation.timeout),
             timeout=invocation.timeout, depth_cap=_depth_cap(env, profile), main_agent=main_agent,
@@ -185,6 +186,7 @@ def _start_process(rt: Runtime, *, source: str) -> None:
         hook_quiet.wake(rt, "resume")
     if rt.config.memory.present:
         hook_quiet.wake(rt, "memory")
+    hook_quiet.wake_for_definitions(rt)
     rt.mcp.start()
     if rt.profile.settings_errors_logged:
         rt.debug.extend(settings_error_debug(str(p.path), p.problem) for p in rt.config.settings_problems)
@@ -227,9 +229,6 @@ def _main(rt: Runtime) -> Conversation:
 
 
 def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
-    if rt.session.prompt_stopped:
-        raise NotModelled("a prompt after one a UserPromptSubmit hook stopped with continue false (what the session "
-                          "keeps of the stopped prompt is not measured)")
     conversation = _main(rt)
     rt.session.prompt_id = str(uuid.uuid4())
     conversation.start_user_turn()
@@ -242,9 +241,9 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
     notes += rt.session.pending_context
     rt.session.pending_context.clear()
     submitted = fire(rt, conversation, "UserPromptSubmit", subject=None, fields={"prompt": prompt})
-    if submitted.stop_reason is not None or (submitted.stop_turn and not submitted.blocked):
-        # a prompt hook's block also stops the turn (hooks.combine): that is the block below
-        return _prompt_output(rt, result=hook_reads.stopped_prompt(rt.session, conversation, submitted))
+    if submitted.continue_false:
+        return _prompt_output(rt, result=hook_reads.stopped_prompt(rt, conversation, submitted, prompt))
+    hook_reads.check_after_stopped(rt.session)
     if submitted.blocked:
         # Exit 2 / decision block erases the prompt; the model never sees it (notes §1.6).
         # Every UserPromptSubmit action runs, the blocking one's siblings too: what was seen in most runs; in one
@@ -356,6 +355,8 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
                 continue
             return text
         stopped = _stop_hooks(rt, conversation, text, active=stop_blocks > 0)
+        if stopped is hook_continue.HELD:  # a continue false held a block back
+            return "" if conversation.kind == "main" else text
         if stopped is None or stop_blocks >= STOP_BLOCK_CAP:
             return text
         stop_blocks += 1
@@ -386,6 +387,8 @@ def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *,
         outcome = fire(rt, conversation, "SubagentStop", subject=conversation.agent_type, fields={
             "stop_hook_active": active, "agent_transcript_path": str(transcript), "last_assistant_message": text,
             "background_tasks": [], "session_crons": []})
+    if outcome.continue_false:
+        return hook_continue.HELD
     if outcome.blocked:
         return outcome.message or "", outcome.block_note
     if outcome.contexts:

@@ -15,7 +15,8 @@ hook runs, the file holds the main thread's messages, one JSON object a line, in
 - every such line also has ``parentUuid`` (the line before), ``isSidechain: false``, ``uuid``, ``timestamp``,
   ``sessionId`` and ``cwd``.
 
-What the real file holds besides, and this one does not (NOT_MODELLED.md): the other line kinds
+A program that opens the file makes the run not-modelled (transcript_reads.py): what the real file holds besides,
+and this one does not (NOT_MODELLED.md): the other line kinds
 (``attachment``, ``queue-operation``, ``last-prompt``, 2.1.332's ``api-request`` ...), the other fields of a
 message line (``version``, ``gitBranch``, ``promptId``, ``toolUseResult``, the model and usage of a reply),
 the engine's context messages, hook feedback, and forked skills' transcripts. A subagent's transcript has the same
@@ -25,11 +26,18 @@ lines, ``isSidechain: true`` with its ``agentId``, and opens with its task.
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+
+def project_folder(home: Path, workdir: Path) -> Path:
+    """Where the real engine keeps a project's transcripts: ``~/.claude/projects/<workdir, each character other
+    than a letter or digit made a dash>`` (measured)."""
+    return home / ".claude" / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(workdir))
 
 
 @dataclass(kw_only=True)

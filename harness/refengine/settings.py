@@ -54,6 +54,8 @@ def merged_permissions(files: Mapping[str, dict[str, Any]], *, trusted: bool) ->
         allow=tuple(allow),
         deny=tuple(r for f in files.values() for r in _rules(f, "deny")),
         ask=tuple(r for f in files.values() for r in _rules(f, "ask")),
+        origins=tuple((r, level) for level, f in files.items() for kind in ("allow", "deny", "ask")
+                      for r in _rules(f, kind)),
     )
 
 

@@ -77,6 +77,9 @@ def invoke(rt: Runtime, conversation: Conversation, tool_input: Mapping[str, Any
     called = skill_name(tool_input)
     skill = rt.config.skill(called)
     assert skill is not None  # validation_error ran first
+    if skill.command and skill.plugin is None and ":" in skill.name:
+        raise NotModelled(f"the namespaced command {skill.name!r} called through the Skill tool (measured: typed as "
+                          "a prompt)")
     if skill.command and skill.plugin is None and skill.allowed_tools:
         raise NotModelled(f"the project or user command {skill.name!r} with allowed-tools called through the Skill "
                           "tool (what it pre-approves then is not measured)")

@@ -15,10 +15,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import file_text, launch, messages, quotes, tool_messages
+from harness.refengine import file_text, launch, messages, quotes, tool_messages, transcript_reads
 from harness.refengine.errors import NotModelled
 from harness.refengine.notebook import read_notebook, run_notebook_edit
 from harness.refengine.search_tools import run_glob, run_grep
+from harness.refengine.session_file import project_folder
 from harness.refengine.tool_model import ToolEnvironment, ToolResult, resolve, tool_error
 
 BASH_TIMEOUT_SECONDS = 120.0  # the Bash tool's default (2 minutes)
@@ -37,8 +38,11 @@ def run_bash(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     """``bash -c`` in the working copy with stderr merged into stdout (measured: ``OUT\\nERR``)."""
     timeout_ms = tool_input.get("timeout")
     timeout = timeout_ms / 1000 if isinstance(timeout_ms, int | float) and timeout_ms > 0 else BASH_TIMEOUT_SECONDS
-    proc = launch.run_shell_command(tool_input["command"], env=env.env, cwd=env.workdir, stdin=None, timeout=timeout,
-                                    merge_stderr=True)
+    folder = project_folder(Path(env.env.get("HOME", "/nonexistent")), env.workdir)
+    with transcript_reads.Watch(folder, who=f"the Bash command {tool_input['command']!r}") as watch:
+        proc = launch.run_shell_command(tool_input["command"], env=env.env, cwd=env.workdir, stdin=None,
+                                        timeout=timeout, merge_stderr=True)
+    watch.check()
     output, code = proc.stdout.decode("utf-8", "replace"), proc.returncode
     if proc.timed_out:
         output, code = output + "\nCommand timed out", 143

@@ -134,6 +134,10 @@ def test_a_rule_on_a_quiet_event_is_inert_where_nothing_wakes_it(write_case: Cas
     ("PermissionDenied", {"mode": "acceptEdits", "command": "curl -s http://127.0.0.1:9/"}, "acceptEdits or plan"),
     ("PostModelSwitch", {"resume": True}, "a resumed session"),
     ("InstructionsLoaded", {"files": {"CLAUDE.md": "Be brief.\n"}}, "memory files"),
+    ("PreModelSwitch", {"files": {".claude/skills/alpha/SKILL.md": "---\ndescription: A.\nmodel: sonnet\n---\nB\n"}},
+     "names a model"),
+    ("PostModelSwitch", {"files": {".claude/agents/h.md": "---\nname: h\ndescription: H.\nmodel: sonnet\n---\n"}},
+     "names a model"),
 ])
 def test_what_wakes_a_quiet_event_is_not_modelled(write_case: CaseWriter, tmp_path: Path, event: str,
                                                   setup: dict[str, object], named: str) -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from harness.refengine import hook_messages, hook_surface
 from harness.refengine.errors import NotModelled
-from harness.refengine.hook_reads import stopped_prompt
+from harness.refengine.hook_reads import check_after_stopped, stopped_prompt
 from harness.refengine.hook_results import ActionResult, combine
 from harness.refengine.hooks import HookAction
 
@@ -63,6 +63,12 @@ class _Session:
     prompt_stopped = False
 
 
+class _Runtime:
+    def __init__(self, session: _Session | None = None) -> None:
+        self.session = session or _Session()
+        self.races: list[tuple[str, ...]] = []
+
+
 class _Conversation:
     def __init__(self) -> None:
         self.messages: list[object] = ["earlier", "the prompt"]
@@ -71,11 +77,67 @@ class _Conversation:
 def test_a_stopped_prompt_prints_the_stop_reason_and_leaves_the_conversation() -> None:
     session, conversation = _Session(), _Conversation()
     outcome = combine("UserPromptSubmit", None, [_result(output={"continue": False, "stopReason": "HALT"})])
-    assert stopped_prompt(session, conversation, outcome) == "Operation stopped by hook: HALT"  # type: ignore[arg-type]
+    assert stopped_prompt(_Runtime(session), conversation, outcome, "P") == "Operation stopped by hook: HALT"  # type: ignore[arg-type]
     assert (session.prompt_stopped, conversation.messages) == (True, ["earlier"])
 
 
-def test_a_stop_without_a_reason_is_not_modelled() -> None:
+def test_a_stop_without_a_reason_prints_the_bare_words() -> None:
     outcome = combine("UserPromptSubmit", None, [_result(output={"continue": False})])
-    with pytest.raises(NotModelled, match="without a stopReason"):
-        stopped_prompt(_Session(), _Conversation(), outcome)  # type: ignore[arg-type]
+    assert stopped_prompt(_Runtime(), _Conversation(), outcome, "P") == "Operation stopped by hook"  # type: ignore[arg-type]
+
+
+BLOCK = {"decision": "block", "reason": "WHY"}
+STOP = {"continue": False, "stopReason": "HALT"}
+
+
+@pytest.mark.parametrize("results", [[{**STOP, **BLOCK}], [STOP, BLOCK], [BLOCK, STOP]])
+def test_a_prompt_stop_wins_over_a_json_block(results: list[dict[str, object]]) -> None:
+    outcome = combine("UserPromptSubmit", None, [_result(output=o) for o in results])
+    assert outcome.continue_false
+    rt = _Runtime()
+    assert stopped_prompt(rt, _Conversation(), outcome, "P") == "Operation stopped by hook: HALT"  # type: ignore[arg-type]
+    # from two handlers the block races the stop (it won once on 2.1.278): the blocked text is the rival
+    blocked = "UserPromptSubmit operation blocked by hook:\nWHY\n\nOriginal prompt: P"
+    rivals = [("Operation stopped by hook: HALT", blocked)]
+    assert rt.races == (rivals if len(results) > 1 else [])
+
+
+@pytest.mark.parametrize(("results", "why"), [
+    ([_result(output={"continue": False}), _result(output=BLOCK)], "without a stopReason beside a block"),
+    ([_result(output=STOP), _result(exit_code=2, stderr="NO")], "beside an exit 2"),
+])
+def test_a_prompt_stop_beside_what_is_not_measured_abstains(results: list[ActionResult], why: str) -> None:
+    outcome = combine("UserPromptSubmit", None, results)
+    with pytest.raises(NotModelled, match=why):
+        stopped_prompt(_Runtime(), _Conversation(), outcome, "P")  # type: ignore[arg-type]
+
+
+def test_a_prompt_after_a_stopped_one_abstains_only_if_it_reaches_the_model() -> None:
+    session = _Session()
+    check_after_stopped(session)  # type: ignore[arg-type]
+    session.prompt_stopped = True
+    with pytest.raises(NotModelled, match="reaching the model"):
+        check_after_stopped(session)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("event", ["Stop", "SubagentStop"])
+@pytest.mark.parametrize("results", [[{**STOP, **BLOCK}], [STOP, BLOCK], [BLOCK, STOP]])
+def test_a_stop_holds_back_a_json_block_on_stop_events(event: str, results: list[dict[str, object]]) -> None:
+    outcome = combine(event, None, [_result(output=o) for o in results])
+    assert (outcome.blocked, outcome.message, outcome.stop_turn, outcome.continue_false) == (False, None, True, True)
+
+
+@pytest.mark.parametrize("event", ["Stop", "SubagentStop"])
+@pytest.mark.parametrize("results", [
+    [_result(output={"continue": False}), _result(output=BLOCK)],
+    [_result(output=STOP), _result(exit_code=2, stderr="NO")],
+    [_result(output={**STOP, "hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": "MORE"}})],
+])
+def test_a_stop_beside_what_is_not_measured_on_stop_events_abstains(event: str, results: list[ActionResult]) -> None:
+    with pytest.raises(NotModelled, match=f"a {event} continue false beside"):
+        combine(event, None, results)
+
+
+def test_a_stop_beside_a_block_is_not_read_on_posttoolusefailure() -> None:
+    outcome = combine("PostToolUseFailure", "Bash", [_result(output=STOP), _result(output=BLOCK)])
+    assert (outcome.blocked, outcome.stop_turn, outcome.continue_false) == (True, False, False)

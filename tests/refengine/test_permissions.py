@@ -9,7 +9,7 @@ import pytest
 from harness.refengine import modes
 from harness.refengine.errors import NotModelled
 from harness.refengine.permission_request import Decision, Mode, Request
-from harness.refengine.permission_rules import Rule, RuleSet, bash_pattern_matches, path_rule_matches
+from harness.refengine.permission_rules import Rule, RuleSet, bash_pattern_matches
 from harness.refengine.permissions import decide, mcp_removed_by_deny
 
 WORKDIR = Path("/work/copy")
@@ -155,28 +155,29 @@ def test_a_bare_mcp_server_deny_removes_its_tools_and_other_mcp_rules_are_not_mo
             call("mcp__marker__record", {"text": "x"}, **lists)
 
 
-def test_path_rules_bind_a_relative_folder_at_any_depth_and_an_absolute_one() -> None:
-    # rule-edit-path-glob, rule-edit-path-nested, rule-read-path-absolute (2.1.252 to 2.1.332)
-    assert path_rule_matches("src/**", WORKDIR / "src" / "app.py", workdir=WORKDIR)
-    assert path_rule_matches("src/**", WORKDIR / "lib" / "src" / "util.py", workdir=WORKDIR)
-    assert not path_rule_matches("src/**", WORKDIR / "top.py", workdir=WORKDIR)
-    assert not path_rule_matches("src/**", WORKDIR / "source" / "a.py", workdir=WORKDIR)
-    assert path_rule_matches("//x/shut/**", Path("/x/shut/a.txt"), workdir=WORKDIR)
-    assert not path_rule_matches("//x/shut/**", Path("/x/open/a.txt"), workdir=WORKDIR)
+def test_a_read_ask_rule_with_a_path_refuses_in_default_mode_only() -> None:
+    # rule-read-path-ask (2.1.252 to 2.1.332): the text of a Read outside the working copy
+    ask = ("Read(src/**)",)
+    assert call("Read", {"file_path": "src/code.py"}, ask=ask) == Decision(
+        behaviour="ask",
+        message="Claude requested permissions to read from /work/copy/src/code.py, but you haven't granted it yet.")
+    assert call("Read", {"file_path": "notes.txt"}, ask=ask).behaviour == "allow"
+    with pytest.raises(NotModelled, match="bypass mode"):
+        call("Read", {"file_path": "src/code.py"}, mode="bypass", ask=ask)
+    with pytest.raises(NotModelled, match="allow rule"):
+        call("Read", {"file_path": "src/code.py"}, allow=ask)
 
 
-@pytest.mark.parametrize("rule", ["/src/**", "~/notes/**", "src/*.py", "**/*.env"])
-def test_unmeasured_path_rule_shapes_are_not_modelled(rule: str) -> None:
-    with pytest.raises(NotModelled):
-        path_rule_matches(rule, WORKDIR / "src" / "app.py", workdir=WORKDIR)
-
-
-def test_edit_rules_bind_a_write_and_path_allow_rules_of_edit_are_not_modelled() -> None:
+def test_edit_rules_with_a_path_bind_a_write_and_allow_an_edit() -> None:
     # rule-edit-path-write-deny (2.1.252 to 2.1.332): the input validation refuses it first; decide agrees
     assert call("Write", {"file_path": "src/new.py", "content": ""}, mode="bypass",
                 deny=("Edit(src/**)",)).behaviour == "deny"
+    # rule-edit-root-slash-local-allow: an Edit allow rule with a path lets the Edit run in default mode
+    edit = {"file_path": "src/app.py", "old_string": "a", "new_string": "b"}
+    assert call("Edit", edit, allow=("Edit(src/**)",)).behaviour == "allow"
+    assert call("Edit", {**edit, "file_path": "top.py"}, allow=("Edit(src/**)",)).behaviour == "ask"
     with pytest.raises(NotModelled):
-        call("Edit", {"file_path": "src/app.py", "old_string": "a", "new_string": "b"}, allow=("Edit(src/**)",))
+        call("Edit", edit, mode="dontAsk", allow=("Edit(src/**)",))
 
 
 def moded(tool: str, tool_input: dict[str, object], mode: Mode, *, rules: RuleSet | None = None) -> Decision:

@@ -196,7 +196,7 @@ def decision(tool: str, tool_input: dict[str, object], *, allow: tuple[str, ...]
 
 
 @pytest.mark.parametrize(("tool", "tool_input", "rule"), [
-    ("Edit", {"file_path": "src/a.py", "old_string": "a", "new_string": "b"}, "Edit(/src/**)"),
+    ("Edit", {"file_path": "src/a.py", "old_string": "a", "new_string": "b"}, "Edit(src/**/*.py)"),
     ("Read", {"file_path": "/etc/hosts"}, "Read(~/notes/**)"),
     ("Write", {"file_path": "x", "content": ""}, "Write(~/notes/**)"),
     ("mcp__marker__record", {"note": "n"}, "mcp__marker"),

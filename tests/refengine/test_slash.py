@@ -9,6 +9,7 @@ import pytest
 
 from harness.model_request import slash_command_header
 from harness.refengine.errors import NotModelled
+from harness.refengine.permission_rules import RuleSet
 from harness.refengine.profiles import profile_for
 from harness.refengine.session import Engine, Invocation
 from harness.refengine.slash import ShellLineFailed, expand, parse
@@ -72,7 +73,7 @@ def test_arguments_positional_from_zero_and_shell_lines_as_measured(tmp_path: Pa
 
 
 @pytest.mark.parametrize("body", ["---\nmodel: haiku\n---\nX $ARGUMENTS", "D X $0", "D X without arguments",
-                                  "D X $ARGUMENTS !`exit 3`", "X $ARGUMENTS"])
+                                  "D X $ARGUMENTS !`echo out; echo err >&2`", "X $ARGUMENTS"])
 def test_what_was_not_measured_is_not_modelled(tmp_path: Path, body: str) -> None:
     """A command's own frontmatter (or its lack of a description) is not-modelled as the run starts: the skill
     listing would show it; the rest as the command expands."""
@@ -92,11 +93,17 @@ def test_allowed_tools_are_read_for_the_turn(tmp_path: Path) -> None:
     assert expand(engine._rt, "greet", "a").allowed_tools == ("Bash(touch:*)", "Read")
 
 
-@pytest.mark.parametrize("line", ["touch x && echo armed", "pwd", "ls | tr a b", "echo $(id)"])
-def test_a_shell_line_beyond_a_plain_echo_or_ls_is_not_modelled(tmp_path: Path, line: str) -> None:
+@pytest.mark.parametrize(("line", "runs"), [("touch x && echo armed", False), ("echo hi > x", False), ("pwd", True),
+                                             ("ls | wc -l", True), ('echo "a  b"', True)])
+def test_a_shell_line_runs_where_a_bash_call_would_run_unasked(tmp_path: Path, line: str, runs: bool) -> None:
+    """Measured on 2.1.252 to 2.1.332 for each of these (slash_shell.py)."""
     engine = _engine(tmp_path, f"---\ndescription: d\n---\nX $ARGUMENTS !`{line}`")
-    with pytest.raises(NotModelled):
-        expand(engine._rt, "greet", "a")
+    if runs:
+        assert "!`" not in expand(engine._rt, "greet", "a").body
+    else:
+        with pytest.raises(ShellLineFailed, match="Shell command permission check failed"):
+            expand(engine._rt, "greet", "a")
+    assert not (tmp_path / "work" / "x").exists()
 
 
 def test_project_and_user_commands_are_skills_after_the_skills_by_name(tmp_path: Path) -> None:
@@ -109,6 +116,51 @@ def test_project_and_user_commands_are_skills_after_the_skills_by_name(tmp_path:
     engine = _engine(tmp_path, "---\ndescription: Hello\n---\nH\n")
     listed = [(s.name, s.command) for s in engine._rt.config.skills.values()]
     assert listed == [("zeta-notes", False), ("alpha", True), ("greet", True)]
+
+
+@pytest.mark.parametrize(("version", "printed"), [
+    ("2.1.278", ""),
+    ("2.1.332", "Shell command permission check failed for pattern \"!`python3 -c 'print(1)'`\": This command "
+                "requires approval")])
+def test_a_shell_line_the_bash_check_would_ask_for_ends_the_prompt(tmp_path: Path, version: str, printed: str) -> None:
+    engine = _engine(tmp_path, "---\ndescription: d\n---\nR: !`python3 -c 'print(1)'`\n")
+    engine._rt.profile = profile_for(version)
+    with pytest.raises(ShellLineFailed) as failed:
+        expand(engine._rt, "greet", "")
+    assert failed.value.printed == printed
+
+
+def test_allowed_tools_let_a_shell_line_run_and_no_output_reads_as_the_bash_tool_says(tmp_path: Path) -> None:
+    engine = _engine(tmp_path, "---\ndescription: d\nallowed-tools: Bash(touch:*)\n---\nR: !`touch made.txt`\n")
+    assert expand(engine._rt, "greet", "").body == "R: (Bash completed with no output)\n"
+    assert (tmp_path / "work" / "made.txt").is_file()
+
+
+@pytest.mark.parametrize("deny", [True, False])
+def test_a_shell_line_beside_deny_rules_or_in_another_mode_is_not_modelled(tmp_path: Path, deny: bool) -> None:
+    engine = _engine(tmp_path, "---\ndescription: d\n---\nR: !`echo hi`\n")
+    if deny:
+        engine._rt.rules = RuleSet.from_lists(allow=(), deny=("Bash(rm:*)",), ask=())
+    else:
+        engine._rt.mode = "acceptEdits"
+    with pytest.raises(NotModelled):
+        expand(engine._rt, "greet", "")
+
+
+def test_a_command_in_a_sub_folder_is_typed_with_its_folder(tmp_path: Path) -> None:
+    (tmp_path / "work" / ".claude" / "commands" / "ns").mkdir(parents=True)
+    (tmp_path / "work" / ".claude" / "commands" / "ns" / "deploy.md").write_text(
+        "---\ndescription: Deploy it\n---\nNS $ARGUMENTS\n")
+    (tmp_path / "home").mkdir()
+    invocation = Invocation(workdir=tmp_path / "work", home=tmp_path / "home", trusted=True,
+                            permission_mode="default", env={"PATH": "/usr/bin:/bin"})
+    engine = Engine(invocation, profile=profile_for("2.1.332"), model=_Silent())
+    assert not engine._rt.config.unmodelled
+    out = expand(engine._rt, "ns:deploy", "prod")
+    assert out.header.startswith("<command-message>ns:deploy</command-message>\n<command-name>/ns:deploy<")
+    assert out.body == "NS prod\n"
+    with pytest.raises(NotModelled):
+        expand(engine._rt, "deploy", "prod")
 
 
 @pytest.mark.parametrize(("event", "body"), [

@@ -1,0 +1,128 @@
+"""What a Read or Edit rule's path specifier binds: the forms measured on 2.1.252 to 2.1.332, and NotModelled for
+every other form or place.
+
+Measured, each with a path it binds and one it leaves alone (cases/rule-*):
+
+- ``seg/**`` (plain segments): the folder at any depth of the working copy, src/app.py and lib/src/util.py, not
+  top.py (rule-edit-path-glob, rule-edit-path-nested, rule-read-folder-deny-write), and the folder itself (a Read
+  of lib under ``lib/**``: rule-path-levels-relative), in the project's, the local and the user's settings;
+- ``/seg/**``: anchored at the project root in the project's and the local settings file, src/app.py and not
+  lib/src/util.py (rule-edit-path-root-slash, rule-edit-root-slash-local-allow); in the user's it binds none of the
+  project's files (rule-edit-root-slash-user);
+- ``//abs/**``: an absolute folder (rule-read-path-absolute);
+- ``~/seg/**`` and ``~/name``: a folder or a file in the run's HOME (rule-read-path-home, rule-read-home-file-deny);
+- a name glob without a slash (``*.txt``): a file of that name at any depth of the working copy, notes.txt and
+  src/deep.txt, not src/code.py (rule-read-glob-deny, rule-read-path-ask).
+
+Not measured, so not modelled: ``./x``, ``**`` alone, globs inside a path (``src/**/*.py``), a plain name, a
+relative rule or a name glob against a path outside the working copy, an anchored folder rule against the folder
+itself, ``?``, ``[...]`` and ``{...}`` in a glob, and any relative or ``/`` rule of a ``--settings`` file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+from harness.refengine.errors import NotModelled
+
+_SEGMENTS = r"[\w.-]+(?:/[\w.-]+)*"
+#: ``seg/**``, ``/seg/**``, ``//abs/**``, ``~/seg/**``: the anchor and the folder's segments.
+_FOLDER = re.compile(rf"(//|/|~/)?({_SEGMENTS})/\*\*")
+#: ``~/name`` or ``~/seg/name``: one file in HOME.
+_HOME_FILE = re.compile(rf"~/({_SEGMENTS})")
+#: A name glob: no slash, ``*`` the only wildcard (a plain name is not measured: binds() asks for a ``*``).
+_NAME_GLOB = re.compile(r"[\w.*-]*[\w.-][\w.*-]*")
+
+
+PROJECT = frozenset({"project"})
+#: Levels whose ``/path`` rules are anchored at the project root (rule-edit-root-slash-*).
+_PROJECT_ROOTED = frozenset({"project", "local"})
+#: Levels whose relative rules and name globs are measured, each read against the working copy
+#: (rule-path-levels-relative: the user's ``*.txt`` binds the project's notes.txt).
+RELATIVE_LEVELS = frozenset({"project", "local", "user"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Places:
+    """Where the anchors of a rule lie for one run."""
+
+    workdir: Path
+    home: Path | None = None
+    """The run's HOME (``~/``); None where the rule came from no settings file (a skill's ``allowed-tools``)."""
+    levels: frozenset[str] = PROJECT
+    """The settings levels that hold the rule: ``user``, ``project``, ``local``, ``flag`` (``--settings``)."""
+
+
+def binds(specifier: str, path: Path, places: Places) -> bool:
+    """Whether the path specifier of a Read or Edit rule binds the absolute ``path``."""
+    if any(seg in (".", "..") for seg in specifier.split("/")):
+        raise NotModelled(f"path rule {specifier} (unmodelled permission rule form: . or .. in it)")
+    m = _FOLDER.fullmatch(specifier)
+    if m is not None:
+        anchor, folder = m.group(1), tuple(m.group(2).split("/"))
+        if anchor == "//":
+            return _in_folder(path, Path("/", *folder))
+        if anchor == "~/":
+            return _in_folder(path, _home(specifier, places).joinpath(*folder))
+        if anchor == "/":
+            return _rooted(specifier, path, places, places.workdir.joinpath(*folder))
+        # the folder at any depth, and the folder itself (a Read of lib under Read(lib/**) is refused)
+        def has_folder(parts: tuple[str, ...]) -> bool:
+            return any(parts[i:i + len(folder)] == folder for i in range(len(parts) - len(folder) + 1))
+
+        return _relative(specifier, path, places, has_folder)
+    if (m := _HOME_FILE.fullmatch(specifier)) is not None:
+        named = _home(specifier, places).joinpath(*m.group(1).split("/"))
+        if path.is_relative_to(named) and path != named:
+            raise NotModelled(f"path rule {specifier} against {path}, in a folder it names")
+        return path == named
+    if _NAME_GLOB.fullmatch(specifier) and "*" in specifier:
+        def has_name(parts: tuple[str, ...]) -> bool:
+            if any(fnmatchcase(p, specifier) for p in parts[:-1]):
+                raise NotModelled(f"path rule {specifier} against {path}, in a folder whose name it matches")
+            return fnmatchcase(parts[-1], specifier) if parts else False
+
+        return _relative(specifier, path, places, has_name)
+    raise NotModelled(f"path rule {specifier} (unmodelled permission rule form)")
+
+
+def _in_folder(path: Path, folder: Path) -> bool:
+    if path == folder:
+        raise NotModelled(f"a folder path rule against the folder {path} itself")
+    return path.is_relative_to(folder)
+
+
+def _rooted(specifier: str, path: Path, places: Places, folder: Path) -> bool:
+    """``/seg/**``: in the project's and the local settings file, the project root's folder; in the user's it
+    leaves the project's src/ alone (rule-edit-root-slash-user: whether it is read against HOME or ~/.claude is
+    not measured); in a ``--settings`` file, not measured."""
+    if places.levels & _PROJECT_ROOTED and _in_folder(path, folder):
+        return True
+    other = places.levels - _PROJECT_ROOTED
+    if not other:
+        return False
+    if other == {"user"} and places.home is not None and not path.is_relative_to(places.home):
+        return False
+    raise NotModelled(f"path rule {specifier} from the {'/'.join(sorted(other))} settings against {path}")
+
+
+def _home(specifier: str, places: Places) -> Path:
+    if places.home is None:
+        raise NotModelled(f"path rule {specifier} outside a settings file (its HOME is not known here)")
+    return places.home
+
+
+def _relative(specifier: str, path: Path, places: Places, test: Callable[[tuple[str, ...]], bool]) -> bool:
+    """A rule read relative to the working copy: ``test`` on ``path``'s parts below it. A path outside it is
+    bound by no reading of the rule when ``test`` fails on all its parts (/etc/hostname for ``src/**``)."""
+    if not places.levels <= RELATIVE_LEVELS:
+        raise NotModelled(f"path rule {specifier} from the {'/'.join(sorted(places.levels))} settings")
+    if path.is_relative_to(places.workdir):
+        return test(path.relative_to(places.workdir).parts)
+    if not test(path.parts[1:]):
+        return False
+    raise NotModelled(f"path rule {specifier} against {path}, outside the working copy")
