@@ -154,7 +154,9 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     if decision.behaviour != "allow":
         hook_quiet.wake_refused(rt, conversation.mode or rt.mode)
     if conversation.mode is None:  # the session's mode; a hook agent's own dontAsk answers as default does
-        decision = modes.adjust(decision, request, refusals=len(rt.session.denials))
+        decision = modes.adjust(decision, request, refusals=len(rt.session.denials),
+                                classifier_refusals=rt.session.classifier_refusals, profile=rt.profile)
+        rt.session.classifier_refusals += decision.by_classifier
     if decision.behaviour != "allow" and pre.updated_without_decision:
         # Measured only where the rewritten call was allowed anyway (hook-output-pretooluse-updated-input-alone).
         raise NotModelled(f"a PreToolUse updatedInput without a decision whose rewritten {name} call is not allowed")
