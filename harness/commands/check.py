@@ -103,9 +103,14 @@ def _baseline(args: argparse.Namespace, suite: Suite, cases: list[Case], engine:
         engine.version, against=args.against, pinned=pinned, snapshot_root=suite.snapshots, family=engine.family
     )
     if version is None:
+        record = (
+            "pytest --engine pinned --snapshot-update"
+            if engine.family == "claude"
+            else f"cc-harness run --engine {engine.text()} --accept"
+        )
         raise UsageError(
             f"no {engine.family} version has committed snapshots under {suite.snapshots}/: record them"
-            " (pytest --engine pinned --snapshot-update) or pass --baseline-results FILE"
+            f" ({record}) or pass --baseline-results FILE"
         )
     return baseline.from_snapshots(
         cases,
