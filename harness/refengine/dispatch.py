@@ -22,6 +22,7 @@ from harness.refengine import (
     messages,
     modes,
     path_denials,
+    read_guard,
     skills,
     web,
 )
@@ -101,6 +102,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
                             or (invalid := path_denials.path_denied(rt, name, tool_input)) is not None) \
             and rt.profile.read_deny_write_is_listed_denial:
         _deny(rt, name, normalized_input(name, tool_input, workdir=rt.workdir))
+    if invalid is None:  # the read-first guard: no permission denial listed (read_guard.py)
+        invalid = read_guard.unread_refusal(rt, conversation, name, tool_input)
     if invalid is not None:
         if name in conversation.deferred(rt.profile):
             # 2.1.332 appends "This tool's schema was not sent to the API ..." and the tool's JSON schema.
@@ -151,7 +154,9 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     if decision.behaviour != "allow":
         hook_quiet.wake_refused(rt, conversation.mode or rt.mode)
     if conversation.mode is None:  # the session's mode; a hook agent's own dontAsk answers as default does
-        decision = modes.adjust(decision, request, refusals=len(rt.session.denials))
+        decision = modes.adjust(decision, request, refusals=len(rt.session.denials),
+                                classifier_refusals=rt.session.classifier_refusals, profile=rt.profile)
+        rt.session.classifier_refusals += decision.by_classifier
     if decision.behaviour != "allow" and pre.updated_without_decision:
         # Measured only where the rewritten call was allowed anyway (hook-output-pretooluse-updated-input-alone).
         raise NotModelled(f"a PreToolUse updatedInput without a decision whose rewritten {name} call is not allowed")

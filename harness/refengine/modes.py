@@ -12,17 +12,18 @@ Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 with the scripted model's call
 - dontAsk refuses every call default mode would ask about, with its own text naming the tool.
 - plan lets Read through, outside the working copy too, refuses a Write or Edit ("Cannot write to <path>
   while in plan mode.") and an MCP tool ("Cannot call <tool> while in plan mode."); a Bash command default
-  mode asks about, WebFetch and Agent go to the auto-mode classifier, which asks the model behind the
-  engine's back and whose wording changes per version: not modelled.
+  mode asks about, WebFetch and Agent go to the auto-mode classifier (plan_classifier.py).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from harness.refengine import plan_classifier
 from harness.refengine.bash_safety import PATH_PROGRAMS, split_parts
 from harness.refengine.errors import NotModelled
 from harness.refengine.permission_request import ALLOW, Decision, Request
+from harness.refengine.profiles import Profile
 from harness.refengine.tool_model import SPECS, inside, resolve
 from harness.refengine.tools import READ_ONLY_TOOLS
 
@@ -45,9 +46,11 @@ PLAN_REFUSALS_MEASURED = 8
 _ACCEPT_EDITS_PROGRAMS = frozenset({"mkdir", "touch"})
 
 
-def adjust(decision: Decision, request: Request, *, refusals: int) -> Decision:
+def adjust(decision: Decision, request: Request, *, refusals: int, classifier_refusals: int = 0,
+           profile: Profile | None = None) -> Decision:
     """``decision`` (permissions.decide's, in default mode's terms) as ``request.mode`` answers it.
-    ``refusals``: the session's refusals so far (plan mode stops a run after some, unmeasured where)."""
+    ``refusals``: the prompt's refusals so far (plan mode stops a run after some, unmeasured where), of which
+    the auto-mode classifier gave ``classifier_refusals`` (plan_classifier.py; needs ``profile``)."""
     mode = request.mode
     if mode not in SESSION_MODES:
         return decision
@@ -58,7 +61,7 @@ def adjust(decision: Decision, request: Request, *, refusals: int) -> Decision:
     if mode == "dontAsk":
         return decision if decision.behaviour == "allow" else Decision(
             behaviour="deny", message=DONT_ASK_TEXT.format(tool=request.tool))
-    return _plan(decision, request, refusals=refusals)
+    return _plan(decision, request, refusals=refusals, classifier_refusals=classifier_refusals, profile=profile)
 
 
 def rule_decision(decision: Decision, request: Request) -> Decision:
@@ -115,7 +118,8 @@ def _edit_command(command: str, workdir: Path) -> bool:
     return True
 
 
-def _plan(decision: Decision, request: Request, *, refusals: int) -> Decision:
+def _plan(decision: Decision, request: Request, *, refusals: int, classifier_refusals: int,
+          profile: Profile | None) -> Decision:
     tool = request.tool
     if tool == "Read":
         return ALLOW
@@ -132,6 +136,11 @@ def _plan(decision: Decision, request: Request, *, refusals: int) -> Decision:
         return Decision(behaviour="deny", message=f"Cannot write to {path} while in plan mode.")
     if tool in READ_ONLY_TOOLS:
         raise NotModelled(f"plan mode with a {tool} call")
+    if profile is not None and plan_classifier.goes_to_classifier(decision, request):
+        if refusals >= PLAN_REFUSALS_MEASURED:
+            raise NotModelled(f"plan mode after {refusals} refusals (the engine stops a run after some)")
+        return plan_classifier.refusal(decision, request, profile, refusals=refusals,
+                                       classifier_refusals=classifier_refusals)
     raise NotModelled(f"plan mode with a {tool} call that default mode "
                       f"{'allows' if decision.behaviour == 'allow' else 'asks about'} (the auto-mode classifier "
                       "answers it)")

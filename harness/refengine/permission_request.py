@@ -27,6 +27,8 @@ class Decision:
     by_tool: bool = dataclasses.field(default=False, compare=False)
     """The tool's own default-mode check decided (no rule, hook or mode did): what the other permission
     modes change (modes.py)."""
+    by_classifier: bool = dataclasses.field(default=False, compare=False)
+    """Plan mode's auto-mode classifier refused the call (plan_classifier.py): counted per prompt."""
 
 
 ALLOW = Decision(behaviour="allow")

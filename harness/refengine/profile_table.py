@@ -83,6 +83,17 @@ BASELINE: dict[str, Any] = {
     "memory_deferred_in_tool_result": False,
     # Measured on 2.1.252, 2.1.257 and 2.1.278 (slash-command-shell-line-fails); the row below from 2.1.318.
     "shell_line_failure_printed": False,
+    # Measured on 2.1.252, 2.1.257 and 2.1.278 (mode-plan-classifier, mode-plan-classifier-limit); 2.1.332: the
+    # rows below.
+    "plan_classifier_refusal": (
+        "Auto mode could not evaluate this action and is blocking it for safety — run with --debug for details. "
+        "This is not a judgment that the action is unsafe. This is usually transient — wait briefly and try this "
+        "action again as-is; don't rewrite it. If it keeps failing, continue with other tasks that don't require "
+        "this action and come back to it later. Note: reading files, searching code, and other read-only "
+        "operations do not require the classifier and can still be used."),
+    "plan_classifier_fallback_after": 2,
+    # Measured on 2.1.252, 2.1.257 and 2.1.278 (memory-resume); 2.1.332: the rows below.
+    "memory_loaded_kept_on_resume": False,
     # Measured on 2.1.252, 2.1.257 and 2.1.278 (hook-pretooluse-updated-input-invalid); later: the row below.
     "hook_rewrite_refusal_suffix": "",
 }
@@ -247,6 +258,28 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/bisect/memory_nested_in_tool_result.jsonl`): a folder's CLAUDE.md arrives as a "
                     "<system-reminder> block of the Read's tool result message, no longer as a message of its own "
                     "(memory-nested-folder)"),
+    Change(behaviour="plan_classifier_refusal", since=(2, 1, 279), value=None,
+           evidence="not measured between 2.1.278 (the classifier asks the Messages API, which answers 'ok': 'Auto "
+                    "mode could not evaluate ...') and 2.1.332 ('Auto mode is unavailable ...'): "
+                    "mode-plan-classifier, mode-plan-classifier-limit, not bisected"),
+    Change(behaviour="plan_classifier_refusal", since=(2, 1, 332),
+           value=("Auto mode is unavailable: its safety check does not run for this session, so {tool} was not run. "
+                  "Other actions that need the check will be denied too, and retrying won't help. Finish what you "
+                  "can without them, then tell the user what is blocked and that they can switch to another "
+                  "permission mode."),
+           evidence="measured on 2.1.332 (mode-plan-classifier, mode-plan-classifier-limit): no classifier request; "
+                    "the first release with it is not bisected (the row above leaves 2.1.279 to 2.1.331 "
+                    "not-modelled)"),
+    Change(behaviour="plan_classifier_fallback_after", since=(2, 1, 332), value=None,
+           evidence="measured on 2.1.332 (mode-plan-classifier-limit): seven classifier refusals in a prompt, each "
+                    "with the same text; up to 2.1.278 the third and later get default mode's refusal"),
+    Change(behaviour="memory_loaded_kept_on_resume", since=(2, 1, 279), value=None,
+           evidence="not measured between 2.1.278 (each resumed process loads a folder's CLAUDE.md and a scoped "
+                    "rule again) and 2.1.332 (they stay loaded): memory-resume, not bisected"),
+    Change(behaviour="memory_loaded_kept_on_resume", since=(2, 1, 332), value=True,
+           evidence="measured on 2.1.332 (memory-resume): a folder's CLAUDE.md and a scoped rule loaded before a "
+                    "--resume are not loaded again after it; the first release with it is not bisected (the row "
+                    "above leaves 2.1.279 to 2.1.331 not-modelled)"),
     Change(behaviour="shell_line_failure_printed", since=(2, 1, 318), value=True,
            evidence="measured: first in 2.1.318, not in 2.1.317 (`cc-harness bisect slash-command-shell-line-fails "
                     "--good 2.1.278 --bad 2.1.332 --results docs/timeline/bisect/shell_line_failure_printed.jsonl`): "

@@ -157,6 +157,15 @@ class Profile:
     memory_deferred_in_tool_result: bool
     """A folder's CLAUDE.md or a scoped rule, loaded by the first Read of a file it covers, arrives as a
     ``<system-reminder>`` block of the tool result's message (before: a message of its own after it)."""
+    plan_classifier_refusal: str | None
+    """Plan mode's refusal of a call its auto-mode classifier must judge, when the case scripts no classifier
+    answer (``{tool}``: the tool's name); None: not measured (plan_classifier.py)."""
+    plan_classifier_fallback_after: int | None
+    """After this many classifier refusals in a prompt, plan mode refuses the next such call as default mode
+    would, without the classifier; None: no such limit met (plan_classifier.py)."""
+    memory_loaded_kept_on_resume: bool | None
+    """A folder's CLAUDE.md or a scoped rule a context loaded stays loaded in a process resuming the session
+    (false: each process loads it again, on its first Read of a file it covers); None: not measured."""
     hook_rewrite_refusal_suffix: str
     """The last line of the refusal of a PreToolUse ``updatedInput`` that the tool's schema refuses (hook_rewrite.py);
     empty: none."""

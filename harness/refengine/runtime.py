@@ -59,6 +59,8 @@ class SessionState:
     """SessionStart context waiting for the first prompt of the session."""
     denials: list[dict[str, Any]] = field(default_factory=list)
     """Refused tool calls of the current prompt, in every context."""
+    classifier_refusals: int = 0
+    """How many of them plan mode's auto-mode classifier gave (plan_classifier.py)."""
     prompt_stopped: bool = False
     """A UserPromptSubmit hook's ``continue: false`` stopped a prompt of this session (hook_reads.stopped_prompt)."""
     tools_answered: set[str] = field(default_factory=set)

@@ -15,7 +15,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agent_keys, agents, hook_continue, hook_messages, hook_quiet, hook_reads, memory, slash
+from harness.refengine import (
+    agent_keys,
+    agents,
+    hook_continue,
+    hook_messages,
+    hook_quiet,
+    hook_reads,
+    memory,
+    memory_resume,
+    slash,
+)
 from harness.refengine.config import load_project
 from harness.refengine.config_model import Launch
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
@@ -124,7 +134,7 @@ class Engine:
 
     def start_process(self, *, resume: bool = False) -> None:
         """A new engine process: a fresh one, or one resuming the current session (``--resume``)."""
-        _start_process(self._rt, source="resume" if resume else "startup")
+        _start_process(self._rt, source="resume" if resume else "startup", home=self._home)
         self._running = True
 
     def new_session(self) -> None:
@@ -177,12 +187,11 @@ def _depth_cap(env: Mapping[str, str], profile: Profile) -> int:
     return int(value) if value.strip().isdigit() else profile.subagent_spawn_depth
 
 
-def _start_process(rt: Runtime, *, source: str) -> None:
+def _start_process(rt: Runtime, *, source: str, home: Path) -> None:
     """A new engine process: MCP servers connect, skill-registered hooks start empty (unless they live
     as long as the session, S4), SessionStart."""
-    if source == "resume" and rt.config.memory.present:
-        raise NotModelled("a resumed session with memory files (measured: a new session)")
     if source == "resume":
+        memory_resume.on_resume(rt, home)
         hook_quiet.wake(rt, "resume")
     if rt.config.memory.present:
         hook_quiet.wake(rt, "memory")
@@ -235,6 +244,7 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
     if rt.profile.skill_hook_lifetime == "turn":
         rt.session.forget_skill_hooks()  # S4 as seed 001 reads it: the hook belongs to the skill's turn
     rt.session.denials.clear()
+    rt.session.classifier_refusals = 0
     opening = not conversation.messages
     conversation.messages.append(_opening_message(rt, prompt) if opening else user_text(prompt))
     notes = [*_listings(rt, conversation)] if opening else []
