@@ -15,7 +15,8 @@ from typing import Any
 
 from harness import checks, expectations, snapshots
 from harness.case import Case
-from harness.compare import CaseChange, compare_case
+from harness.changes import CaseChange
+from harness.compare import compare_case
 from harness.engine_name import EngineName
 from harness.expectations import KnownDifference
 from harness.outcome import Status

@@ -34,7 +34,8 @@ from typing import Any
 
 from harness import baseline, snapshots
 from harness.case import BrokenCase, Case
-from harness.compare import CaseChange, Widespread, transcript_changes, widespread, without
+from harness.changes import CaseChange, Widespread
+from harness.compare import transcript_changes, widespread, without
 from harness.engine_name import EngineName
 from harness.errors import UsageError
 from harness.expectations import Expectations

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness import baseline, compare, results, results_writer
+from harness.changes import CaseChange
 from harness.cli import main
 from harness.engine_name import EngineName
 from tests.conftest import SUITE, write_files
@@ -147,7 +148,7 @@ def _check(saved: dict[str, Path], *extra: str) -> list[str]:
     ]
 
 
-def _changes(saved: dict[str, Path]) -> dict[str, compare.CaseChange]:
+def _changes(saved: dict[str, Path]) -> dict[str, CaseChange]:
     old = results.read(saved[OLD]).records
     new = results.read(saved[NEW]).records
     return {c.case: c for c in compare.compare_engines(old=old, new=new)}

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from harness import grid
 from harness.case.spec import ALONE, Combination
 from harness.engine_name import EngineName
 from harness.outcome import Status
-from harness.report import markdown
-from harness.reporting import model_of
+from harness.report import markdown, terminal
+from harness.reporting import grid, model_of
 from harness.results import Record
 
 REFERENCE = EngineName("reference")
@@ -30,7 +29,7 @@ def test_a_case_about_one_part_is_counted_in_its_alone_cell_and_nowhere_else() -
     assert cells[("hook", ALONE)].cases == ("single-a",)
     assert cells[("hook", "tool")].cases == ("pair",)
     assert sum(len(c.cases) for c in cells.values()) == 2
-    assert "alone" in grid.render_text(records, engine=REFERENCE).splitlines()[0]
+    assert "alone" in terminal.grid_text(grid.engine_grid(records, engine=REFERENCE)).splitlines()[0]
 
 
 def test_the_markdown_grid_has_the_alone_column() -> None:

@@ -13,10 +13,11 @@ import pytest
 from harness import results
 from harness.case.spec import PARTS
 from harness.cli import main
-from harness.grid import COLUMNS, SYMBOL, cell_name
 from harness.outcome import WORST_FIRST, Finding, Judgement, Status
 from harness.report import junit, markdown
+from harness.report.model import SYMBOL
 from harness.reporting import model_of
+from harness.reporting.grid import COLUMNS, cell_name
 
 #: one worker builds ``saved`` (two real engines) for the whole module under ``pytest -n``
 pytestmark = pytest.mark.xdist_group("test_report")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from harness.engine_name import EngineName
 from harness.outcome import Status
-from harness.report import agents, html, markdown
+from harness.report import html, markdown
+from harness.reporting import agents as agents_table
 from harness.reporting import model_of
 from harness.results import Record
 
@@ -28,7 +29,7 @@ ENGINES = [EngineName.parse(e) for e in ("reference@2.1.332", "claude@2.1.332", 
 
 
 def test_each_part_counts_the_cases_reaching_it_per_engine_by_status() -> None:
-    t = agents.table(RECORDS, ENGINES)
+    t = agents_table.table(RECORDS, ENGINES)
     assert t is not None
     assert t.cell("skill", ENGINES[2]) == "1 known"
     assert t.cell("hook", ENGINES[1]) == "1 pass"
@@ -41,6 +42,6 @@ def test_the_section_is_in_both_reports_only_when_two_families_besides_the_refer
     assert "## Agents" in markdown.render(model_of(RECORDS))
     assert 'id="agents"' in html.render(model_of(RECORDS))
     claude_only = [r for r in RECORDS if r.engine.family != "qwen"]
-    assert agents.table(claude_only, ENGINES[:2]) is None
+    assert agents_table.table(claude_only, ENGINES[:2]) is None
     assert "## Agents" not in markdown.render(model_of(claude_only))
     assert 'id="agents"' not in html.render(model_of(claude_only))

@@ -9,8 +9,8 @@ from harness import results
 from harness.engine_name import EngineName
 from harness.outcome import Finding, Judgement, Status
 from harness.report import html, markdown
-from harness.report.summary import precedence_rows, ran_markers, source_columns, source_grid
 from harness.reporting import model_of
+from harness.reporting.sources import precedence_rows, ran_markers, source_columns, source_grid
 
 ENGINES = ("reference", "claude@2.1.332")
 

@@ -144,8 +144,11 @@ def test_the_case_can_choose_the_setting_sources(write_case: Any, sdk_version: s
     ),
 )
 def test_without_setting_sources_the_project_hook_does_not_fire(write_case: Any, sdk_version: str) -> None:
-    case = load_case(write_case("sdk-project-hook", PROJECT_HOOK_CASE, PROJECT_HOOK_FILES))
-    run = run_case(case, SdkEngine(engine_version=sdk_version, omit_setting_sources=True), expectations=EXPECTATIONS)
+    unset = "      env: {CC_HARNESS_SDK_SETTING_SOURCES: default}\n"
+    text = PROJECT_HOOK_CASE.replace("  permission_mode: bypass\n", "  permission_mode: bypass\n" + unset)
+    case = load_case(write_case("sdk-project-hook", text, PROJECT_HOOK_FILES))
+    assert SdkEngine(engine_version=sdk_version).sources_for(case) is None  # the option is left unset
+    run = run_case(case, SdkEngine(engine_version=sdk_version), expectations=EXPECTATIONS)
     assert run.status.is_error is False, run.explain()
     assert run.transcript is not None
     assert "project-hook.txt" not in run.transcript["files"]

@@ -28,6 +28,7 @@ from harness.engines import families, registry
 from harness.engines.install import binary_path, ensure_installed
 from harness.errors import UsageError
 from harness.report import terminal
+from harness.reporting import changes_by_claim
 from harness.suite import Suite
 from harness.surface.model import change_lines as surface_change_lines
 from harness.versions import is_version, version_key
@@ -102,9 +103,14 @@ def _baseline(args: argparse.Namespace, suite: Suite, cases: list[Case], engine:
         engine.version, against=args.against, pinned=pinned, snapshot_root=suite.snapshots, family=engine.family
     )
     if version is None:
+        record = (
+            "pytest --engine pinned --snapshot-update"
+            if engine.family == "claude"
+            else f"cc-harness run --engine {engine.text()} --accept"
+        )
         raise UsageError(
             f"no {engine.family} version has committed snapshots under {suite.snapshots}/: record them"
-            " (pytest --engine pinned --snapshot-update) or pass --baseline-results FILE"
+            f" ({record}) or pass --baseline-results FILE"
         )
     return baseline.from_snapshots(
         cases,
@@ -142,8 +148,9 @@ def run(args: argparse.Namespace) -> int:
     out = terminal.console()
     out.print(f"[bold]check {engine}[/bold] against {base.engine} ({base.source})", highlight=False)
     out.print(f"new records: {source}; both judged against {base.engine}'s known differences", markup=False)
-    terminal.print_by_claim(out, changes, old_label=base.engine, new_label=engine.text(), catalogue=suite.catalogue)
-    out.print("\n" + terminal.summary_line(changes), highlight=False)
+    shown = changes_by_claim(changes, suite.catalogue)
+    terminal.print_changes(out, shown, old_label=base.engine, new_label=engine.text())
+    out.print("\n" + terminal.summary_line(shown), highlight=False)
     for line in surface_changes(suite, args.version, cases) if engine.family == "claude" else ():
         out.print(line, markup=False)
     errors = [r for r in new_records if r.status.is_error]

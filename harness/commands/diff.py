@@ -23,6 +23,7 @@ from harness.engine_name import EngineName
 from harness.engines import check
 from harness.errors import UsageError
 from harness.report import terminal
+from harness.reporting import changes_by_case
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
@@ -80,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
         label_a, label_b = f"{a} ({args.results_a.name})", f"{b} ({args.results_b.name})"
     out = terminal.console()
     out.print(f"diff {label_a} → {label_b}", style="bold", markup=False)
-    terminal.print_by_case(out, changes, old_label=label_a, new_label=label_b)
-    out.print("\n" + terminal.summary_line(changes), highlight=False)
+    shown = changes_by_case(changes)
+    terminal.print_changes(out, shown, old_label=label_a, new_label=label_b)
+    out.print("\n" + terminal.summary_line(shown), highlight=False)
     status = 1 if any(c.changed for c in changes) else 0
     return unsaved(saved, status) if saved else status

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness import grid, results, snapshots
+from harness import results, snapshots
 from harness.batch import Found
 from harness.commands.common import (
     ACCEPT_HELP,
@@ -20,6 +20,8 @@ from harness.commands.common import (
 )
 from harness.engine_name import EngineName
 from harness.outcome import WORST_FIRST, Status
+from harness.report import terminal
+from harness.reporting.grid import engine_grid
 from harness.suite import Suite
 
 
@@ -86,7 +88,7 @@ def print_summary(
         mine = [r for r in records if r.engine == engine]
         out.print(f"\n{engine}: {results.describe_totals(mine)}", markup=False, style="bold")
         if any(r.combination for r in mine):  # a suite about one's own setup may not use the grid at all
-            out.print(grid.render_text(mine, engine=engine), markup=False, soft_wrap=True)
+            out.print(terminal.grid_text(engine_grid(mine, engine=engine)), markup=False, soft_wrap=True)
         for r in sorted(
             (r for r in mine if r.status is not Status.PASS), key=lambda r: (WORST_FIRST.index(r.status), r.case)
         ):

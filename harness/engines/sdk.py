@@ -67,8 +67,6 @@ class SdkEngine:
     engine_version: str
     #: Override the case's setting sources: a tuple (possibly empty), or None to use the case's choice.
     setting_sources: tuple[str, ...] | None = None
-    #: Leave ``setting_sources`` unset in the SDK options (the binary's own default applies).
-    omit_setting_sources: bool = False
     #: Faults the fake Messages API serves instead of some scripted replies (apifaults.py).
     api_faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
 
@@ -119,8 +117,6 @@ class SdkEngine:
 
     def sources_for(self, case: Case) -> tuple[str, ...] | None:
         """The setting sources this run passes to the SDK (None: the option is left unset)."""
-        if self.omit_setting_sources:
-            return None
         if self.setting_sources is not None:
             return self.setting_sources
         raw = case.run.env.get(SETTING_SOURCES_ENV)

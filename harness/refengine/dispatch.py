@@ -22,6 +22,7 @@ from harness.refengine import (
     messages,
     modes,
     path_denials,
+    read_guard,
     skills,
     web,
 )
@@ -101,6 +102,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
                             or (invalid := path_denials.path_denied(rt, name, tool_input)) is not None) \
             and rt.profile.read_deny_write_is_listed_denial:
         _deny(rt, name, normalized_input(name, tool_input, workdir=rt.workdir))
+    if invalid is None:  # the read-first guard: no permission denial listed (read_guard.py)
+        invalid = read_guard.unread_refusal(rt, conversation, name, tool_input)
     if invalid is not None:
         if name in conversation.deferred(rt.profile):
             # 2.1.332 appends "This tool's schema was not sent to the API ..." and the tool's JSON schema.

@@ -19,6 +19,14 @@ if TYPE_CHECKING:
 STOPPED = "Operation stopped by hook"
 
 
+def prompt_stop(rt: Runtime, conversation: Conversation, outcome: HookOutcome, prompt: str) -> str | None:
+    """What print mode prints for a prompt a UserPromptSubmit ``continue: false`` stopped, None for one that goes on."""
+    if outcome.continue_false:
+        return stopped_prompt(rt, conversation, outcome, prompt)
+    check_after_stopped(rt.session)
+    return None
+
+
 def stopped_prompt(rt: Runtime, conversation: Conversation, outcome: HookOutcome, prompt: str) -> str:
     """A prompt a UserPromptSubmit ``continue: false`` stopped: it never reaches the model, and print mode prints
     ``Operation stopped by hook: <stopReason>``, or ``Operation stopped by hook`` without one; the stop wins over a
@@ -26,6 +34,9 @@ def stopped_prompt(rt: Runtime, conversation: Conversation, outcome: HookOutcome
     continue-false, -beside-block). A block from another handler races the stop: the stop won on 2.1.252, 2.1.257
     and 2.1.332, the block once on 2.1.278 (the prompt then prints as blocked), so the blocked text is listed in
     ``races`` as the stop's rival."""
+    if outcome.stops_differ:
+        raise NotModelled("several UserPromptSubmit continue false with different stopReasons (which one is printed "
+                          "is a race: cc-harness explore seed 771203, x771203-0049 on 2.1.332)")
     if outcome.blocked_otherwise:
         raise NotModelled("a UserPromptSubmit continue false beside an exit 2 or a prompt or agent verdict "
                           "(measured: beside a JSON decision block)")

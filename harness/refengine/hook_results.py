@@ -89,6 +89,8 @@ class HookOutcome:
     (hook_continue.HOLDS_BLOCK: then ``blocked`` is false and ``stop_turn`` true)."""
     blocked_otherwise: bool = False
     """A block came from an exit 2 or a prompt/agent verdict, not from JSON output."""
+    stops_differ: bool = False
+    """Several ``continue: false`` outputs gave different stopReasons (or one none): which one prints is a race."""
     block_apart: bool = False
     """A block came from an action that did not say ``continue: false`` (hook_reads: a race with the stop)."""
     raced: tuple[str, ...] = ()
@@ -152,6 +154,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
 
     stop_reason: str | None = None
     otherwise = continued = False
+    stop_reasons: set[str | None] = set()
     results = list(results)
     holding = hook_continue.holding(event, results)
     results = [as_read(event, r) for r in results]
@@ -160,8 +163,10 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         stops = r.output is not None and r.output.get("continue") is False
         if r.output is not None and stops:
             stop = continued = True
-            if stop_reason is None and isinstance(r.output.get("stopReason"), str):
-                stop_reason = r.output["stopReason"]
+            reason_given = r.output.get("stopReason")
+            stop_reasons.add(reason_given if isinstance(reason_given, str) else None)
+            if stop_reason is None and isinstance(reason_given, str):
+                stop_reason = reason_given
         if r.action.type in ("prompt", "agent"):
             otherwise = otherwise or r.verdict_ok is False
             if r.verdict_ok is False:
@@ -229,7 +234,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         updated_input=updated, actions=len(results), raced=tuple(raced) if len(raced) > 1 else (),
         updated_without_decision=updated_alone and permission is None, block_note=block_note,
         suppress_prompt=suppress, stop_reason=stop_reason, continue_false=continued,
-        blocked_otherwise=otherwise, block_apart=apart,
+        blocked_otherwise=otherwise, block_apart=apart, stops_differ=len(stop_reasons) > 1,
     )
     return hook_continue.held(event, outcome, holding) if holding else outcome
 

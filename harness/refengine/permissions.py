@@ -31,9 +31,15 @@ def removed_by_deny(rules: RuleSet) -> frozenset[str]:
 
 
 def mcp_removed_by_deny(rules: RuleSet, tool: str) -> bool:
-    """An MCP tool a bare ``mcp__server`` deny rule takes out of every context (measured on 2.1.252 to 2.1.332,
-    rule-mcp-server: its tools are not offered and a call gets the plain "No such tool available")."""
-    return any(r.is_mcp_server and r.covers_tool(tool) for r in rules.deny)
+    """An MCP tool a deny rule naming it as a whole takes out of every context: its tools are not offered and a call
+    gets the plain "No such tool available". Measured on 2.1.252 to 2.1.332 for ``mcp__marker`` (rule-mcp-server),
+    ``mcp__marker__*`` (rule-mcp-deny-star), ``mcp__marker__record`` (rule-mcp-deny-tool), ``mcp__marker__rec*``
+    (rule-mcp-deny-prefix) and ``mcp__mark*`` (rule-mcp-deny-server-glob: the whole server). A ``*`` elsewhere
+    in the name is not measured."""
+    for rule in rules.deny:
+        if rule.tool.startswith("mcp__") and "*" in rule.tool.rstrip("*"):
+            raise NotModelled(f"an MCP deny rule {rule.text} with a * inside the name")
+    return any(r.specifier is None and r.covers_tool(tool) for r in rules.deny if r.tool.startswith("mcp__"))
 
 
 def decide(request: Request) -> Decision:
@@ -155,10 +161,10 @@ def _check_modelled(request: Request) -> None:
         raise NotModelled(f"a {tool} ask rule with a path that binds the call in {request.mode} mode (measured: a "
                           "Read of a file in the working copy in default mode)")
     if tool.startswith("mcp__"):
-        # Measured: a bare mcp__server deny rule (the tools are gone before this), and mcp__s__*, mcp__s__rec*,
-        # mcp__s__tool allow rules in default mode.
+        # Measured: deny rules naming the tool as a whole (the tool is gone before this: mcp_removed_by_deny),
+        # and mcp__s__*, mcp__s__rec*, mcp__s__tool allow rules in default mode.
         if any(r.covers_tool(tool) for r in (*request.rules.deny, *request.rules.ask)):
-            raise NotModelled(f"a deny or ask rule for the MCP tool {tool} other than a bare mcp__server deny")
+            raise NotModelled(f"an ask rule (or a deny rule with a specifier) for the MCP tool {tool}")
         if any(r.is_mcp_server and r.covers_tool(tool) for r in request.rules.allow):
             raise NotModelled(f"a bare mcp__server allow rule for the MCP tool {tool}")
         if any(r.covers_tool(tool) for r in request.granted):

@@ -251,9 +251,8 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
     notes += rt.session.pending_context
     rt.session.pending_context.clear()
     submitted = fire(rt, conversation, "UserPromptSubmit", subject=None, fields={"prompt": prompt})
-    if submitted.continue_false:
-        return _prompt_output(rt, result=hook_reads.stopped_prompt(rt, conversation, submitted, prompt))
-    hook_reads.check_after_stopped(rt.session)
+    if (stopped := hook_reads.prompt_stop(rt, conversation, submitted, prompt)) is not None:
+        return _prompt_output(rt, result=stopped)
     if submitted.blocked:
         # Exit 2 / decision block erases the prompt; the model never sees it (notes §1.6).
         # Every UserPromptSubmit action runs, the blocking one's siblings too: what was seen in most runs; in one

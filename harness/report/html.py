@@ -17,15 +17,21 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness import grid
-from harness.case.spec import PARTS
-from harness.compare import keyed_exchanges
 from harness.engine_name import EngineName
 from harness.outcome import WORST_FIRST, Judgement, Status
 from harness.report import agents
 from harness.report.escape import html as escape
-from harness.report.model import Model, Sources
-from harness.report.summary import ClaimCell, ClaimRow, EngineGrid, PrecedenceRow, SourceGrid, Verdict
+from harness.report.model import (
+    CaseRuns,
+    ClaimCell,
+    ClaimRow,
+    EngineGrid,
+    Model,
+    PrecedenceRow,
+    SourceGrid,
+    Sources,
+    Verdict,
+)
 from harness.results import Record
 from harness.timeline_model import Timeline
 
@@ -68,13 +74,12 @@ def _json(value: Any) -> str:
 
 
 def _grid(g: EngineGrid) -> str:
-    by_cell = {(c.caller, c.callee): c for c in g.cells}
-    head = "".join(f"<th>{escape(p)}</th>" for p in grid.COLUMNS)
+    head = "".join(f"<th>{escape(p)}</th>" for p in g.callees)
     rows = []
-    for caller in PARTS:
+    for caller in g.callers:
         tds = []
-        for callee in grid.COLUMNS:
-            cell = by_cell[(caller, callee)]
+        for callee in g.callees:
+            cell = g.cell(caller, callee)
             marks = ",".join(str(n.number) for n in g.notes_for(cell))
             sup = f"<sup>{marks}</sup>" if marks else ""
             if not cell.cases:
@@ -146,7 +151,7 @@ def _source_grid(g: SourceGrid) -> str:
             counted = "".join(f"<span>{n} {s.value}</span>" for s, n in cell.counts)
             worst = cell.worst.value if cell.worst else "none"
             tds.append(f'<td class="{worst} counts">{counted}<small>{links}</small></td>')
-        rows.append(f"<tr><th>{escape(grid.cell_label(row.caller, row.callee))}</th>{''.join(tds)}</tr>")
+        rows.append(f"<tr><th>{escape(row.label)}</th>{''.join(tds)}</tr>")
     return (
         f'<h3 id="sources-{escape(g.engine.text())}">{escape(g.engine.text())}</h3>'
         f'<table class="grid sources"><tr><th>caller → callee</th>{head}</tr>{"".join(rows)}</table>'
@@ -209,8 +214,8 @@ def _exchange(ex: Mapping[str, Any] | None) -> str:
     return "".join(out)
 
 
-def _transcripts(case_records: Sequence[Record]) -> str:
-    engines = [r.engine for r in case_records]
+def _transcripts(runs: CaseRuns) -> str:
+    case_records = runs.records
     head = "".join(
         f'<th><span class="tag {r.status.value}">{r.status.value}</span>{escape(r.engine.text())}</th>'
         for r in case_records
@@ -236,7 +241,7 @@ def _transcripts(case_records: Sequence[Record]) -> str:
                 lines.append(f"{f.at}: known difference ({f.reason}), observed {f.observed!r}")
         verdicts.append("\n".join(lines))
     row("verdict", verdicts, lambda v: _pre(v) if v else "<em>as documented</em>")
-    keyed = [keyed_exchanges(r.transcript or {}) for r in case_records]
+    keyed = runs.exchanges
     labels = list(dict.fromkeys(label for k in keyed for label in k))
     for label in labels:
         row(label, [k.get(label) for k in keyed], _exchange)
@@ -250,14 +255,15 @@ def _transcripts(case_records: Sequence[Record]) -> str:
             [f.get(name) for f in files],
             lambda v: _pre(v if isinstance(v, str) else _json(v)) if v is not None else "<em>(not written)</em>",
         )
-    width = "".join('<col style="width:auto">' for _ in engines)
+    width = "".join('<col style="width:auto">' for _ in case_records)
     return (
         f'<table class="transcript"><colgroup><col style="width:170px">{width}</colgroup>'
         f"<tr><th>field</th>{head}</tr>{''.join(rows)}</table>"
     )
 
 
-def _case_section(case_id: str, case_records: Sequence[Record], *, cases_dir: str) -> str:
+def _case_section(runs: CaseRuns, *, cases_dir: str) -> str:
+    case_id, case_records = runs.case, runs.records
     first = case_records[0]
     claims = ", ".join(first.claims)
     flags = ", ".join(first.flags) or "none"
@@ -270,7 +276,7 @@ def _case_section(case_id: str, case_records: Sequence[Record], *, cases_dir: st
         f'<div class="meta">{escape(first.combination or "outside the grid")} · claims {escape(claims or "none")}'
         f" · flags {escape(flags)}</div>"
         f'<div class="meta">fixture: <code>{escape(cases_dir)}/{escape(case_id)}/</code> in the suite</div>'
-        f"<h4>Transcripts</h4>{_transcripts(case_records)}</section>"
+        f"<h4>Transcripts</h4>{_transcripts(runs)}</section>"
     )
 
 
@@ -357,25 +363,15 @@ def render(model: Model, *, cases_dir: str = "cases", compatibility: str = "") -
         f"<tr><th>{escape(g.engine.text())}</th>" + "".join(f"<td>{g.totals[s]}</td>" for s in shown) + "</tr>"
         for g in grids
     )
-    by_case: dict[str, list[Record]] = {}
-    worst = {r.case: WORST_FIRST.index(r.status) for r in records}
-    for r in sorted(records, key=lambda r: r.case):
-        worst[r.case] = min(worst[r.case], WORST_FIRST.index(r.status))
-        by_case.setdefault(r.case, []).append(r)
-    order = {e: i for i, e in enumerate(engines)}
-    # failing and erroring cases first, then the rest by id
-    sections = "".join(
-        _case_section(case_id, sorted(rs, key=lambda r: order[r.engine]), cases_dir=cases_dir)
-        for case_id, rs in sorted(by_case.items(), key=lambda kv: (not any(r.status.is_bad for r in kv[1]), kv[0]))
-    )
-    index = " · ".join(f'<a href="#case-{escape(c)}">{escape(c)}</a>' for c in by_case)
+    sections = "".join(_case_section(runs, cases_dir=cases_dir) for runs in model.cases)
+    index = " · ".join(f'<a href="#case-{escape(c)}">{escape(c)}</a>' for c in sorted(r.case for r in model.cases))
     claims = sorted({c for r in records for c in r.claims})
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>cc-harness conformance report</title><style>{_CSS}</style></head>
 <body><main>
 <h1>cc-harness conformance report</h1>
-<p class="meta">Engines: {escape(", ".join(e.text() for e in engines))} · {len(by_case)} cases ·
+<p class="meta">Engines: {escape(", ".join(e.text() for e in engines))} · {len(model.cases)} cases ·
 generated by <code>cc-harness report</code></p>
 <h2 id="attention">Failures and errors</h2>
 {_attention(model.attention)}

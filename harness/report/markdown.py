@@ -8,14 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness import grid
-from harness.case.spec import PARTS
 from harness.engine_name import EngineName
-from harness.grid import SYMBOL
 from harness.outcome import WORST_FIRST
 from harness.report import agents, escape
-from harness.report.model import Model, Sources
-from harness.report.summary import ClaimCell, ClaimRow, EngineGrid, PrecedenceRow, SourceGrid, Verdict
+from harness.report.model import SYMBOL, ClaimCell, ClaimRow, EngineGrid, Model, PrecedenceRow, Sources, Verdict
 from harness.results import Record
 from harness.timeline_model import Timeline
 
@@ -35,15 +31,14 @@ def _code(text: str | None, *, limit: int) -> str:
 
 
 def grid_table(g: EngineGrid) -> list[str]:
-    by_cell = {(c.caller, c.callee): c for c in g.cells}
     lines = [
-        "| caller ↓ / callee → | " + " | ".join(grid.COLUMNS) + " |",
-        "|---" * (len(grid.COLUMNS) + 1) + "|",
+        "| caller ↓ / callee → | " + " | ".join(g.callees) + " |",
+        "|---" * (len(g.callees) + 1) + "|",
     ]
-    for caller in PARTS:
+    for caller in g.callers:
         row = [f"**{caller}**"]
-        for callee in grid.COLUMNS:
-            cell = by_cell[(caller, callee)]
+        for callee in g.callees:
+            cell = g.cell(caller, callee)
             text = "·" if not cell.cases else cell.describe()
             marks = ",".join(str(n.number) for n in g.notes_for(cell))
             row.append(text + (f"<sup>{marks}</sup>" if marks else ""))
@@ -57,17 +52,6 @@ def grid_table(g: EngineGrid) -> list[str]:
             "Outside the grid: "
             + ", ".join(f"{escape.markdown(r.case)} {SYMBOL[r.status]} {r.status.value}" for r in g.outside)
         )
-    return lines
-
-
-def _source_grid(g: SourceGrid) -> list[str]:
-    lines = [
-        "| caller → callee | " + " | ".join(g.columns) + " |",
-        "|---" * (len(g.columns) + 1) + "|",
-    ]
-    for row in g.rows:
-        cells = [row.cells[c].describe() if row.cells[c].cases else "·" for c in g.columns]
-        lines.append(f"| **{grid.cell_label(row.caller, row.callee)}** | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -101,9 +85,12 @@ def _sources(sources: Sources | None, engines: Sequence[EngineName]) -> list[str
         "plugin (`--plugin-dir`). A case counts in the column of each source other than the project that one of",
         "its parts comes from; a case whose parts all come from the project counts under project.",
     ]
-    for engine, by_source in zip(engines, sources.grids, strict=True):
+    for engine, g in zip(engines, sources.grids, strict=True):
         lines += ["", f"### {escape.markdown(engine.text())} by source", ""]
-        lines += _source_grid(by_source)
+        lines += ["| caller → callee | " + " | ".join(g.columns) + " |", "|---" * (len(g.columns) + 1) + "|"]
+        for row in g.rows:
+            cells = [row.cells[c].describe() if row.cells[c].cases else "·" for c in g.columns]
+            lines.append(f"| **{row.label}** | " + " | ".join(cells) + " |")
     if sources.precedence:
         lines += [
             "",

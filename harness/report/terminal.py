@@ -10,10 +10,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from harness.claims import Catalogue, claim_text
-from harness.compare import CaseChange, Widespread, by_claim, widespread, without
+from harness.changes import CaseChange, Widespread
 from harness.outcome import Status
 from harness.report.escape import SafeConsole
+from harness.report.model import ChangeList, EngineGrid
 
 #: Longer values are cut in the terminal (the results file keeps them whole).
 MAX_SHOWN = 600
@@ -91,35 +91,39 @@ def console() -> Console:
     return SafeConsole() if sys.stdout.isatty() or "COLUMNS" in os.environ else SafeConsole(width=160)
 
 
-def print_by_claim(
-    out: Console, changes: Sequence[CaseChange], *, old_label: str, new_label: str, catalogue: Catalogue | None
-) -> None:
-    """``check``'s output: every changed case under each claim it checks."""
-    common = widespread(changes)
-    _widespread_block(out, common, old_label=old_label, new_label=new_label)
-    for claim, group in by_claim((without(c, common) for c in changes), catalogue):
-        text = claim_text(claim, catalogue)
-        out.print()
-        out.print(Text(claim, style="bold cyan") + Text("  " + (text if len(text) <= 100 else text[:100] + "…")))
-        for change in group:
+def print_changes(out: Console, changes: ChangeList, *, old_label: str, new_label: str) -> None:
+    """``check``'s output (every changed case under each claim it checks) or ``diff``'s (every case that differs,
+    in id order), after the changes many cases share."""
+    _widespread_block(out, changes.widespread, old_label=old_label, new_label=new_label)
+    for group in changes.groups:
+        if group.claim is not None:
+            text = group.text if len(group.text) <= 100 else group.text[:100] + "…"
+            out.print()
+            out.print(Text(group.claim, style="bold cyan") + Text("  " + text))
+        for change in group.changes:
+            if group.claim is None:
+                out.print()
             _case_block(out, change, old_label=old_label, new_label=new_label)
 
 
-def print_by_case(out: Console, changes: Sequence[CaseChange], *, old_label: str, new_label: str) -> None:
-    """``diff``'s output: every case that differs, in id order."""
-    common = widespread(changes)
-    _widespread_block(out, common, old_label=old_label, new_label=new_label)
-    for change in changes:
-        rest = without(change, common)
-        if rest.changed:
-            out.print()
-            _case_block(out, rest, old_label=old_label, new_label=new_label)
-
-
-def summary_line(changes: Sequence[CaseChange]) -> str:
-    changed = [c for c in changes if c.changed]
-    statuses = [c for c in changes if c.status_changed]
+def summary_line(changes: ChangeList) -> str:
+    compared = changes.compared
+    changed = [c for c in compared if c.changed]
+    statuses = [c for c in compared if c.status_changed]
     return (
-        f"{len(changes)} cases compared: {len(changed)} changed "
-        f"({len(statuses)} in status), {len(changes) - len(changed)} unchanged"
+        f"{len(compared)} cases compared: {len(changed)} changed "
+        f"({len(statuses)} in status), {len(compared) - len(changed)} unchanged"
     )
+
+
+def grid_text(g: EngineGrid) -> str:
+    """A compact grid for terminals: rows are callers, columns callees, each cell its counts per status."""
+    width = max([22, *(len(c.describe(symbols=False)) + 2 for c in g.cells)])
+    lines = ["caller ↓ callee →".ljust(18) + "".join(p.ljust(width) for p in g.callees)]
+    for caller in g.callers:
+        row = caller.ljust(18)
+        for callee in g.callees:
+            c = g.cell(caller, callee)
+            row += (c.describe(symbols=False) if c.cases else "·").ljust(width)
+        lines.append(row.rstrip())
+    return "\n".join(lines)

@@ -44,7 +44,7 @@ from harness.refengine.profiles import Profile, profile_for
 from harness.scaffold import setup_parts
 from harness.scaffold.casefile import CASES, Planned, Report, case_file, dump, slug, unique
 from harness.scaffold.definitions import agent_case, hook_files, mcp_case, skill_case, unapproved_servers
-from harness.suite import OWN_FILE, Suite
+from harness.suite import OWN_FILE, Suite, results_folder
 from harness.versions import newest
 
 
@@ -77,7 +77,7 @@ def init(root: Path, *, pinned: str | None, plugin_dirs: tuple[Path, ...] = (), 
         planned += setup_parts.home_cases(home, root=root, cases=cases, version=version, report=report)
     else:
         report.skipped.append("your HOME (~/.claude): not read; --home ~/.claude makes cases of its skills and agents")
-    if (ignore := setup_parts.ignore_results(root, suite.results if suite else root / "results")) is not None:
+    if (ignore := setup_parts.ignore_results(root, results_folder(suite, beside=root))) is not None:
         planned.append(ignore)
     for item in planned:
         # a case folder that exists is the user's: none of its files is written, not even a missing one

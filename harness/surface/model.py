@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from harness.engine_name import EngineName
 from harness.errors import UsageError
 
 
@@ -103,5 +104,5 @@ def change_lines(old: Surface, new: Surface, covered: dict[str, tuple[str, ...]]
             cases = covered.get(e, ())
             reach = f"cases {', '.join(cases[:5])}" if cases else "no case covers it"
             what = kind.value.replace("-", " ")
-            lines.append(f"claude@{new.version} {verb} {what} {name} (vs {old.version}): {reach}")
+            lines.append(f"{EngineName.claude(new.version)} {verb} {what} {name} (vs {old.version}): {reach}")
     return lines

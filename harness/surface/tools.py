@@ -20,11 +20,12 @@ def init_tools(version: str) -> set[str]:
     """The tools claude@``version`` lists in its init event with no configuration; raises when the run
     did not give one (the record's fault named)."""
     with tempfile.TemporaryDirectory(prefix="cch-surface-") as empty:
-        engine = make_engine(EngineName.claude(version))
+        name = EngineName.claude(version)
+        engine = make_engine(name)
         record = run_case(load_case(PROBE), engine, expectations=Expectations(root=Path(empty)))
     prompts = (record.transcript or {}).get("prompts") or []
     tools = prompts[0].get("init_tools") if prompts else None
     if not tools:
         why = record.fault.message if record.fault else f"status {record.status.value}, no init event"
-        raise HarnessError(f"claude@{version}: the surface probe listed no tools ({why})")
+        raise HarnessError(f"{name}: the surface probe listed no tools ({why})")
     return set(tools)

@@ -105,6 +105,7 @@ def test_a_prompt_stop_wins_over_a_json_block(results: list[dict[str, object]]) 
 @pytest.mark.parametrize(("results", "why"), [
     ([_result(output={"continue": False}), _result(output=BLOCK)], "without a stopReason beside a block"),
     ([_result(output=STOP), _result(exit_code=2, stderr="NO")], "beside an exit 2"),
+    ([_result(output=STOP), _result(output={"continue": False, "stopReason": "OTHER"})], "different stopReasons"),
 ])
 def test_a_prompt_stop_beside_what_is_not_measured_abstains(results: list[ActionResult], why: str) -> None:
     outcome = combine("UserPromptSubmit", None, results)

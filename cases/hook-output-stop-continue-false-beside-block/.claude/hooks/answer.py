@@ -8,9 +8,6 @@ import sys
 handler, event = sys.argv[1], sys.argv[2]
 payload = json.loads(sys.stdin.read())
 text = json.dumps(payload)
-if event == "Stop":  # the marker is in the prompt: the session's transcript holds it
-    with open(payload["transcript_path"]) as transcript:
-        text = transcript.read()
 with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "hooks.txt"), "a") as log:
     log.write(f"{event} {handler}\n")
 BLOCK = ({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny",
