@@ -156,6 +156,12 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     if conversation.mode is None:  # the session's mode; a hook agent's own dontAsk answers as default does
         decision = modes.adjust(decision, request, refusals=len(rt.session.denials),
                                 classifier_refusals=rt.session.classifier_refusals, profile=rt.profile)
+        if decision.by_classifier and rt.profile.plan_classifier_fallback_after is not None and (
+                name == "Agent" or "Agent" in rt.session.tools_answered):
+            # Up to 2.1.278 the classifier's request to the Messages API holds the Agent prompt, which the scripted
+            # model answers as the subagent's context when one opens with it (explore seed 771203, x771203-0157).
+            raise NotModelled("plan mode's auto-mode classifier asked about an Agent call or after one (its request "
+                              "holds the subagent's prompt)")
         rt.session.classifier_refusals += decision.by_classifier
     if decision.behaviour != "allow" and pre.updated_without_decision:
         # Measured only where the rewritten call was allowed anyway (hook-output-pretooluse-updated-input-alone).
