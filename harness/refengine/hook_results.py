@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from harness.refengine import hook_continue, hook_messages
+from harness.refengine import hook_messages
 from harness.refengine.errors import NotModelled
 from harness.refengine.hooks import HookAction
 
@@ -86,7 +86,7 @@ class HookOutcome:
     """How many actions ran for the event."""
     continue_false: bool = False
     """An output the event reads said ``continue: false`` (CONTINUE_READ), or one held back a block
-    (hook_continue.HOLDS_BLOCK: then ``blocked`` is false and ``stop_turn`` true)."""
+    (HOLDS_BLOCK: then ``blocked`` is false and ``stop_turn`` true)."""
     blocked_otherwise: bool = False
     """A block came from an exit 2 or a prompt/agent verdict, not from JSON output."""
     stops_differ: bool = False
@@ -156,7 +156,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     otherwise = continued = False
     stop_reasons: set[str | None] = set()
     results = list(results)
-    holding = hook_continue.holding(event, results)
+    holding = continue_holding(event, results)
     results = [as_read(event, r) for r in results]
     for r in results:
         specific = _specific(r.output)
@@ -236,7 +236,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         suppress_prompt=suppress, stop_reason=stop_reason, continue_false=continued,
         blocked_otherwise=otherwise, block_apart=apart, stops_differ=len(stop_reasons) > 1,
     )
-    return hook_continue.held(event, outcome, holding) if holding else outcome
+    return held(event, outcome, holding) if holding else outcome
 
 
 #: Where the profile's ``hook_deny_reason_names_event`` holds, a PreToolUse JSON deny reason reaches the model
@@ -283,3 +283,48 @@ def _legacy_decision(value: Any, event: str) -> Permission | None:
     if event != "PreToolUse":
         return None
     return {"approve": "allow", "block": "deny"}.get(value)  # type: ignore[return-value]
+
+
+# ``continue: false`` beside a block, per event.
+#
+# Measured on 2.1.252 to 2.1.332, the stop and the block in one output and from two handlers, and the stop without a
+# ``stopReason`` (cases ``hook-output-<event>-continue-false-beside-block``):
+#
+# - PreToolUse: the deny (``permissionDecision: deny`` or the deprecated ``decision: block``) refuses the call with
+#   its text, listed as a permission denial, and the turn ends (dispatch: a refused call's ``stop_turn``). Without
+#   a ``stopReason`` the call runs and the turn ends, as with one (hook-output-pretooluse-continue-false).
+# - PostToolUse: the turn ends after the call; nothing is printed.
+# - PostToolUseFailure: ``continue`` is not read (hook_results.CONTINUE_READ); the block's text reaches the model.
+# - UserPromptSubmit: the stop wins over the block: ``Operation stopped by hook: <stopReason>``, and without a
+#   ``stopReason`` ``Operation stopped by hook`` (hook_reads.stopped_prompt).
+# - Stop, SubagentStop (HOLDS_BLOCK): ``continue: false`` alone changes nothing (hook-output-stop-ignored,
+#   -subagentstop-ignored); beside a JSON ``decision: block`` it holds the block back: the model is not asked
+#   again, the main thread prints an empty result and a subagent hands back its last answer (session.py).
+#   Beside an exit 2, a prompt or agent verdict, ``additionalContext``, or without a ``stopReason``: not measured.
+#: Events where ``continue: false`` holds back a block beside it (and is otherwise not read).
+HOLDS_BLOCK = frozenset({"Stop", "SubagentStop"})
+
+Holding = Literal["with reason", "without reason"]
+#: What session._stop_hooks gives when a ``continue: false`` held a block back: the model is not asked again.
+HELD: tuple[str, str | None] = ("", None)
+
+
+def continue_holding(event: str, results: Iterable[ActionResult]) -> Holding | None:
+    """Whether a result of ``event`` (an event of HOLDS_BLOCK) said ``continue: false``, and with a stopReason."""
+    if event not in HOLDS_BLOCK:
+        return None
+    outputs = [r.output for r in results if r.output is not None and r.output.get("continue") is False]
+    if not outputs:
+        return None
+    return "with reason" if any(isinstance(o.get("stopReason"), str) for o in outputs) else "without reason"
+
+
+def held(event: str, outcome: HookOutcome, how: Holding) -> HookOutcome:
+    """``outcome`` of a Stop or SubagentStop whose results also said ``continue: false``."""
+    if not outcome.blocked and not outcome.contexts:
+        return outcome  # nothing to hold back: continue false alone changes nothing here
+    if outcome.contexts or outcome.blocked_otherwise or how == "without reason":
+        raise NotModelled(f"a {event} continue false beside additionalContext, an exit 2 or a prompt or agent "
+                          "verdict, or without a stopReason (measured: beside a JSON decision block, with one)")
+    return replace(outcome, blocked=False, permission=None, message=None, raced=(), block_note=None, stop_turn=True,
+                   continue_false=True)

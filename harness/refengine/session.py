@@ -18,10 +18,10 @@ from typing import Any
 from harness.refengine import (
     agent_keys,
     agents,
-    hook_continue,
     hook_messages,
     hook_quiet,
     hook_reads,
+    hook_results,
     memory,
     memory_resume,
     slash,
@@ -364,7 +364,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
                 continue
             return text
         stopped = _stop_hooks(rt, conversation, text, active=stop_blocks > 0)
-        if stopped is hook_continue.HELD:  # a continue false held a block back
+        if stopped is hook_results.HELD:  # a continue false held a block back
             return "" if conversation.kind == "main" else text
         if stopped is None or stop_blocks >= STOP_BLOCK_CAP:
             return text
@@ -397,7 +397,7 @@ def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *,
             "stop_hook_active": active, "agent_transcript_path": str(transcript), "last_assistant_message": text,
             "background_tasks": [], "session_crons": []})
     if outcome.continue_false:
-        return hook_continue.HELD
+        return hook_results.HELD
     if outcome.blocked:
         return outcome.message or "", outcome.block_note
     if outcome.contexts:
