@@ -133,9 +133,8 @@ def test_plugins_local_settings_and_left_out_parts(tmp_path: Path, capsys: pytes
         case = yaml.safe_load((cases / name / "case.yaml").read_text())
         call = case["steps"][0]["turns"][0]["call"]
         assert (call["name"], call["expect"]) == (tool, {"result": result, "is_error": True}), name
-        # an Edit beside a Read deny rule is not measured: the reference engine abstains there, claude runs it
-        wanted = Status.NOT_MODELLED if tool == "Edit" else Status.PASS
-        assert _reference(cases / name) is wanted, name
+        # every form init writes a case for is measured (an Edit under an absolute //path deny rule: rule_paths.py)
+        assert _reference(cases / name) is Status.PASS, name
     assert not [line for line in out.splitlines() if "no case: permission rule deny Bash(git push" in line]
     assert sorted(p.name for p in cases.glob("rule-*")) == sorted(written)
     assert "no case: .env: secrets stay out of cases" in out

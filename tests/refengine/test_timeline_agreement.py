@@ -218,13 +218,22 @@ def test_every_version_an_expectation_reason_names_is_a_measured_change_point() 
 _COMMAND = re.compile(r"`cc-harness ")
 
 
+#: Rows measured on the pinned versions whose change point is not bisected yet: the reference engine abstains
+#: between the pins that differ (a row with value None), and each row says "not bisected". The list only shrinks.
+UNBISECTED = {"plan_classifier_refusal", "plan_classifier_fallback_after", "memory_loaded_kept_on_resume"}
+
+
 def test_every_profile_row_names_its_first_version_and_the_command() -> None:
     """Every row, below 2.1.252 too (bisected from 2.1.0 and 2.1.110), says where it starts and which command
     found it."""
     from harness.refengine.profile_table import CHANGES
     from harness.refengine.profiles import version_text
 
+    unbisected = {row.behaviour for row in CHANGES if "first in" not in row.evidence}
+    assert unbisected == UNBISECTED, "a row measured on the pins alone is in UNBISECTED, and leaves it once bisected"
     for row in CHANGES:
+        if row.behaviour in UNBISECTED:
+            continue
         first = version_text(row.since)
         assert not _VAGUE.search(row.evidence), f"{row.behaviour}: {row.evidence}"
         assert f"first in {first}" in row.evidence, f"{row.behaviour} since {first}: {row.evidence}"
