@@ -29,9 +29,10 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 _CLONE_NEWNET = 0x40000000
 _SIOCGIFFLAGS, _SIOCSIFFLAGS, _IFF_UP = 0x8913, 0x8914, 0x1
@@ -104,6 +105,18 @@ def loopback_only(*, ports: Iterable[int]) -> Iterator[Callable[..., list[str]]]
     with jail() as made:
         made.relay(ports)
         yield made.prefix
+
+
+def for_engine(api_url: str, servers: Iterable[int]) -> AbstractContextManager[Callable[..., list[str]]]:
+    """``loopback_only`` for an engine process that talks to the fake model API at ``api_url`` and to the
+    case's ``servers`` (their ports)."""
+    return loopback_only(ports=(urlsplit(api_url).port or 80, *servers))
+
+
+def notes() -> tuple[str, ...]:
+    """What a run's record says of its containment: nothing where runs are kept to loopback."""
+    why = unavailable()
+    return () if why is None else (f"not kept to loopback: {why}",)
 
 
 @contextmanager

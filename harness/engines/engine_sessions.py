@@ -9,7 +9,6 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
-from urllib.parse import urlsplit
 
 from harness import netjail
 from harness.apifaults import ApiFaultPlan
@@ -104,8 +103,7 @@ def run_command_line(
         ) -> ProcessResult:
             env = engine_env(case, home=home, tmp=tmp, api=api, cookie=cookie)
             # the engine reaches the fake API and the case's servers, relayed into its namespace, and nothing else
-            api_port = urlsplit(api.base_url).port or 80
-            with netjail.loopback_only(ports=(api_port, *model.ports.values())) as jail:
+            with netjail.for_engine(api.base_url, model.ports.values()) as jail:
                 out, end = run_process(
                     jail(argv(group, resume, debug_log), path=env.get("PATH")),
                     env=env,
@@ -131,6 +129,5 @@ def run_command_line(
         # a server that failed to start says why: its stderr, from the engine's MCP log in the run's HOME
         failed = {s["name"]: s for step in done.steps for s in step.mcp_failed}
         notes = tuple(mcpstatus.note(s, mcpstatus.claude_stderr(home, name)) for name, s in failed.items())
-        if (why := netjail.unavailable()) is not None:
-            notes = (*notes, f"not kept to loopback: {why}")
+        notes = (*notes, *netjail.notes())
         return dataclasses.replace(done, notes=(*done.notes, *notes)) if notes else done

@@ -151,9 +151,7 @@ class ReferenceEngine:
                 return self._steps(case, workdir=workdir, home=home, env=env, model=model, watch=watch)
 
             run = _supervise(steps, watch=watch, cookie=cookie, case=case, engine=self.name)
-        if (why := netjail.unavailable()) is not None:
-            return dataclasses.replace(run, notes=(*run.notes, f"not kept to loopback: {why}"))
-        return run
+        return dataclasses.replace(run, notes=(*run.notes, *netjail.notes()))
 
     def _steps(
         self, case: Case, *, workdir: Path, home: Path, env: dict[str, str], model: ScriptedModel, watch: _Watch

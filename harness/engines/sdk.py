@@ -33,7 +33,6 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import urlsplit
 
 from harness import netjail
 from harness.apifaults import ApiFaultPlan
@@ -93,8 +92,7 @@ class SdkEngine:
                 stderr: list[str] = []
                 env = engine_env(case, home=home, tmp=tmp, api=api, cookie=cookie, drop=(SETTING_SOURCES_ENV,))
                 # the engine reaches the fake API and the case's servers, relayed into its namespace, and nothing else
-                api_port = urlsplit(api.base_url).port or 80
-                with netjail.loopback_only(ports=(api_port, *model.ports.values())) as jail:
+                with netjail.for_engine(api.base_url, model.ports.values()) as jail:
                     start = jail([str(binary)], path=env.get("PATH"))
                     options = self._options(
                         case, start=start, workdir=workdir, env=env, resume=resume, debug_log=debug_log, stderr=stderr
@@ -111,9 +109,7 @@ class SdkEngine:
                 one_process=one_process,
                 faults=self.api_faults,
             )
-        if (why := netjail.unavailable()) is not None:
-            return dataclasses.replace(done, notes=(*done.notes, f"not kept to loopback: {why}"))
-        return done
+        return dataclasses.replace(done, notes=(*done.notes, *netjail.notes()))
 
     def sources_for(self, case: Case) -> tuple[str, ...] | None:
         """The setting sources this run passes to the SDK (None: the option is left unset)."""
