@@ -18,6 +18,7 @@ from typing import Any
 from harness.refengine import (
     agent_keys,
     agents,
+    hook_defer,
     hook_messages,
     hook_quiet,
     hook_reads,
@@ -238,6 +239,7 @@ def _main(rt: Runtime) -> Conversation:
 
 
 def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
+    hook_defer.check_next_prompt(rt)
     conversation = _main(rt)
     rt.session.prompt_id = str(uuid.uuid4())
     conversation.start_user_turn()
