@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from harness.refengine.config import load_project
-
 from tests.conftest import write_files
 
 
