@@ -18,6 +18,7 @@ from typing import Any
 from harness.refengine import (
     agent_keys,
     agents,
+    hook_async,
     hook_messages,
     hook_quiet,
     hook_reads,
@@ -209,6 +210,7 @@ def _start_process(rt: Runtime, *, source: str, home: Path) -> None:
 
 
 def _end_process(rt: Runtime) -> None:
+    hook_async.check_settled(rt.async_unsettled)
     if rt.session.main is not None:
         fire(rt, rt.session.main, "SessionEnd", subject="other", fields={"reason": "other"})
     rt.mcp.close()
