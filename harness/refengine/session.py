@@ -18,6 +18,7 @@ from typing import Any
 from harness.refengine import (
     agent_keys,
     agents,
+    hook_display,
     hook_messages,
     hook_quiet,
     hook_reads,
@@ -284,7 +285,7 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
         conversation.granted.extend(Rule.parse(t) for t in expanded.allowed_tools)  # cleared at the next prompt
     if notes:
         conversation.messages.append(system_note("\n\n".join(notes)))
-    return _prompt_output(rt, result=run_conversation(rt, conversation))
+    return _prompt_output(rt, result=hook_display.printed(rt, run_conversation(rt, conversation)))
 
 
 def _opening_message(rt: Runtime, prompt: str) -> dict[str, Any]:
@@ -337,6 +338,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
         kept = rt.session.transcript_of(conversation)
         if kept:
             kept.reply(reply)
+        hook_display.on_reply(rt, conversation, reply)
         uses = [b for b in reply if b.get("type") == "tool_use"]
         if uses:
             answered = set(rt.session.tools_answered)
