@@ -236,6 +236,14 @@ def _listing_line(rt: Runtime, skill: SkillDef) -> str:
     return f"- {name}: {text}"
 
 
+def offered_agents(rt: Runtime) -> dict[str, AgentDef]:
+    """The agents the model is told of: all but those a deny rule ``Agent(x)`` names (agent_rules.unlisted)."""
+    agents = all_agents(rt)
+    builtins = {*BUILTIN_AGENTS, *messages.UNDEFINED_BUILTIN_AGENTS}
+    unlisted = agent_rules.unlisted(rt.rules, builtins=builtins, mode=rt.mode)
+    return {name: agent for name, agent in agents.items() if name not in unlisted}
+
+
 def agent_listing(rt: Runtime) -> str:
     def tools_of(agent: AgentDef) -> str:
         if agent.tools is not None:
@@ -244,7 +252,7 @@ def agent_listing(rt: Runtime) -> str:
             return "All tools except " + ", ".join(agent.disallowed_tools)
         return "*" if agent.builtin else "All tools"
 
-    agents = sorted(all_agents(rt).values(), key=lambda a: a.name.lower())
+    agents = sorted(offered_agents(rt).values(), key=lambda a: a.name.lower())
     return messages.AGENT_LISTING_HEADER + "\n" + "\n".join(
         f"- {a.name}: {a.description} (Tools: {tools_of(a)})" for a in agents)
 
@@ -260,7 +268,8 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
     if agent is None:
         if any(r.covers_tool("Agent") and r.specifier == wanted for r in rt.rules.deny):
             raise NotModelled(f"a deny rule Agent({wanted}) naming no agent")
-        return ToolResult(content=messages.agent_type_not_found(wanted, sorted(agents, key=str.lower)),
+        listed = offered_agents(rt)
+        return ToolResult(content=messages.agent_type_not_found(wanted, sorted(listed, key=str.lower)),
                           is_error=True)
     if (refusal := agent_rules.denial(rt.rules, wanted, mode=parent.mode or rt.mode)) is not None:
         return ToolResult(content=refusal, is_error=True)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agent_keys
+from harness.refengine import agent_keys, skill_keys
 from harness.refengine.config_model import (
     AgentDef,
     AgentSource,
@@ -94,8 +94,10 @@ def skill_def(path: Path, warnings: list[str], *, name: str, plugin: str | None 
         plugin_root=plugin_root,
         alias=alias,
         command=command,
-        unmodelled=tuple(p for p in (frontmatter_problem("skill", name, meta, SKILL_KEYS),) if p),
+        unmodelled=tuple(p for p in (frontmatter_problem("skill", name, meta, SKILL_KEYS | skill_keys.KEYS),
+                                     skill_keys.key_problem(name, meta, plugin=plugin, command=command)) if p),
         model=str(meta["model"]) if meta.get("model") is not None else None,
+        fallback="fallback" in meta,
     )
 
 
