@@ -88,8 +88,8 @@ def _probe(kind: str, rule: Rule, rules: RuleSet, root: Path) -> _Probe | str:
     except NotModelled as why:
         # the rule's own form is one init writes cases for, but another rule of the same settings is not
         # modelled: say which, so the team knows what keeps this rule without a case
-        return (f"the reference engine cannot decide {probe.says} with these rules (not modelled: {why.feature}); a case calls a tool"
-                " the rule matches and expects the refusal (docs/your-setup.md)")
+        return (f"the reference engine cannot decide {probe.says} with these rules (not modelled: {why.feature});"
+                " a case calls a tool the rule matches and expects the refusal (docs/your-setup.md)")
     if kind == "ask":
         # print mode cannot ask: the engine's refusal of an ask is the call's result
         if decision.behaviour == "ask":
