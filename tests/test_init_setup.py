@@ -221,10 +221,20 @@ def test_a_rule_left_out_because_of_another_says_which(tmp_path: Path, capsys: p
     deny cases for ... Read/Edit rules for a folder': the reference engine could not decide its probe because of
     an unmodelled rule beside it, and the line did not say so."""
     repo = tmp_path / "repo"
-    settings = '{"permissions": {"deny": ["Read(./.env)", "Read(secrets/**)"]}}\n'
+    settings = '{"permissions": {"deny": ["Read(./src/**)", "Read(secrets/**)"]}}\n'
     write_files(repo, {"pyproject.toml": SUITE, ".claude/settings.json": settings})
     assert main(["init", str(repo), "--no-snapshots"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if "permission rule deny Read(secrets/**)" in line]
     assert len(lines) == 1 and "init writes deny cases for" not in lines[0]
-    assert "cannot decide Read of secrets/cc-harness-probe.txt with these rules (not modelled: path rule ./.env" in (
+    assert "cannot decide Read of secrets/cc-harness-probe.txt with these rules (not modelled: path rule ./src/**" in (
         lines[0])
+
+
+def test_a_dot_slash_name_rule_leaves_the_other_rules_their_cases(tmp_path: Path) -> None:
+    """One Read(./.env) deny rule once took every Write/Edit probe (and the Read(secrets/**) rule's case) out of the
+    reference engine's reach; ./name is measured now (cases/rule-read-dot-slash-name-deny)."""
+    repo = tmp_path / "repo"
+    settings = '{"permissions": {"deny": ["Read(./.env)", "Read(secrets/**)"]}}\n'
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/settings.json": settings})
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    assert _reference(repo / "claude-cases" / "rule-deny-read-secrets") is Status.PASS
