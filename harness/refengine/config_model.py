@@ -56,6 +56,8 @@ class SkillDef:
     """Frontmatter the engine does not model (scope.py)."""
     model: str | None = None
     """Its ``model`` key: changes nothing the engine models, but may fire the model-switch hooks (hook_quiet.py)."""
+    fallback: bool = False
+    """It carries a ``fallback`` key (skill_keys.py: modelled only with no skill it could yield to)."""
 
     def listed(self, *, activated: set[str], without_description: bool = True) -> bool:
         """Listed to the model: it has something to show, the model may invoke it, and a conditional

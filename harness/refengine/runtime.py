@@ -113,6 +113,8 @@ class Runtime:
     """The permission prompts shown so far: ``{"tool", "input", "answer"}`` (the answer's index or None)."""
     notes: list[str] = field(default_factory=list)
     races: list[tuple[str, ...]] = field(default_factory=list)
+    async_unsettled: list[str] = field(default_factory=list)
+    """The async hook handlers started since this process's last tool call began (hook_async.settle)."""
     """Texts a race decides: each entry's first is the one this run gave, the rest what the real engine may
     give instead (hook_results.combine)."""
 
