@@ -6,7 +6,8 @@ pull request must not be able to send anything anywhere. Where the machine allow
 util-linux's ``unshare`` and ``nsenter``), each engine process starts inside a network namespace whose only
 interface is its own loopback. What the harness serves on 127.0.0.1 outside (the fake model API, the case's
 ``servers:``) is relayed into the namespace on the same port numbers, so that URLs in settings and in the
-environment stay what they are.
+environment stay what they are. A case's servers are its own code too: each run's servers share a namespace
+of their own, and what they listen on in there is exposed on 127.0.0.1 outside (``Jail.expose``).
 
 The namespace is held by a small process (``unshare --net cat``, which ends when its stdin closes, so also
 when the harness dies). The relay's listening sockets are made inside the namespace by a short-lived thread
@@ -30,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -67,8 +68,19 @@ class Jail:
         wanted = sorted(set(ports))
         made = _inside(self.namespace, lambda: [_listener(port) for port in wanted])
         for port, listener in zip(wanted, made, strict=True):
-            self._listeners.append(listener)
-            threading.Thread(target=self._accept, args=(listener, port), daemon=True).start()
+            self._serve(listener, partial(_dial, port))
+
+    def expose(self, port: int) -> int:
+        """Connections to 127.0.0.1 outside reach 127.0.0.1:``port`` inside the namespace; the outside port.
+
+        It is ``port`` itself where that is free outside, so that a server which names its own port (in a
+        URL it hands out) is reached there too; else any free port."""
+        try:
+            listener = _listener(port)
+        except OSError:  # taken outside (a fresh namespace offers every port to whatever starts in it)
+            listener = _listener(0)
+        self._serve(listener, partial(_inside, self.namespace, partial(_dial, port)))
+        return int(listener.getsockname()[1])
 
     def close(self) -> None:
         self._closed.set()
@@ -79,19 +91,23 @@ class Jail:
         self.holder.kill()
         self.holder.wait()
 
-    def _accept(self, listener: socket.socket, port: int) -> None:
+    def _serve(self, listener: socket.socket, connect: Callable[[], socket.socket]) -> None:
+        self._listeners.append(listener)
+        threading.Thread(target=self._accept, args=(listener, connect), daemon=True).start()
+
+    def _accept(self, listener: socket.socket, connect: Callable[[], socket.socket]) -> None:
         while not self._closed.is_set():
             try:
-                inner, _ = listener.accept()
+                accepted, _ = listener.accept()
             except OSError:  # closed at the run's end
                 return
             try:
-                outer = socket.create_connection(("127.0.0.1", port), timeout=_START_TIMEOUT)
-            except OSError:  # nothing listens outside: the engine sees a refused connection, as it would
-                _close(inner)
+                far = connect()
+            except OSError:  # nothing listens on the far side: the caller sees a refused connection, as it would
+                _close(accepted)
                 continue
-            outer.settimeout(None)
-            threading.Thread(target=_connect, args=(inner, outer), daemon=True).start()
+            far.settimeout(None)
+            threading.Thread(target=_connect, args=(accepted, far), daemon=True).start()
 
 
 @contextmanager
@@ -117,6 +133,16 @@ def notes() -> tuple[str, ...]:
     """What a run's record says of its containment: nothing where runs are kept to loopback."""
     why = unavailable()
     return () if why is None else (f"not kept to loopback: {why}",)
+
+
+@contextmanager
+def where_available() -> Iterator[Jail | None]:
+    """``jail()`` where the machine allows it, else None (``unavailable()`` says why)."""
+    if unavailable() is not None:
+        yield None
+        return
+    with jail() as made:
+        yield made
 
 
 @contextmanager
@@ -225,6 +251,11 @@ def _loopback_up() -> None:
         request = struct.pack("16sH14s", b"lo", 0, b"")
         flags = struct.unpack("16sH", fcntl.ioctl(probe, _SIOCGIFFLAGS, request)[:18])[1]
         fcntl.ioctl(probe, _SIOCSIFFLAGS, struct.pack("16sH14s", b"lo", flags | _IFF_UP, b""))
+
+
+def _dial(port: int) -> socket.socket:
+    """A connection to 127.0.0.1:``port`` in the calling thread's namespace."""
+    return socket.create_connection(("127.0.0.1", port), timeout=_START_TIMEOUT)
 
 
 def _listener(port: int) -> socket.socket:

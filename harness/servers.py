@@ -6,7 +6,9 @@ it. Letting the server pick its port keeps parallel runs of the same case apart.
 
 A server gets what an engine gets of the caller's environment (an allowlist, ``HOME``, the case's
 ``run.env``), never the whole of it, and a cookie of its own: when the run ends, the server's process
-group is stopped and then any process still carrying the cookie (a child in a session of its own).
+group is stopped and then any process still carrying the cookie (a child in a session of its own). Where
+the machine allows it, the servers run in a network namespace of their own (``netjail``): they reach
+nothing beyond it, and the port each prints is exposed on 127.0.0.1 outside, the same number where free.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+from harness import netjail
 from harness.case import Case, Server
 from harness.case.placeholders import fill_ports
 from harness.engines.environment import passed_env
@@ -44,13 +47,18 @@ def running(case: Case, *, workdir: Path, logs: Path) -> Iterator[dict[str, int]
         return
     started: list[subprocess.Popen[bytes]] = []
     ports: dict[str, int] = {}
-    with contained() as cookie:
+    with contained() as cookie, netjail.where_available() as jail:
         try:
             for server in case.servers:
                 stderr = logs / f"server-{server.name}.stderr"
-                process = _spawn(case, server, workdir=workdir, stderr=stderr, env=server_env(case, cookie=cookie))
+                env = server_env(case, cookie=cookie)
+                argv = contain(list(server.command), env)
+                if jail is not None:  # a server is the case's code: it reaches loopback only, like the engine
+                    argv = jail.prefix(argv, path=env.get("PATH", os.defpath))
+                process = _spawn(case, server, argv, workdir=workdir, stderr=stderr, env=env)
                 started.append(process)
-                ports[server.name] = _read_port(case, server, process, stderr)
+                port = _read_port(case, server, process, stderr)
+                ports[server.name] = port if jail is None else jail.expose(port)
             fill_ports(workdir, ports)
             yield ports
         finally:
@@ -68,11 +76,12 @@ def server_env(case: Case, *, cookie: str) -> dict[str, str]:
     return env
 
 
-def _spawn(case: Case, server: Server, *, workdir: Path, stderr: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+def _spawn(case: Case, server: Server, argv: list[str], *, workdir: Path, stderr: Path,
+           env: dict[str, str]) -> subprocess.Popen[bytes]:
     try:
         with stderr.open("wb") as err:
             return subprocess.Popen(
-                contain(list(server.command), env),
+                argv,
                 cwd=workdir,
                 env=env,
                 stdin=subprocess.DEVNULL,

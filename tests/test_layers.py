@@ -157,3 +157,14 @@ def test_the_command_line_is_the_top() -> None:
 def test_the_command_line_stays_thin() -> None:
     """cli.py parses and hands each command to harness/commands/; what they run lives below them."""
     assert len((HARNESS / "cli.py").read_text(encoding="utf-8").splitlines()) < 300
+
+
+#: The longest a module of the harness may be: past it, split it where one concept ends and the next begins.
+MODULE_LINES = 400
+
+
+def test_no_module_is_over_the_bound() -> None:
+    lengths = {path.relative_to(HARNESS).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+               for path in HARNESS.rglob("*.py")}
+    assert len(lengths) > 100, "the modules were read"
+    assert {name: n for name, n in lengths.items() if n > MODULE_LINES} == {}

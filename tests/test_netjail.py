@@ -99,6 +99,53 @@ def test_a_hook_reaches_the_case_server_and_nothing_else(write_case: CaseWriter,
     assert not any(note.startswith("not kept to loopback") for note in record.notes)
 
 
+#: A case server that first tries to reach outside loopback, then tells every client how that ended.
+_SERVER_PROBING = (
+    "import socket, subprocess, sys\n"
+    f"reached = subprocess.run([sys.executable, '-c', {_PROBE!r}, '{_ELSEWHERE}', '80'], capture_output=True,"
+    " text=True).stdout.encode()\n"
+    "s = socket.create_server(('127.0.0.1', 0)); print(s.getsockname()[1], flush=True)\n"
+    "while True:\n"
+    "    c = s.accept()[0]; c.sendall(reached); c.close()\n"
+)
+#: Prints what the server at 127.0.0.1:argv[1] sends.
+_CLIENT = (
+    "import socket, sys\n"
+    "print(socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=10).makefile().read().strip())\n"
+)
+
+
+@jailed
+def test_a_case_server_reaches_loopback_only_and_is_still_reached() -> None:
+    """A case's server is the case's own code: it runs in a namespace of its own, and the port it prints is
+    exposed outside on the same number where that is free."""
+    with netjail.jail() as jail:
+        server = subprocess.Popen(jail.prefix([sys.executable, "-c", _SERVER]), stdout=subprocess.PIPE, text=True)
+        try:
+            assert server.stdout is not None
+            port = int(server.stdout.readline())
+            outside = jail.expose(port)
+            assert outside == port  # nothing held that port outside
+            assert _probe([], "127.0.0.1", outside) == "connected"
+            assert jail.expose(port) != port  # now it is held outside (by the first exposure): any free port
+            assert _probe([], "127.0.0.1", jail.expose(port)) == "connected"
+        finally:
+            server.kill()
+            server.wait()
+
+
+@jailed
+def test_a_case_server_in_a_run_cannot_reach_beyond_loopback(write_case: CaseWriter) -> None:
+    hooks = prompt_hooks("python3 .claude/client.py {{port:own}} >> reached.txt")
+    text = HOSTILE_CASE.format(id="server-jailed") + "servers:\n  own:\n    command: [python3, .claude/server.py]\n"
+    directory = write_case("server-jailed", text, {**hooks, ".claude/client.py": _CLIENT,
+                                                   ".claude/server.py": _SERVER_PROBING})
+    record = run_case(load_case(directory), make_engine("reference"), expectations=EXPECTATIONS)
+    assert record.status == Status.PASS, record.fault
+    assert record.transcript is not None
+    assert record.transcript["files"]["reached.txt"].split() == ["ENETUNREACH"]
+
+
 @pytest.mark.parametrize("engine", ["reference", f"claude@{PINNED[-1]}"])
 def test_a_machine_without_namespaces_runs_as_before_and_says_so(write_case: CaseWriter, engine: str,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:

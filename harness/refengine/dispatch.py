@@ -16,6 +16,7 @@ from harness.refengine import (
     agent_rules,
     agents,
     approvals,
+    hook_async,
     hook_quiet,
     hook_rewrite,
     memory,
@@ -76,6 +77,7 @@ class CallOutcome:
 
 def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> CallOutcome:
     """One tool call of ``conversation``, answered; its tool then counts as answered in the session."""
+    hook_async.settle(rt.async_unsettled)
     outcome = _answer(rt, conversation, use)
     rt.session.tools_answered.add(str(use.get("name", "")))
     return outcome

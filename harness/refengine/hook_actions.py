@@ -153,6 +153,7 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
         ending = hook_surface.ending(proc.returncode, stdout, output)
         hook_async.check_answer(event, timed_out=proc.timed_out, ending=ending,
                                 fields=hook_surface.output_fields(event, output or {}))
+        hook_async.started(rt.async_unsettled, event, f"({event}, {rule.origin})")
         return ActionResult(action=action, exit_code=proc.returncode)
     if proc.timed_out:
         # A timed-out hook renders no decision; on PreToolUse it does not block (notes §1.6).

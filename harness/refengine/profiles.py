@@ -1,8 +1,8 @@
 """Version profiles: which behaviour the reference engine models for a given Claude Code version.
 
 The table ``CHANGES`` (profile_table.py) is the single place that names the version at which a modelled behaviour
-changed. A profile for version V starts from ``BASELINE`` (the oldest behaviour we model) and applies
-every change whose ``since`` is at most V, in table order. Evidence says where each row comes from:
+changed. A profile for version V starts from ``BASELINE`` (profile_baseline.py: the oldest behaviour we model)
+and applies every change whose ``since`` is at most V, in table order. Evidence says where each row comes from:
 "measured" rows were observed on the real binary through the fake API, the first version and the
 release before it (cc-harness bisect, docs/timeline/; releases from 2.1.0 run, the ones before 2.1.110
 as cli.js). shared/reference/claude-code-semantics.md (docs and changelog) gave the
@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from harness.refengine.errors import EngineFailure
-from harness.refengine.profile_table import BASELINE, CHANGES, Version
+from harness.refengine.profile_baseline import BASELINE
+from harness.refengine.profile_table import CHANGES, Version
 from harness.refengine.readings import readings_for
 
 SkillHookLifetime = Literal["process", "session", "turn"]

@@ -1,4 +1,4 @@
-"""Sessions, prompts, and the loop every context runs.
+"""Sessions, processes and prompts (the loop each context runs is context_loop.py).
 
 ``Engine`` is one run of the engine in a folder, driven the way a command line drives ``claude -p``:
 ``start_process()`` (fresh, or resuming the session), ``prompt(text)`` any number of times,
@@ -18,35 +18,31 @@ from typing import Any
 from harness.refengine import (
     agent_keys,
     agents,
+    hook_async,
+    hook_display,
     hook_messages,
     hook_quiet,
     hook_reads,
-    hook_results,
     memory,
     memory_resume,
     slash,
 )
 from harness.refengine.config import load_project
 from harness.refengine.config_model import Launch
-from harness.refengine.conversation import Conversation, system_note, text_of, user_text
-from harness.refengine.dispatch import reported_name, run_tool_use
+from harness.refengine.context_loop import run_conversation
+from harness.refengine.conversation import Conversation, system_note, user_text
+from harness.refengine.dispatch import reported_name
 from harness.refengine.errors import EngineFailure, NotModelled
 from harness.refengine.hook_actions import fire
-from harness.refengine.hook_messages import STRUCTURED_OUTPUT_ENFORCE, settings_error_debug
+from harness.refengine.hook_messages import settings_error_debug
 from harness.refengine.mcp_client import McpPool
 from harness.refengine.permission_request import Mode
 from harness.refengine.permission_rules import Rule, RuleSet
 from harness.refengine.plugins import load_plugin
 from harness.refengine.profiles import Profile
-from harness.refengine.runtime import Model, Request, Runtime, new_session
+from harness.refengine.runtime import Model, Runtime, new_session
 from harness.refengine.scope import raise_unmodelled
 
-#: Model calls one context was measured to make with no limit met: claude 2.1.252 and 2.1.332 ran 601 (600
-#: tool calls and the last reply) in one context and finished normally. Past it the engine answers
-#: not-modelled (whether claude stops somewhere beyond is unmeasured), never a crash of its own.
-MAX_TURNS = 601
-STOP_BLOCK_CAP = 8  # consecutive Stop-hook blocks before the turn ends anyway (notes §1.7)
-HOOK_AGENT_MAX_TURNS = 50
 DEPTH_VARIABLE = "CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH"
 MAIN_SYSTEM = "You are Claude Code, Anthropic's official CLI for Claude (reference engine)."
 
@@ -64,8 +60,8 @@ class Invocation:
     """The engine process's environment; Bash, hooks and MCP servers get it with HOME and CLAUDE_PROJECT_DIR set."""
     agent: str | None = None
     """``--agent NAME``: the main thread runs as this agent."""
-    timeout: float = 60.0
-    """Seconds a hook command, MCP call or tool process may take."""
+    timeout: float
+    """Seconds a hook command, MCP call or tool process may take (the case's ``run.timeout``)."""
     plugin_dirs: tuple[Path, ...] = ()
     """``--plugin-dir``: plugin folders, in command-line order."""
     settings_file: Path | None = None
@@ -215,6 +211,7 @@ def _start_process(rt: Runtime, *, source: str, home: Path) -> None:
 
 
 def _end_process(rt: Runtime) -> None:
+    hook_async.check_settled(rt.async_unsettled)
     if rt.session.main is not None:
         fire(rt, rt.session.main, "SessionEnd", subject="other", fields={"reason": "other"})
     rt.mcp.close()
@@ -284,7 +281,7 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
         conversation.granted.extend(Rule.parse(t) for t in expanded.allowed_tools)  # cleared at the next prompt
     if notes:
         conversation.messages.append(system_note("\n\n".join(notes)))
-    return _prompt_output(rt, result=run_conversation(rt, conversation))
+    return _prompt_output(rt, result=hook_display.printed(rt, run_conversation(rt, conversation)))
 
 
 def _opening_message(rt: Runtime, prompt: str) -> dict[str, Any]:
@@ -315,95 +312,3 @@ def _prompt_output(rt: Runtime, *, result: str) -> PromptOutput:
               if t in main.offered(profile) or t in main.deferred(profile) or t.startswith("mcp__")]
     return PromptOutput(result=result, is_error=False, permission_denials=tuple(rt.session.denials),
                         init_tools=tuple(reported_name(t, rt.profile) for t in listed))
-
-
-def run_conversation(rt: Runtime, conversation: Conversation) -> str:
-    """Ask the model until a reply has no tool_use and no Stop hook sends it back; the final text.
-
-    Subagent and fork contexts are framed by SubagentStart and SubagentStop.
-    """
-    is_subagent = conversation.kind in ("subagent", "fork")
-    if is_subagent:
-        started = fire(rt, conversation, "SubagentStart", subject=conversation.agent_type,
-                       fields={})
-        if started.contexts:
-            conversation.messages.append(system_note("\n\n".join(started.contexts)))
-    stop_blocks = 0
-    reminded = False
-    limit = HOOK_AGENT_MAX_TURNS if conversation.kind == "hook_agent" else MAX_TURNS
-    for turn in range(1, limit + 1):
-        reply = rt.model.respond(_request(rt, conversation))
-        conversation.messages.append({"role": "assistant", "content": reply})
-        kept = rt.session.transcript_of(conversation)
-        if kept:
-            kept.reply(reply)
-        uses = [b for b in reply if b.get("type") == "tool_use"]
-        if uses:
-            answered = set(rt.session.tools_answered)
-            outcomes = [run_tool_use(rt, conversation, use) for use in uses]
-            conversation.messages.append({"role": "user", "content": [b for o in outcomes for b in o.blocks]})
-            if kept:
-                kept.tool_results(conversation.messages[-1]["content"])
-            notes = [n for o in outcomes for n in o.notes]
-            if notes:
-                conversation.messages.append(system_note("\n\n".join(notes)))
-            if any(o.ends_context for o in outcomes) or any(o.stop_turn for o in outcomes):
-                return ""
-            if agent_keys.turn_limit(conversation.agent) == turn and conversation.kind == "subagent":
-                # no model sees these results: 2.1.332's next tools-used summary still names their tools
-                # (agent-key-max-turns)
-                rt.session.tools_answered = answered
-                conversation.stopped_at_turn_limit = True
-                return ""
-            continue
-        text = text_of(reply)
-        if conversation.kind == "hook_agent":
-            if conversation.structured_output is None and not reminded:
-                reminded = True
-                conversation.messages.append(user_text(STRUCTURED_OUTPUT_ENFORCE))
-                continue
-            return text
-        stopped = _stop_hooks(rt, conversation, text, active=stop_blocks > 0)
-        if stopped is hook_results.HELD:  # a continue false held a block back
-            return "" if conversation.kind == "main" else text
-        if stopped is None or stop_blocks >= STOP_BLOCK_CAP:
-            return text
-        stop_blocks += 1
-        feedback, note = stopped
-        conversation.messages.append(user_text(feedback))
-        if note is not None:
-            conversation.messages.append(system_note(note))
-    if conversation.kind == "hook_agent":
-        raise EngineFailure(f"reference engine: a {conversation.kind} context made {limit} model calls without ending")
-    raise NotModelled(f"a context of more than {limit} model calls (measured up to {limit}: no limit met)")
-
-
-def _request(rt: Runtime, conversation: Conversation) -> Request:
-    tools = conversation.offered(rt.profile)
-    return Request(system=conversation.system, messages=tuple(conversation.messages), tools=tools)
-
-
-def _stop_hooks(rt: Runtime, conversation: Conversation, text: str, *,
-                active: bool) -> tuple[str, str | None] | None:
-    """Stop (main) or SubagentStop (subagent, fork): a block returns the feedback for the model, and the
-    system note that follows it, if any."""
-    if conversation.kind == "main":
-        outcome = fire(rt, conversation, "Stop", subject=None, fields={
-            "stop_hook_active": active, "last_assistant_message": text, "background_tasks": [],
-            "session_crons": []})
-    else:
-        transcript = rt.session.agent_transcript(conversation.agent_id or "")
-        outcome = fire(rt, conversation, "SubagentStop", subject=conversation.agent_type, fields={
-            "stop_hook_active": active, "agent_transcript_path": str(transcript), "last_assistant_message": text,
-            "background_tasks": [], "session_crons": []})
-    if outcome.continue_false:
-        return hook_results.HELD
-    if outcome.blocked:
-        return outcome.message or "", outcome.block_note
-    if outcome.contexts:
-        # A Stop command's hookSpecificOutput.additionalContext sends the main thread back to the model with
-        # it, as a block does, up to the same cap: measured on 2.1.252 to 2.1.332 (hook-stop-additional-context:
-        # nine model calls, each request after the first ending in "Stop hook additional context: ..."), and a
-        # SubagentStop command's the subagent the same way (hook-output-subagentstop-additional-context).
-        return "\n\n".join(outcome.contexts), None
-    return None

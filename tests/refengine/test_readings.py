@@ -11,7 +11,7 @@ import pytest
 from harness.case import load_case
 from harness.engines.reference import ReferenceEngine
 from harness.refengine.hooks import event_runs
-from harness.refengine.profile_table import BASELINE
+from harness.refengine.profile_baseline import BASELINE
 from harness.refengine.profiles import Profile, profile_for
 from harness.refengine.readings import READINGS, readings_for
 from tests.conftest import CaseWriter, run_in_copy
