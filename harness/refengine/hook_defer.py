@@ -3,11 +3,12 @@
 Measured on 2.1.252 to 2.1.332 in print mode: the call does not run and the turn ends there, with no tool
 result sent and no Stop hook run; the printed result is empty, not an error, and lists no permission denial
 (hook-output-pretooluse-defer: Bash in bypass mode; hook-output-pretooluse-defer-default-mode: Read in default
-mode, where PostToolUse, PostToolUseFailure and Stop handlers do not run). On the other events a defer changes
+mode, where PostToolUse, PostToolUseFailure and Stop handlers do not run; hook-output-pretooluse-defer-beside-context:
+another handler's additionalContext is then never sent). On the other events a defer changes
 nothing (hook-output-defer-ignored-events; hook_surface lists it with each event's ignored outputs).
 
 Not measured, so not-modelled: a defer in a subagent, in another permission mode, with a scripted approval,
-beside another handler's decision, context, stop or rewritten input, beside other calls of the same reply,
+beside another handler's decision, stop or rewritten input, beside other calls of the same reply,
 and what a later prompt of the same process or a resumed session does with the deferred call.
 """
 
@@ -18,7 +19,8 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.hook_results import HookOutcome
 from harness.refengine.runtime import Runtime
 
-CASES: tuple[str, ...] = ("hook-output-pretooluse-defer", "hook-output-pretooluse-defer-default-mode")
+CASES: tuple[str, ...] = ("hook-output-pretooluse-defer", "hook-output-pretooluse-defer-default-mode",
+                          "hook-output-pretooluse-defer-beside-context")
 #: Permission modes a defer was measured in.
 MEASURED_MODES = frozenset({"default", "bypass"})
 
@@ -32,8 +34,10 @@ def check(rt: Runtime, conversation: Conversation, pre: HookOutcome) -> None:
         raise NotModelled(f"a PreToolUse defer in {mode} mode (measured in default and bypass modes)")
     if rt.approvals is not None:
         raise NotModelled("a PreToolUse defer in a run that answers permission prompts")
-    if pre.contexts or pre.stop_turn or pre.updated_input is not None:
-        raise NotModelled("a PreToolUse defer beside hook context, a stop or a rewritten input")
+    # Another handler's additionalContext is never sent: no request follows
+    # (hook-output-pretooluse-defer-beside-context).
+    if pre.stop_turn or pre.updated_input is not None:
+        raise NotModelled("a PreToolUse defer beside a stop or a rewritten input")
     reply = conversation.messages[-1].get("content") if conversation.messages else None
     calls = [b for b in reply if isinstance(b, dict) and b.get("type") == "tool_use"] if isinstance(reply, list) else []
     if len(calls) != 1:
