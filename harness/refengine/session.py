@@ -60,8 +60,8 @@ class Invocation:
     """The engine process's environment; Bash, hooks and MCP servers get it with HOME and CLAUDE_PROJECT_DIR set."""
     agent: str | None = None
     """``--agent NAME``: the main thread runs as this agent."""
-    timeout: float = 60.0
-    """Seconds a hook command, MCP call or tool process may take."""
+    timeout: float
+    """Seconds a hook command, MCP call or tool process may take (the case's ``run.timeout``)."""
     plugin_dirs: tuple[Path, ...] = ()
     """``--plugin-dir``: plugin folders, in command-line order."""
     settings_file: Path | None = None
