@@ -36,18 +36,21 @@ OWN_FILE = "cc-harness.toml"
 _PATH_KEYS = ("cases", "expectations", "snapshots", "claims", "report", "results", "timeline", "surface")
 _LIST_KEYS = ("engines", "pinned")
 _KEYS = (*_PATH_KEYS, *_LIST_KEYS)
+#: The results folder's name when the configuration names none. A copy or a search of a project skips a
+#: folder of this name: it holds what runs wrote, not the project.
+RESULTS_DEFAULT = "results"
 _DEFAULTS = {
     "cases": "cases",
     "expectations": "expectations",
     "snapshots": "snapshots",
     "report": "cc-harness-report.md",
-    "results": "results",
+    "results": RESULTS_DEFAULT,
 }
 
 
 def results_folder(suite: Suite | None, *, beside: Path) -> Path:
     """The suite's results folder; without a suite, the default one in ``beside``."""
-    return suite.results if suite is not None else (beside / _DEFAULTS["results"]).resolve()
+    return suite.results if suite is not None else (beside / RESULTS_DEFAULT).resolve()
 
 
 class NoSuite(UsageError):

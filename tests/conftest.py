@@ -139,6 +139,11 @@ def default_signals() -> None:
         signal.signal(sig, signal.SIG_DFL)
 
 
+def cases_in(path: Path) -> int:
+    """How many case records a results file a run is writing holds so far (0 before it exists)."""
+    return path.read_text(encoding="utf-8").count('"type": "case"') if path.is_file() else 0
+
+
 def run_committed_cases(engine: str, cases: list[str], out: Path) -> None:
     """Run this repository's committed ``cases`` on ``engine`` as a user would (``cc-harness run``) and check
     that each ran and passed or is a known difference of that engine."""

@@ -1,8 +1,9 @@
 """Agent frontmatter keys beyond the tools, skills, hooks and model: what each does, as far as measured.
 
 An agent that is defined and never started changes nothing a run shows with any of ``RUN_KEYS``: the main
-thread is offered and answered the same, no memory folder is made, the agent stays defined (agent-key-idle and
-agent-key-idle-more against their ``-absent`` contrasts, 2.1.252 to 2.1.332). So the configuration accepts these
+thread is offered and answered the same, no memory folder is made, the agent stays defined (agent-key-idle,
+agent-key-idle-more and agent-key-idle-mcp against their contrasts, 2.1.252 to 2.1.332; ``mcpServers`` as a list of
+names only: ``idle_problem``). So the configuration accepts these
 keys, and ``run_problem`` says, when the agent starts, whether its keys and values are modelled for that run.
 Measured and modelled, as a subagent, on every pinned version:
 
@@ -23,8 +24,8 @@ Measured and modelled, as a subagent, on every pinned version:
   and makes no folder while nothing is written (agent-key-memory-empty against its contrast,
   agent-key-memory-inherit).
 
-Not modelled, so a run that starts such an agent says not-modelled: ``isolation`` (outside a git repository
-the call is refused before the agent starts: agent-key-isolation; inside one a worktree is made), ``background``
+``isolation: worktree`` refuses the Agent call before the agent starts (agent_isolation.py). Not modelled, so a
+run that starts such an agent says not-modelled: ``mcpServers`` (agent-key-mcp-servers), ``background``
 (the call is answered with a placeholder and the reply comes later: agent-key-background), ``maxTurns`` but 1,
 ``memory`` with the folder there (its MEMORY.md goes into the system prompt: agent-key-memory),
 ``permissionMode``, any other value of ``effort``, and every one of these keys on an agent run as the main
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 RUN_KEYS = frozenset({
     "permissionMode", "maxTurns", "effort", "color", "memory", "background", "initialPrompt", "omitClaudeMd",
     "experimental", "isolation", "autoCompactWindow", "observer", "observeSubagents", "observerMessage",
-    "observeToolResults",
+    "observeToolResults", "mcpServers",
 })
 #: Values measured to change nothing a subagent's run shows, per key (any string for color and initialPrompt).
 _INERT: Mapping[str, tuple[type, ...]] = {
@@ -58,6 +59,15 @@ MEMORY_TOOLS = ("Write", "Edit", "Read")
 _TURN_LIMITS = frozenset({1})
 #: effort values measured as a subagent's hook payload effort.
 _EFFORTS = frozenset({"low"})
+
+
+def idle_problem(name: str, meta: Mapping[str, Any]) -> str | None:
+    """Why an agent's key is not modelled even while the agent is never started: ``mcpServers`` was measured as
+    a list of server names only (agent-key-idle-mcp); an inline server definition may start with the session."""
+    servers = meta.get("mcpServers")
+    if servers is None or (isinstance(servers, list) and all(isinstance(s, str) for s in servers)):
+        return None
+    return f"agent {name!r} frontmatter mcpServers: {servers!r} (measured: a list of server names)"
 
 
 def run_keys(meta: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:

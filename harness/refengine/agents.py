@@ -15,7 +15,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import agent_keys, agent_rules, memory, messages
+from harness.refengine import agent_isolation, agent_keys, agent_rules, memory, messages
 from harness.refengine.config_model import AgentDef, SkillDef
 from harness.refengine.conversation import AGENT, Conversation, system_note
 from harness.refengine.errors import NotModelled
@@ -277,6 +277,8 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
         # The real engine (background by default since 2.1.198) answers 'Async agent launched successfully' and
         # hands the reply back later; running it in the foreground here would be a guess.
         raise NotModelled("an Agent call that runs in the background (without run_in_background: false)")
+    if agent_isolation.isolated(agent):
+        return _isolation_refusal(rt, parent, agent)
     child = subagent(rt, parent, agent, opening_blocks(rt, str(tool_input["prompt"]), agent.skills))
     answered_before = frozenset(rt.session.tools_answered)
     started = time.monotonic()
@@ -295,6 +297,17 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
                 "agentType": agent.name, "content": [{"type": "text", "text": reply}],
                 "totalDurationMs": elapsed, "totalToolUseCount": child.tool_uses}
     return ToolResult(content=content, response=response)
+
+
+def _isolation_refusal(rt: Runtime, parent: Conversation, agent: AgentDef) -> ToolResult:
+    """An isolated agent's launch outside a git repository: refused before it starts (agent_isolation.py)."""
+    config = rt.config
+    hooks = (*config.hooks, *parent.scoped_hooks, *(r for s in config.skills.values() for r in s.hooks),
+             *(r for a in config.agents.values() for r in a.hooks))
+    others = agent_keys.run_problem(agent_isolation.without_isolation(agent), context="subagent", workdir=rt.workdir)
+    if problem := agent_isolation.problem(agent, workdir=rt.workdir, hooks=hooks, other_keys_problem=others):
+        raise NotModelled(problem)
+    return ToolResult(content=agent_isolation.REFUSAL, is_error=True)
 
 
 def subagent_tokens(child: Conversation) -> int:

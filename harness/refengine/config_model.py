@@ -84,8 +84,6 @@ class SkillDef:
 
 
 AgentSource = Literal["builtin", "plugin", "user", "project", "flag"]
-SettingSource = Literal["user", "project", "local"]
-ALL_SETTING_SOURCES: frozenset[str] = frozenset({"user", "project", "local"})
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -4,7 +4,7 @@ agents all run it (session.py opens the main thread's; runtime.Runtime.converse 
 
 from __future__ import annotations
 
-from harness.refengine import agent_keys, hook_results
+from harness.refengine import agent_keys, hook_display, hook_results
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
 from harness.refengine.dispatch import run_tool_use
 from harness.refengine.errors import EngineFailure, NotModelled
@@ -40,6 +40,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
         kept = rt.session.transcript_of(conversation)
         if kept:
             kept.reply(reply)
+        hook_display.on_reply(rt, conversation, reply)
         uses = [b for b in reply if b.get("type") == "tool_use"]
         if uses:
             answered = set(rt.session.tools_answered)

@@ -144,7 +144,8 @@ def agent_def(name: str, meta: Mapping[str, Any], body: str, *, source: AgentSou
               hooks: bool = True) -> AgentDef:
     """An agent from its frontmatter (or ``--agents`` entry) and body; ``hooks=False`` ignores the field."""
     tools = tool_list(meta["tools"]) if meta.get("tools") is not None else None
-    unmodelled = [p for p in (frontmatter_problem("agent", name, meta, AGENT_KEYS | agent_keys.RUN_KEYS),) if p]
+    unmodelled = [p for p in (frontmatter_problem("agent", name, meta, AGENT_KEYS | agent_keys.RUN_KEYS),
+                              agent_keys.idle_problem(name, meta)) if p]
     if scoped := [t for t in (*(tools or ()), *tool_list(meta.get("disallowedTools"))) if "(" in t]:
         unmodelled.append(f"agent {name!r} tool entry {', '.join(scoped)} (unmodelled rule form in an agent's tools)")
     return AgentDef(

@@ -34,6 +34,7 @@ EVENTS: Mapping[str, Cases] = {
     "SubagentStop": ("hook-event-subagentstop-block",),
     "SessionStart": ("hook-event-sessionstart-stdout", "hook-event-sessionstart-matcher-resume"),
     "SessionEnd": ("hook-event-sessionend",),
+    "MessageDisplay": ("hook-event-messagedisplay",),
 }
 
 #: Events measured not to fire in a print-mode run on every pinned version (hook_quiet.py, with what wakes each): a
@@ -144,6 +145,13 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
     },
     "SessionEnd": _measured("hook-output-sessionend-ignored", *_PERMISSION_FIELDS, *_UNREAD_FIELDS,
                             "hookSpecificOutput.additionalContext", "decision=block", "reason"),
+    "MessageDisplay": {
+        **_measured("hook-output-messagedisplay-ignored", *_PERMISSION_FIELDS, *_UNREAD_FIELDS, "decision=block",
+                    "reason", "hookSpecificOutput.permissionDecision=defer", "hookSpecificOutput.additionalContext",
+                    "terminalSequence"),
+        "hookSpecificOutput.displayContent": ("hook-output-messagedisplay-display-content",
+                                               "hook-output-messagedisplay-display-content-earlier"),
+    },
 }
 
 #: How an action ended, per event: ``exit 0`` (no output, or JSON), ``exit 0 plain stdout`` (text that is not
@@ -174,6 +182,9 @@ ENDINGS: Mapping[str, Mapping[str, Cases]] = {
                      **_measured("hook-output-sessionstart-ignored", "exit 2", "exit other")},
     "SessionEnd": {"exit 0": ("hook-event-sessionend",),
                    **_measured("hook-output-sessionend-ignored", "exit 2", "exit other", "exit 0 plain stdout")},
+    "MessageDisplay": {"exit 0": ("hook-event-messagedisplay",),
+                       **_measured("hook-output-messagedisplay-ignored", "exit 2", "exit other",
+                                   "exit 0 plain stdout")},
 }
 
 

@@ -63,6 +63,8 @@ class SessionState:
     """How many of them plan mode's auto-mode classifier gave (plan_classifier.py)."""
     prompt_stopped: bool = False
     """A UserPromptSubmit hook's ``continue: false`` stopped a prompt of this session (hook_reads.stopped_prompt)."""
+    displayed: tuple[str, str | None] | None = None
+    """The main thread's last message with text and the MessageDisplay displayContent for it (hook_display.py)."""
     tools_answered: set[str] = field(default_factory=set)
     """The names of the tools whose calls have been answered in this session, in any context, refusals and
     errors included (2.1.332's ``<tools-used-before-summary>`` leaves them out: agents.tools_used_summary)."""

@@ -19,6 +19,7 @@ from harness.refengine import (
     agent_keys,
     agents,
     hook_async,
+    hook_display,
     hook_messages,
     hook_quiet,
     hook_reads,
@@ -59,8 +60,8 @@ class Invocation:
     """The engine process's environment; Bash, hooks and MCP servers get it with HOME and CLAUDE_PROJECT_DIR set."""
     agent: str | None = None
     """``--agent NAME``: the main thread runs as this agent."""
-    timeout: float = 60.0
-    """Seconds a hook command, MCP call or tool process may take."""
+    timeout: float
+    """Seconds a hook command, MCP call or tool process may take (the case's ``run.timeout``)."""
     plugin_dirs: tuple[Path, ...] = ()
     """``--plugin-dir``: plugin folders, in command-line order."""
     settings_file: Path | None = None
@@ -280,7 +281,7 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
         conversation.granted.extend(Rule.parse(t) for t in expanded.allowed_tools)  # cleared at the next prompt
     if notes:
         conversation.messages.append(system_note("\n\n".join(notes)))
-    return _prompt_output(rt, result=run_conversation(rt, conversation))
+    return _prompt_output(rt, result=hook_display.printed(rt, run_conversation(rt, conversation)))
 
 
 def _opening_message(rt: Runtime, prompt: str) -> dict[str, Any]:

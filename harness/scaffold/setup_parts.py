@@ -19,9 +19,10 @@ from harness.refengine.profiles import profile_for
 from harness.scaffold import rules
 from harness.scaffold.casefile import Planned, Report, case_file, make_case, notes, slug
 from harness.scaffold.definitions import agent_case, quotable_line, skill_case
+from harness.suite import RESULTS_DEFAULT
 
 #: Folders never searched for plugins: bulk, and the harness's own.
-_SKIP = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "results", ".cc-harness"})
+_SKIP = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", RESULTS_DEFAULT, ".cc-harness"})
 
 
 def plan(
