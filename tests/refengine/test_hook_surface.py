@@ -55,8 +55,8 @@ def test_modelled_handler_options_pass() -> None:
     ("PostToolUse", {"suppressOutput": False}, "suppressOutput=false"),
     ("PostToolUse", {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": "x"}},
      "hookSpecificOutput.updatedToolOutput"),
-    ("PreToolUse", {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}},
-     "permissionDecision=defer"),
+    ("PreToolUse", {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "later"}},
+     "permissionDecision=later"),
     ("PostToolUseFailure", {"decision": "approve"}, "decision=approve"),
     ("PreToolUse", {"decision": "approve"}, "decision=approve"),
     ("UserPromptSubmit", {"decision": "approve"}, "decision=approve"),
@@ -80,6 +80,9 @@ def test_an_output_field_not_modelled_names_it(event: str, output: dict[str, obj
     ("SubagentStop", {"hookSpecificOutput": {"hookEventName": "SubagentStop", "permissionDecision": "ask",
                                              "permissionDecisionReason": "x"}}),
     ("PostToolUseFailure", {"decision": "block", "reason": "x"}),
+    ("PreToolUse", {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}}),
+    ("Stop", {"hookSpecificOutput": {"hookEventName": "Stop", "permissionDecision": "defer"}}),
+    ("SessionStart", {"hookSpecificOutput": {"hookEventName": "SessionStart", "sessionTitle": "x"}}),
 ])
 def test_modelled_outputs_pass(event: str, output: dict[str, object]) -> None:
     hook_surface.check_output(event, output)
