@@ -9,7 +9,7 @@ not-modelled, with a reason naming the element: a guess would be a false verdict
 never seen.
 
 Checked where it matters: the rules' events and handler options each time an event fires (so a rule on an
-event the engine does not fire, such as PostToolBatch, makes the run not-modelled at its start), an
+event neither fired nor measured quiet makes the run not-modelled at its start), an
 action's output and exit code when its result is combined (hooks.combine).
 """
 
@@ -36,6 +36,7 @@ EVENTS: Mapping[str, Cases] = {
     "SessionStart": ("hook-event-sessionstart-stdout", "hook-event-sessionstart-matcher-resume"),
     "SessionEnd": ("hook-event-sessionend",),
     "MessageDisplay": ("hook-event-messagedisplay",),
+    "PostToolBatch": ("hook-event-posttoolbatch", "hook-output-posttoolbatch-additional-context"),
 }
 
 #: Events measured not to fire in a print-mode run on every pinned version (hook_quiet.py, with what wakes each): a
@@ -172,6 +173,13 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "hookSpecificOutput.displayContent": ("hook-output-messagedisplay-display-content",
                                                "hook-output-messagedisplay-display-content-earlier"),
     },
+    "PostToolBatch": {
+        **_measured("hook-output-posttoolbatch-ignored", *_PERMISSION_FIELDS[1:],
+                    "hookSpecificOutput.permissionDecision=defer", "suppressOutput=true", "systemMessage",
+                    "terminalSequence"),
+        "hookSpecificOutput.hookEventName": ("hook-output-posttoolbatch-additional-context",),
+        "hookSpecificOutput.additionalContext": ("hook-output-posttoolbatch-additional-context",),
+    },
 }
 
 #: How an action ended, per event: ``exit 0`` (no output, or JSON), ``exit 0 plain stdout`` (text that is not
@@ -205,6 +213,8 @@ ENDINGS: Mapping[str, Mapping[str, Cases]] = {
     "MessageDisplay": {"exit 0": ("hook-event-messagedisplay",),
                        **_measured("hook-output-messagedisplay-ignored", "exit 2", "exit other",
                                    "exit 0 plain stdout")},
+    "PostToolBatch": {"exit 0": ("hook-event-posttoolbatch",),
+                      **_measured("hook-output-posttoolbatch-ignored", "exit other", "exit 0 plain stdout")},
 }
 
 

@@ -50,7 +50,7 @@ _TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
 # Payload fields that only some events carry (measured order: see payload()).
 _WITH_PERMISSION_MODE = frozenset({
     "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-    "PermissionDenied", "Stop", "SubagentStop",
+    "PermissionDenied", "Stop", "SubagentStop", "PostToolBatch",
 })
 _WITH_EFFORT = _WITH_PERMISSION_MODE - {"UserPromptSubmit"}
 
