@@ -39,6 +39,9 @@ _SHORT_ID = re.compile(r"(?<=Scheduled one-shot task )[0-9a-f]{8}\b|(?<=Schedule
 #: The day and local time in the name of Codex's session file ("sessions/2026/12/02/rollout-2026-12-02T17-26-05-"),
 #: which hook payloads carry as ``transcript_path``.
 _CODEX_ROLLOUT = re.compile(r"sessions/\d{4}/\d{2}/\d{2}/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-")
+#: The id Qwen Code gives a tool call in hook payloads (``tool_use_id``): the time in milliseconds and a random
+#: suffix (measured on 0.24.4: "toolu_1796257099096_6an0y71b4"), where claude passes the model's own id on.
+_QWEN_CALL_ID = re.compile(r"(?<=\btoolu_)\d{13}_[0-9a-z]{9}\b")
 #: The time a command took, as Codex heads its output with it ("Wall time: 0.0012 seconds").
 _WALL_TIME = re.compile(r"(?m:^(Wall time: )\d+(?:\.\d+)?( seconds)$)")
 _TIMINGS = frozenset({"duration_ms", "duration_api_ms"})
@@ -84,6 +87,7 @@ class Normaliser:
         value = _UUID.sub(lambda m: self._label(m, "uuid"), value)
         value = _HEX_ID.sub(lambda m: self._label(m, "id"), value)
         value = _SHORT_ID.sub(lambda m: self._label(m, "id"), value)
+        value = _QWEN_CALL_ID.sub(lambda m: self._label(m, "id"), value)
         value = _DURATION.sub(r"\1\2<n>", value)
         value = _WALL_TIME.sub(r"\1<n>\2", value)
         value = _CODEX_ROLLOUT.sub("sessions/<date>/rollout-<timestamp>-", value)

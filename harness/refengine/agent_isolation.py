@@ -3,12 +3,13 @@
 Outside a git repository and with no WorktreeCreate hook, the call is refused before the subagent starts: no
 context opens, no ``.claude/worktrees`` folder is made, and the model reads the refusal as the call's error
 (agent-key-isolation, the same text on 2.1.252, 2.1.257, 2.1.278 and 2.1.332). The binary throws it where the
-agent is launched, as it throws ``Agent type ... not found``, so the call ends as that one does.
+agent is launched, as it throws ``Agent type ... not found``, so the call ends as that one does: PreToolUse and
+PostToolUseFailure hooks on Agent fire, PostToolUse, SubagentStart and SubagentStop hooks do not
+(agent-key-isolation-hooks, every pinned version).
 
-Not modelled: a working copy inside a git repository (a worktree is made and the agent runs there), any hook on
-an event the launch or the worktree may fire (SubagentStart, SubagentStop, WorktreeCreate, WorktreeRemove,
-PostToolUseFailure: where the refusal falls among them was not measured), ``isolation`` with any other value,
-and an agent whose other run keys are not modelled themselves (``background`` may launch it another way).
+Not modelled: a working copy inside a git repository (a worktree is made and the agent runs there), a
+WorktreeCreate or WorktreeRemove hook (the engine makes the worktree through it), ``isolation`` with any other
+value, and an agent whose other run keys are not modelled themselves (``background`` may launch it another way).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ REFUSAL = ("Cannot create agent worktree: not in a git repository and no Worktre
            "Configure WorktreeCreate/WorktreeRemove hooks in settings.json to use worktree isolation with other VCS "
            "systems.")
 #: Events whose hooks may fire around a worktree launch: their order against the refusal is not measured.
-_NEAR_EVENTS = frozenset({"SubagentStart", "SubagentStop", "WorktreeCreate", "WorktreeRemove", "PostToolUseFailure"})
+_NEAR_EVENTS = frozenset({"WorktreeCreate", "WorktreeRemove"})
 
 
 def _in_git(workdir: Path) -> bool:

@@ -1,5 +1,5 @@
 """An agent's isolation: worktree (agent_isolation.py): the launch refused outside a git repository, measured by
-agent-key-isolation on 2.1.252 to 2.1.332; not modelled in a repository, beside the hooks a launch may fire, or
+agent-key-isolation(-hooks) on 2.1.252 to 2.1.332; not modelled in a repository, beside a worktree hook, or
 with a run key that is not modelled itself."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def test_unmeasured_isolated_launches_are_not_modelled(tmp_path: Path, keys: str
 
 def test_a_git_repository_or_a_worktree_hook_is_not_modelled(tmp_path: Path) -> None:
     agent, work = _agent(tmp_path, "isolation: worktree\n")
-    hooks = parse_hook_rules({"SubagentStart": [{"hooks": [{"type": "command", "command": "true"}]}]}, origin="x")
-    assert "SubagentStart" in (_problem(agent, work, hooks) or "")
+    hooks = parse_hook_rules({"WorktreeCreate": [{"hooks": [{"type": "command", "command": "true"}]}]}, origin="x")
+    assert "WorktreeCreate" in (_problem(agent, work, hooks) or "")
     (work / ".git").mkdir()
     assert "git repository" in (_problem(agent, work) or "")
