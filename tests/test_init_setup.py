@@ -238,3 +238,53 @@ def test_a_dot_slash_name_rule_leaves_the_other_rules_their_cases(tmp_path: Path
     write_files(repo, {"pyproject.toml": SUITE, ".claude/settings.json": settings})
     assert main(["init", str(repo), "--no-snapshots"]) == 0
     assert _reference(repo / "claude-cases" / "rule-deny-read-secrets") is Status.PASS
+
+
+def test_memory_rules_and_nested_claude_folders_get_no_case_lines(tmp_path: Path) -> None:
+    """A monorepo's CLAUDE.md with @ imports, its .claude/rules/ and a package's own .claude/ were passed over
+    without a word."""
+    from harness.scaffold.setup_parts import memory_parts
+
+    repo = tmp_path / "mono"
+    write_files(
+        repo,
+        {
+            "CLAUDE.md": "# Shop\n@docs/conventions.md\nRun make test.\n",
+            ".claude/rules/api.md": "API errors carry a code.\n",
+            "packages/api/.claude/skills/api-docs/SKILL.md": SKILL.format(name="api-docs"),
+            "node_modules/x/.claude/settings.json": "{}\n",
+        },
+    )
+    lines = memory_parts(repo, cases=repo / "claude-cases")
+    assert lines[0].startswith("CLAUDE.md (and the files it imports: docs/conventions.md): init writes no case")
+    assert lines[1].startswith(".claude/rules (.claude/rules/api.md): init writes no case for rule files")
+    assert lines[2].startswith("packages/api/.claude: a .claude/ folder below the repository's root")
+    assert len(lines) == 3  # node_modules is not searched
+
+
+def test_an_mcp_server_that_cannot_start_says_why(tmp_path: Path) -> None:
+    """A server whose python lacked the mcp package was left out as 'could not list its tools' with nothing of
+    what the server printed."""
+    from harness.refengine.config_model import McpServerDef
+    from harness.scaffold.casefile import Report
+    from harness.scaffold.definitions import mcp_case
+
+    script = "import sys; sys.stderr.write('ModuleNotFoundError: No module named mcp\\n'); sys.exit(1)"
+    server = McpServerDef(name="dispatch", command="python3", args=("-c", script), env={})
+    report = Report()
+    assert mcp_case(server, root=tmp_path, report=report) is None
+    [line] = report.skipped
+    assert line.startswith("MCP server dispatch: could not list its tools (")
+    assert "its stderr ends: ModuleNotFoundError: No module named mcp" in line
+
+
+def test_an_agents_model_key_gets_a_no_case_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An agent's model: haiku was passed over: its case does not check the request's model, and nothing said so."""
+    repo = tmp_path / "repo"
+    agent = "---\nname: tester\ndescription: Runs tests.\ntools: Bash, Read\nmodel: haiku\n---\nRun the tests.\n"
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/agents/tester.md": agent})
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    out = capsys.readouterr().out
+    assert "no case: agent tester: its model: haiku: the agent's case does not check it" in out
+    assert "offered: {model: {contains: haiku}}" in out
+    assert _reference(repo / "claude-cases" / "agent-tester") is Status.PASS

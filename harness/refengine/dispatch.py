@@ -17,6 +17,7 @@ from harness.refengine import (
     agents,
     approvals,
     hook_async,
+    hook_defer,
     hook_quiet,
     hook_rewrite,
     memory,
@@ -116,6 +117,9 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     hook_quiet.wake_for_call(rt, name, tool_input)
     pre = fire(rt, conversation, "PreToolUse", subject=name, tool=name,
                fields={"tool_name": name, "tool_input": reported, "tool_use_id": use_id})
+    if pre.permission == "defer":  # the call waits for a decision from outside: the turn ends (hook_defer)
+        hook_defer.check(rt, conversation, pre)
+        return CallOutcome(blocks=(), stop_turn=True)
     if pre.blocked:
         hook_quiet.wake_refused(rt, conversation.mode or rt.mode)
         _check_deny_outside(rt, name, tool_input)

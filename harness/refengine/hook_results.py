@@ -158,6 +158,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     stop_reason: str | None = None
     otherwise = continued = False
     stop_reasons: set[str | None] = set()
+    decided: list[str] = []  # PreToolUse JSON decisions, to keep a defer beside another one unmodelled
     results = list(results)
     holding = continue_holding(event, results)
     results = [as_read(event, r) for r in results]
@@ -199,6 +200,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         decision = specific.get("permissionDecision") or _legacy_decision(r.output.get("decision"), event)
         reason = str(specific.get("permissionDecisionReason") or r.output.get("reason") or "")
         if event == "PreToolUse" and decision in _PRECEDENCE:
+            decided.append(decision)
             if decision == "deny" and not reason:
                 block(_deny_without_reason(event, subject, deny_names_event=deny_names_event), decision)
             elif decision == "deny" and deny_names_event and _deny_names_event_for(subject):
@@ -234,6 +236,8 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
             displays.append(specific["displayContent"])
         if isinstance(specific.get("additionalContext"), str):
             contexts.append(hook_messages.additional_context(event, tool, specific["additionalContext"]))
+    if "defer" in decided and (len(decided) > 1 or blocked):
+        raise NotModelled("a PreToolUse defer beside another handler's decision or block (not measured)")
     outcome = HookOutcome(
         permission=permission, message=message, blocked=blocked, stop_turn=stop, contexts=tuple(contexts),
         updated_input=updated, actions=len(results), raced=tuple(raced) if len(raced) > 1 else (),

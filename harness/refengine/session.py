@@ -19,6 +19,7 @@ from harness.refengine import (
     agent_keys,
     agents,
     hook_async,
+    hook_defer,
     hook_display,
     hook_messages,
     hook_quiet,
@@ -235,6 +236,7 @@ def _main(rt: Runtime) -> Conversation:
 
 
 def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
+    hook_defer.check_next_prompt(rt)
     conversation = _main(rt)
     rt.session.prompt_id = str(uuid.uuid4())
     conversation.start_user_turn()
