@@ -276,3 +276,15 @@ def test_an_mcp_server_that_cannot_start_says_why(tmp_path: Path) -> None:
     [line] = report.skipped
     assert line.startswith("MCP server dispatch: could not list its tools (")
     assert "its stderr ends: ModuleNotFoundError: No module named mcp" in line
+
+
+def test_an_agents_model_key_gets_a_no_case_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An agent's model: haiku was passed over: its case does not check the request's model, and nothing said so."""
+    repo = tmp_path / "repo"
+    agent = "---\nname: tester\ndescription: Runs tests.\ntools: Bash, Read\nmodel: haiku\n---\nRun the tests.\n"
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/agents/tester.md": agent})
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    out = capsys.readouterr().out
+    assert "no case: agent tester: its model: haiku: the agent's case does not check it" in out
+    assert "offered: {model: {contains: haiku}}" in out
+    assert _reference(repo / "claude-cases" / "agent-tester") is Status.PASS

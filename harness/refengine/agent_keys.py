@@ -2,9 +2,8 @@
 
 An agent that is defined and never started changes nothing a run shows with any of ``RUN_KEYS``: the main
 thread is offered and answered the same, no memory folder is made, the agent stays defined (agent-key-idle,
-agent-key-idle-more and agent-key-idle-mcp against their contrasts, a user's agent: frontmatter-keys-user; 2.1.252 to
-2.1.332; ``mcpServers`` as a list of
-names only: ``idle_problem``). So the configuration accepts these
+agent-key-idle-more and agent-key-idle-mcp against their contrasts, a user's agent in frontmatter-keys-user;
+2.1.252 to 2.1.332; ``mcpServers`` as a list of names only: ``idle_problem``). So the configuration accepts these
 keys, and ``run_problem`` says, when the agent starts, whether its keys and values are modelled for that run.
 Measured and modelled, as a subagent, on every pinned version:
 

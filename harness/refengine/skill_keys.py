@@ -3,12 +3,12 @@
 2.1.332's SKILL.md schema accepts, beside the skill keys, the keys of a plugin manifest (``MANIFEST_KEYS``:
 typed there as any value, described ``@internal``), two provenance markers, ``fallback`` and ``background``. The
 binary reads the manifest keys where a SKILL.md stands for a plugin's manifest; in a user's or project's skill
-they change nothing a run shows. Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 (in a project skill, and in a
-user's skill: frontmatter-keys-user), with the value types a
-manifest gives them (silent-skill-key-plugin-manifest-keys) and with the forms the explorer writes, a text where
-a manifest has a list and a flag as a text (skill-key-manifest-values, skill-key-manifest-fork, against their
-``-absent`` contrasts): the skill is listed with its description alone, its Skill call is allowed in print mode
-without approval, its body is loaded inline or opens the fork, and the fork's answer comes back.
+they change nothing a run shows. Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 in a project's and a user's
+skill (frontmatter-keys-user), with the value types a manifest gives them (silent-skill-key-plugin-manifest-keys)
+and with the forms the explorer writes, a text where a manifest has a list and a flag as a text
+(skill-key-manifest-values, skill-key-manifest-fork, against their ``-absent`` contrasts): the skill is listed
+with its description alone, its Skill call is allowed in print mode without approval, its body is loaded inline
+or opens the fork, and the fork's answer comes back.
 
 Not modelled, so the run says not-modelled:
 

@@ -140,6 +140,15 @@ def _matching_file(root: Path, globs: tuple[str, ...]) -> str | None:
     return None
 
 
+def model_line(name: str, model: str) -> str:
+    """The ``no case:`` line of an agent's ``model:`` key: the request's model id is checked only where the case
+    asks (``offered.model``), and the reference engine does not model model ids, so the agent's case leaves it out
+    to pass on every engine."""
+    return (f"agent {name}: its model: {model}: the agent's case does not check it (the reference engine does not"
+            f" model model ids); add offered: {{model: {{contains: {model}}}}} to its context's turn to check it on"
+            " claude (docs/case-format.md, 'The model a request names')")
+
+
 def agent_case(agent: AgentDef, *, profile: Profile) -> dict[str, Any]:
     name = agent.name
     ready = f"CC-HARNESS: the {name} agent is ready."
