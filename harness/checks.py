@@ -13,6 +13,9 @@ from typing import Any
 from harness.case import Case, EventCheck, TextChecks, TextMatch, Turn
 from harness.transcript import event_matches
 
+#: Where a difference found in the debug log is reported (and listed in expectations files).
+DEBUG_LOG_AT = "debug_log"
+
 
 @dataclass(frozen=True, kw_only=True)
 class Difference:
@@ -129,7 +132,7 @@ def check(
         failures += _check_effect(case, i, files)
     if case.debug_log is not None and debug_log is not None:
         for problem in case.debug_log.problems(debug_log, what="debug log"):
-            failures.append(Difference(at="debug_log", expected="as the case states", observed=problem))
+            failures.append(Difference(at=DEBUG_LOG_AT, expected="as the case states", observed=problem))
     return failures
 
 

@@ -28,6 +28,7 @@ import yaml
 from harness import checks
 from harness.case import Case
 from harness.checks import Difference
+from harness.engine_name import EngineName
 from harness.errors import CaseFormatError
 from harness.outcome import Finding, Judgement, Status, status_of
 from harness.yamlfile import read_yaml
@@ -71,8 +72,9 @@ def load(root: Path, engine: str) -> dict[str, list[KnownDifference]]:
     ``sdk@V`` drives the binary of ``claude@V`` (E3), so without a file of its own it shares claude@V's.
     """
     path = file_for(root, engine)
-    if engine.startswith("sdk@") and not path.is_file():
-        engine = "claude@" + engine.removeprefix("sdk@")
+    name = EngineName.parse(engine)
+    if name.family == "sdk" and name.version is not None and not path.is_file():
+        engine = EngineName.claude(name.version).text()
         path = file_for(root, engine)
     if not path.is_file():
         return {}

@@ -10,31 +10,40 @@ behave differently from the newest pinned version N, or where it cannot tell:
 4. it checks the debug log, which no snapshot holds;
 5. V's committed snapshot, replayed through the case file as it is now and V's expectations, is not a
    pass (the case's checks were edited since V's run was recorded; ``check``'s baseline does the same);
-6. V's committed snapshot differs from N's anywhere but in the engine's name and the built-in tool list
-   every case of V shows (``compare.widespread``: a release adds or drops tools for every conversation);
-7. a file of the case (its folder, ``fixture_from`` case, ``home``) is changed or new in the git working
+6. V's committed snapshot differs from N's in a field whose change no two other cases share: anywhere
+   but in the engine's name, the built-in tool list every case of V shows (``compare.widespread``: a
+   release adds or drops tools for every conversation), and a field changed the same way (the same words
+   inserted, deleted or replaced) in three cases or more: a change of the release between V and N, such
+   as a reworded hook error or a frame around a subagent's report, that the timeline names once;
+7. it is the first case (by id) that shows one of those shared changes: each change of the release is
+   still run on V, once;
+8. a file of the case (its folder, ``fixture_from`` case, ``home``) is changed or new in the git working
    tree: a case being edited runs on every pinned version.
 
 Why nothing is hidden that a local run could have caught cheaply: an engine release is a fixed binary, so
 V's answer to an unchanged case changes only with the harness or the case. A case change shows on N
-(its snapshot must be updated, and then V's differs from it: rule 6) or in the replayed checks (rule 5),
-and runs everywhere while it is uncommitted (rule 7). A harness change shows on N for every case whose V
-transcript is N's; what it could change on V alone shows in the cases V runs. The conformance run in CI
-(``cc-harness run --engine reference,pinned``) still runs every case on every pinned version.
+(its snapshot must be updated, and then V's differs from it: rule 6, or all its checks are replayed on
+V's snapshot: rule 5), and runs everywhere while it is uncommitted (rule 8). A harness change shows on N
+for every case whose V transcript is N's up to shared changes of the release; what it could change in
+those shared changes shows in the case that runs each of them (rule 7), and what it could change on V
+alone shows in the cases V runs. The conformance run in CI (``cc-harness run --engine reference,pinned``)
+still runs every case on every pinned version.
 """
 
 from __future__ import annotations
 
+import difflib
+import re
 import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
 from harness import baseline, snapshots
 from harness.case import BrokenCase, Case
-from harness.changes import CaseChange, Widespread
+from harness.changes import CaseChange, FieldChange
 from harness.compare import transcript_changes, widespread, without
 from harness.engine_name import EngineName
 from harness.errors import UsageError
@@ -44,6 +53,26 @@ from harness.versions import newest, version_key
 
 #: The suffix of an ``--engine`` name that narrows an older pinned version to the cases that may differ.
 SUFFIX = ":changed"
+#: A field change seen in this many cases or more is the release's, not the case's (as for tool lists).
+SHARED_IN = 3
+#: Words, runs of white space, and single other characters: a change is compared word by word, so that
+#: "hook error: X" and "hook error: Y" share nothing but the words around X and Y.
+_TOKEN = re.compile(r"\s+|\w+|[^\w\s]")
+
+#: What a field change does, without where: its kind and the words it inserts, deletes or replaces.
+Edit = tuple[str, frozenset[tuple[str, str, str]]]
+
+
+@cache
+def edit_of(change: FieldChange) -> Edit:
+    """The word-level edit that turns ``change.new`` into ``change.old`` (the newest version's text into
+    the older one's), as a value two cases share when the release changed both the same way."""
+    new, old = _TOKEN.findall(change.new), _TOKEN.findall(change.old)
+    matcher = difflib.SequenceMatcher(None, new, old, autojunk=False)
+    steps = frozenset(
+        (op, "".join(new[i:j]), "".join(old[k:m])) for op, i, j, k, m in matcher.get_opcodes() if op != "equal"
+    )
+    return change.kind, steps
 
 
 def split(specs: str | Sequence[str], *, pinned: Sequence[str]) -> tuple[list[str], set[str]]:
@@ -68,7 +97,7 @@ def split(specs: str | Sequence[str], *, pinned: Sequence[str]) -> tuple[list[st
     return names, narrowed
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False)  # hashed by identity: its methods cache per selection
 class OlderPinned:
     """The selection for one suite: ``reason(case, version)`` says why an older version runs a case."""
 
@@ -89,13 +118,30 @@ class OlderPinned:
         return sorted((v for v in self.pinned if v != self.newest), key=version_key)
 
     @cached_property
-    def _common(self) -> dict[str, list[Widespread]]:
-        """Per older version, the tool-list changes from the newest seen in three cases or more (over every
-        case with a snapshot on both)."""
+    def _ids(self) -> list[str]:
+        """Every case with a committed snapshot on the newest version, by id."""
         folder = self.snapshot_root / EngineName.claude(self.newest).dir
-        ids = sorted(p.stem for p in folder.glob("*.json"))
-        return {v: widespread(c for i in ids if (c := self._change(i, v)) is not None) for v in self.older}
+        return sorted(p.stem for p in folder.glob("*.json"))
 
+    @cache  # noqa: B019  # one selection per session: the snapshots are read and compared once
+    def _changes(self, version: str) -> dict[str, tuple[FieldChange, ...]]:
+        """Per case with a snapshot on both, the fields where ``version``'s snapshot differs from the
+        newest's, beyond the tool-list changes seen in three cases or more (``compare.widespread``)."""
+        found = {i: c for i in self._ids if (c := self._change(i, version)) is not None}
+        common = widespread(found.values())
+        return {i: without(c, common).fields for i, c in found.items()}
+
+    @cache  # noqa: B019
+    def _shared(self, version: str) -> dict[Edit, str]:
+        """Each edit seen in ``SHARED_IN`` cases or more on ``version``, with the first of them by id (the
+        case that runs it on that version)."""
+        seen: dict[Edit, list[str]] = {}
+        for case_id, fields in self._changes(version).items():
+            for edit in {edit_of(f) for f in fields}:
+                seen.setdefault(edit, []).append(case_id)
+        return {e: ids[0] for e, ids in seen.items() if len(ids) >= SHARED_IN}
+
+    @cache  # noqa: B019
     def _snapshot(self, version: str, case_id: str) -> dict[str, Any] | None:
         return snapshots.read(self.snapshot_root, EngineName.claude(version).text(), case_id)
 
@@ -127,11 +173,13 @@ class OlderPinned:
         replayed = baseline.replay(case, engine=EngineName.claude(version), transcript=old, listed=[]).status
         if replayed is not Status.PASS:
             return f"its snapshot on {version}, checked against the case file as it is now, is {replayed.value}"
-        change = self._change(case.id, version)
-        assert change is not None
-        fields = [f.where for f in without(change, self._common[version]).fields]
-        if fields:
-            return f"its snapshot differs from {self.newest}'s at {fields[0]}"
+        shared = self._shared(version)
+        fields = self._changes(version)[case.id]
+        if own := [f.where for f in fields if edit_of(f) not in shared]:
+            return f"its snapshot differs from {self.newest}'s at {own[0]}"
+        if first := [f.where for f in fields if shared[edit_of(f)] == case.id]:
+            same = f"the cases whose snapshot differs from {self.newest}'s the same way"
+            return f"it is the first of {same}, at {first[0]}"
         return None
 
 

@@ -80,7 +80,6 @@ WORST_FIRST: tuple[Status, ...] = (
     Status.KNOWN,
     Status.PASS,
 )
-ERRORS: tuple[Status, ...] = tuple(s for s in WORST_FIRST if s.is_error)
 
 
 class Judgement(StrEnum):

@@ -100,6 +100,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_WRITER] = results_writer.Writer(Path(folder) / f"pytest-{worker}.jsonl", head=head)
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: unknown to a session without it
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under ``--dist loadgroup``, case tests are scheduled one by one, not grouped by the version in their
+    engine's name (harness/pytest_xdist.py says why); any other ``--dist`` is xdist's own."""
+    if config.option.dist != "loadgroup" or config.stash.get(SUITE, None) is None:
+        return None
+    from harness.pytest_xdist import CaseTestsApart  # imports xdist, which only an xdist session has loaded
+
+    return CaseTestsApart(config, log)
+
+
 def case_engines(config: pytest.Config) -> list[str]:
     """The engines this session runs each case on (``--engine``, else the suite's); empty without a suite."""
     engines: list[EngineName] = config.stash.get(_ENGINES, [])

@@ -54,7 +54,7 @@ def run_case(
 
     ``keep``: copy the private folder to ``keep/<engine>/<case id>`` before it is removed."""
     if isinstance(case, BrokenCase):
-        return Record.faulted(case, engine=EngineName.parse(engine.name), fault=case.error.fault(phase="load"))
+        return Record.faulted(case, engine=engine.name, fault=case.error.fault(phase="load"))
     started = time.monotonic()
     folders = Folders(root=Path(tempfile.mkdtemp(prefix=f"cch-{case.id}-")))
     try:
@@ -70,7 +70,7 @@ def run_case(
                 tree.copy(folders.root, keep / engine_dir(engine.name) / case.id)
         finally:
             tree.remove(folders.root)
-    return Record.faulted(case, engine=EngineName.parse(engine.name), fault=fault, duration=time.monotonic() - started)
+    return Record.faulted(case, engine=engine.name, fault=fault, duration=time.monotonic() - started)
 
 
 def run_named(
@@ -100,7 +100,7 @@ def bug(exc: Exception) -> Fault:
 
 
 def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectations, started: float) -> Record:
-    name = EngineName.parse(engine.name)  # what the record carries
+    name = engine.name  # what the record carries
     notes = (*copy_fixture(case, folders.work), *fixture_notes(folders.work))
     for folder in (folders.home, folders.tmp):
         folder.mkdir()
@@ -134,7 +134,7 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
     norm = transcript.Normaliser(workdir=folders.work, home=folders.home, tmp=folders.tmp, ports=ports)
     data = transcript.build(
         case=case,
-        engine=engine.name,
+        engine=name.text(),
         exchanges=model.in_order(),
         run=run,
         files=workfiles.changed(before, after),
@@ -144,7 +144,7 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
     if script_failure is not None:
         # a stable string (no temporary or checkout paths), so that it can be listed as a known difference
         data["script_error"] = norm.text(script_failure.splitlines()[0]).replace(str(case.directory), "<case>")
-    listed = expectations.listed(engine.name, case.id)
+    listed = expectations.listed(name.text(), case.id)
     # an intermittent case is "known" whichever way this run went, so reports do not flip between runs
     def verdict(shown: dict[str, Any]) -> tuple[tuple[Finding, ...], Status]:
         return judged(

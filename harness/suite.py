@@ -12,6 +12,7 @@ and pass it down; nothing below them derives a path from where cc-harness is ins
     claims = "CLAIMS.md"                # optional catalogue: cases must then name its claim ids
     engines = ["reference", "claude@2.1.332"]   # what run and pytest use when --engine is not given
     pinned = ["2.1.332"]                # the claude versions "pinned" stands for
+    agents = ["qwen@0.24.4"]            # other agents' versions the report's agents grid shows (their snapshots)
     report = "docs/CONFORMANCE.md"      # the Markdown report cc-harness report writes and --check compares
     results = "results"                 # where run, check and diff write results files
     timeline = "docs/timeline/scan.jsonl"   # optional: a scan of every release; the reports gain its timeline
@@ -34,20 +35,23 @@ from harness.errors import UsageError
 PYPROJECT = "pyproject.toml"
 OWN_FILE = "cc-harness.toml"
 _PATH_KEYS = ("cases", "expectations", "snapshots", "claims", "report", "results", "timeline", "surface")
-_LIST_KEYS = ("engines", "pinned")
+_LIST_KEYS = ("engines", "pinned", "agents")
 _KEYS = (*_PATH_KEYS, *_LIST_KEYS)
+#: The results folder's name when the configuration names none. A copy or a search of a project skips a
+#: folder of this name: it holds what runs wrote, not the project.
+RESULTS_DEFAULT = "results"
 _DEFAULTS = {
     "cases": "cases",
     "expectations": "expectations",
     "snapshots": "snapshots",
     "report": "cc-harness-report.md",
-    "results": "results",
+    "results": RESULTS_DEFAULT,
 }
 
 
 def results_folder(suite: Suite | None, *, beside: Path) -> Path:
     """The suite's results folder; without a suite, the default one in ``beside``."""
-    return suite.results if suite is not None else (beside / _DEFAULTS["results"]).resolve()
+    return suite.results if suite is not None else (beside / RESULTS_DEFAULT).resolve()
 
 
 class NoSuite(UsageError):
@@ -67,6 +71,8 @@ class Suite:
     pinned: tuple[str, ...]
     report: Path
     results: Path
+    agents: tuple[str, ...] = ()
+    """Other agents' versions (``qwen@0.24.4``) whose committed snapshots the report's agents grid judges."""
     timeline: Path | None = None
     """A scan's results file (cc-harness timeline scan): the reports' timeline section is built from it."""
     surface: Path | None = None
@@ -128,7 +134,7 @@ class Suite:
             if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
                 raise UsageError(f"{where}: {key} must be a list of strings")
             lists[key] = tuple(value)
-        _check_names(where, engines=lists["engines"], pinned=lists["pinned"])
+        _check_names(where, engines=lists["engines"], pinned=lists["pinned"], agents=lists["agents"])
         cases, expectations, snapshots = paths["cases"], paths["expectations"], paths["snapshots"]
         report, results = paths["report"], paths["results"]
         assert cases and expectations and snapshots and report and results  # they have defaults
@@ -141,6 +147,7 @@ class Suite:
             claims=paths["claims"],
             engines=lists["engines"],
             pinned=lists["pinned"],
+            agents=lists["agents"],
             report=report,
             results=results,
             timeline=paths["timeline"],
@@ -175,7 +182,9 @@ def _table(path: Path) -> dict[str, Any] | None:
 
 
 
-def _check_names(where: str, *, engines: tuple[str, ...], pinned: tuple[str, ...]) -> None:
+def _check_names(
+    where: str, *, engines: tuple[str, ...], pinned: tuple[str, ...], agents: tuple[str, ...] = ()
+) -> None:
     """The form of each engine name and pinned version (whether a family exists is asked when an engine is
     made); an error names the file and the key."""
     key = "engines"
@@ -186,5 +195,9 @@ def _check_names(where: str, *, engines: tuple[str, ...], pinned: tuple[str, ...
         key = "pinned"
         for version in pinned:
             EngineName.claude(version)
+        key = "agents"
+        for agent in agents:
+            if EngineName.parse(agent).version is None:
+                raise UsageError(f"{agent!r} names no version (family@VERSION)")
     except UsageError as exc:
         raise UsageError(f"{where}: {key}: {exc}") from None

@@ -2,7 +2,8 @@
 
 It is built from the scripted model's journal (what each context was offered, said, and got back),
 what the engine printed per prompt, and the files the run left in the working copy. Normalisation
-removes only noise: temporary paths, session ids and other uuids, timestamps.
+removes only noise: temporary paths, session ids and other uuids, timestamps (ISO, epoch seconds and the
+``date`` command's), durations.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ from harness.workfiles import FileState
 
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 _TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b")
+# the clock as a shell prints it: `date +%s` (seconds, 2020 to 2033, or milliseconds, or with a fraction) and
+# `date` with no format (`Thu Dec  3 00:02:03 UTC 2026`); a hook that logs either wrote a new value on every run
+_EPOCH = re.compile(r"\b1[6-9]\d{8}(?:\d{3}|\.\d+)?\b")
+_DATE_CMD = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+                       r" [ \d]\d \d{2}:\d{2}:\d{2}(?: [A-Z]{2,5})? \d{4}\b")
 _HEX_ID = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{16,40}\b")  # agent ids and the like
 #: Short ids the engine draws at random, named by the text around them (a bare 8-hex pattern would also take
 #: a git hash or a colour): CronCreate's job id ("Scheduled one-shot task c706869e", "c706869e — ..." in
@@ -33,6 +39,9 @@ _SHORT_ID = re.compile(r"(?<=Scheduled one-shot task )[0-9a-f]{8}\b|(?<=Schedule
 #: The day and local time in the name of Codex's session file ("sessions/2026/12/02/rollout-2026-12-02T17-26-05-"),
 #: which hook payloads carry as ``transcript_path``.
 _CODEX_ROLLOUT = re.compile(r"sessions/\d{4}/\d{2}/\d{2}/rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-")
+#: The id Qwen Code gives a tool call in hook payloads (``tool_use_id``): the time in milliseconds and a random
+#: suffix (measured on 0.24.4: "toolu_1796257099096_6an0y71b4"), where claude passes the model's own id on.
+_QWEN_CALL_ID = re.compile(r"(?<=\btoolu_)\d{13}_[0-9a-z]{9}\b")
 #: The time a command took, as Codex heads its output with it ("Wall time: 0.0012 seconds").
 _WALL_TIME = re.compile(r"(?m:^(Wall time: )\d+(?:\.\d+)?( seconds)$)")
 _TIMINGS = frozenset({"duration_ms", "duration_api_ms"})
@@ -78,9 +87,12 @@ class Normaliser:
         value = _UUID.sub(lambda m: self._label(m, "uuid"), value)
         value = _HEX_ID.sub(lambda m: self._label(m, "id"), value)
         value = _SHORT_ID.sub(lambda m: self._label(m, "id"), value)
+        value = _QWEN_CALL_ID.sub(lambda m: self._label(m, "id"), value)
         value = _DURATION.sub(r"\1\2<n>", value)
         value = _WALL_TIME.sub(r"\1<n>\2", value)
         value = _CODEX_ROLLOUT.sub("sessions/<date>/rollout-<timestamp>-", value)
+        value = _DATE_CMD.sub("<timestamp>", value)
+        value = _EPOCH.sub("<epoch>", value)
         return _TIMESTAMP.sub("<timestamp>", value)
 
     def _label(self, m: re.Match[str], kind: str) -> str:

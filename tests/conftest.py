@@ -139,13 +139,19 @@ def default_signals() -> None:
         signal.signal(sig, signal.SIG_DFL)
 
 
+def cases_in(path: Path) -> int:
+    """How many case records a results file a run is writing holds so far (0 before it exists)."""
+    return path.read_text(encoding="utf-8").count('"type": "case"') if path.is_file() else 0
+
+
 def run_committed_cases(engine: str, cases: list[str], out: Path) -> None:
     """Run this repository's committed ``cases`` on ``engine`` as a user would (``cc-harness run``) and check
-    that each ran and passed or is a known difference of that engine."""
+    that each ran, passed or is a known difference of that engine, and printed its committed snapshot (what the
+    report's agents grid judges for an agent version, harness/reporting/recorded.py)."""
     import subprocess
     import sys
 
-    from harness import results
+    from harness import results, snapshots
     from harness.outcome import Status
 
     selection = [arg for case in cases for arg in ("--case", case)]
@@ -159,6 +165,8 @@ def run_committed_cases(engine: str, cases: list[str], out: Path) -> None:
     )
     records = results.read(out).records
     assert sorted(r.case for r in records) == sorted(cases), done.stdout[-3000:] + done.stderr[-3000:]
+    by_id = {c.id: c for c in discover_cases(SUITE.cases, catalogue=SUITE.catalogue)}
     for record in records:
         assert record.engine.text() == engine
         assert record.status in (Status.PASS, Status.KNOWN), record.explain()
+        assert snapshots.mismatch(SUITE.snapshots, by_id[record.case], record) is None

@@ -24,3 +24,16 @@ def test_a_script_runs_a_case_with_the_public_names_alone(tmp_path: Path) -> Non
     record = harness.run_case(case, engine, expectations=harness.Expectations(root=suite.expectations))
     reference = harness.EngineName("reference")
     assert (record.case, record.engine, record.status) == ("tool-tool-no-call", reference, harness.Status.PASS)
+
+
+def test_the_user_docs_import_only_the_public_api() -> None:
+    """A script the docs show imports ``harness`` (its ``__all__``), never a module inside it."""
+    pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+    assert len(pages) > 5, "the docs were read"
+    deep = {
+        f"{page.relative_to(REPO)}: {line.strip()}"
+        for page in pages
+        for line in page.read_text(encoding="utf-8").splitlines()
+        if re.search(r"\bfrom harness\.\w|\bimport harness\.\w", line)
+    }
+    assert deep == set()

@@ -85,7 +85,7 @@ steps:
       - call: {{name: Write, input: {{file_path: out.txt, content: hi}}}}
       - say: done
 """
-READ_DENY = '{"permissions": {"deny": ["Read(./.env)"]}}'
+READ_DENY = '{"permissions": {"deny": ["Read(src/**/*.py)"]}}'
 
 
 def _two_case_suite(root: Path) -> Path:
@@ -112,9 +112,9 @@ def test_the_summary_names_every_case_that_is_not_a_pass_and_why(
     out = capsys.readouterr().out
     assert "reference: 1 not-modelled, 1 pass" in out
     line = next(x for x in out.splitlines() if x.strip().startswith("not-modelled denied:"))
-    assert "path rule ./.env" in line  # the reference engine's own reason, on the case's line
+    assert "path rule src/**/*.py" in line  # the reference engine's own reason, on the case's line
     assert "pass plain" not in out  # a pass is not listed
-    assert "2 runs have no snapshot yet" not in out and "1 runs have no snapshot yet" in out
+    assert "2 runs have no snapshot yet" not in out and "1 run has no snapshot yet" in out
 
 
 def test_run_judges_snapshots_as_pytest_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -129,6 +129,9 @@ def test_run_judges_snapshots_as_pytest_does(tmp_path: Path, capsys: pytest.Capt
     assert cli.main(argv) == 1
     out = capsys.readouterr().out
     assert f"snapshot plain: the transcript differs from its snapshot {snapshot} at exchanges[1].say" in out
+    # the totals once said "reference: 1 pass" above an exit status of 1
+    assert "reference: 1 pass (1 of them differ from their snapshot: failed)" in out
+    assert "1 run differs from the committed snapshot (listed above), a failure here as under pytest" in out
 
 
 def test_suite_goes_before_or_after_the_subcommand() -> None:

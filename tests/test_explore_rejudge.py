@@ -109,3 +109,21 @@ def test_store_drawn_cases_writes_the_recorded_cases_once_and_refuses_a_drift(tm
     with pytest.raises(ResultsError, match="draws another case than the one recorded"):
         store_drawn_cases(path)
     assert not (path.parent / CASES / f"x{SEED}-0000").exists()
+
+
+def test_the_command_line_rejudges_a_results_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``cc-harness explore --rejudge FILE`` prints the verdicts of ``rejudge`` on the file, as a run prints its own."""
+    from harness.cli import main
+
+    directory = store_case(STORED, tmp_path / CASES, f"x{SEED}-0000")
+    path = _results(tmp_path, [_as_real(_reference(directory, tmp_path))])
+    assert main(["explore", "--rejudge", str(path)]) == 0
+    printed = capsys.readouterr().out
+    assert f"claude@{VERSION}, seed {SEED}: 1 generated cases, agreement 100.0% (1 agree, 0 not-modelled" in printed
+
+
+def test_explore_without_a_version_or_a_file_to_rejudge_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from harness.cli import main
+
+    assert main(["explore"]) == 2
+    assert "--version is required" in capsys.readouterr().err

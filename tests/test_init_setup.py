@@ -115,7 +115,8 @@ def test_plugins_local_settings_and_left_out_parts(tmp_path: Path, capsys: pytes
     # every part left out has its line, with the reason
     assert "no case: permission rule allow Bash(npm test:*): init writes no allow case: the call the rule lets" in out
     assert "no case: permission rule allow mcp__tickets__*: init writes no allow case" in out
-    assert "no case: permission rule ask Read(docs/**): init writes ask cases for Bash rules" in out
+    # a Read ask rule's probe, in bypass mode, is not measured: the line says so rather than naming the forms
+    assert "no case: permission rule ask Read(docs/**): the reference engine cannot decide Read of docs/" in out
     assert "no case: permission rule deny Write(*.lock): init writes deny cases for Bash rules" in out
     assert "no case: permission rule deny mcp__billing: an MCP rule's case needs the server's tool names" in out
     # a deny or ask rule of a modelled form: a case whose call the rule refuses, passing as written
@@ -213,3 +214,77 @@ def test_a_skills_frontmatter_hook_gets_a_no_case_line(tmp_path: Path, capsys: p
     out = capsys.readouterr().out
     assert "no case: skill release-notes: its frontmatter PreToolUse hook: the skill's case loads the skill" in out
     assert (repo / "claude-cases" / "skill-release-notes" / "case.yaml").is_file()
+
+
+def test_a_rule_left_out_because_of_another_says_which(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Read(secrets/**) deny rule, a form init writes cases for, was once left out with the reason 'init writes
+    deny cases for ... Read/Edit rules for a folder': the reference engine could not decide its probe because of
+    an unmodelled rule beside it, and the line did not say so."""
+    repo = tmp_path / "repo"
+    settings = '{"permissions": {"deny": ["Read(./src/**)", "Read(secrets/**)"]}}\n'
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/settings.json": settings})
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if "permission rule deny Read(secrets/**)" in line]
+    assert len(lines) == 1 and "init writes deny cases for" not in lines[0]
+    assert "cannot decide Read of secrets/cc-harness-probe.txt with these rules (not modelled: path rule ./src/**" in (
+        lines[0])
+
+
+def test_a_dot_slash_name_rule_leaves_the_other_rules_their_cases(tmp_path: Path) -> None:
+    """One Read(./.env) deny rule once took every Write/Edit probe (and the Read(secrets/**) rule's case) out of the
+    reference engine's reach; ./name is measured now (cases/rule-read-dot-slash-name-deny)."""
+    repo = tmp_path / "repo"
+    settings = '{"permissions": {"deny": ["Read(./.env)", "Read(secrets/**)"]}}\n'
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/settings.json": settings})
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    assert _reference(repo / "claude-cases" / "rule-deny-read-secrets") is Status.PASS
+
+
+def test_memory_rules_and_nested_claude_folders_get_no_case_lines(tmp_path: Path) -> None:
+    """A monorepo's CLAUDE.md with @ imports, its .claude/rules/ and a package's own .claude/ were passed over
+    without a word."""
+    from harness.scaffold.setup_parts import memory_parts
+
+    repo = tmp_path / "mono"
+    write_files(
+        repo,
+        {
+            "CLAUDE.md": "# Shop\n@docs/conventions.md\nRun make test.\n",
+            ".claude/rules/api.md": "API errors carry a code.\n",
+            "packages/api/.claude/skills/api-docs/SKILL.md": SKILL.format(name="api-docs"),
+            "node_modules/x/.claude/settings.json": "{}\n",
+        },
+    )
+    lines = memory_parts(repo, cases=repo / "claude-cases")
+    assert lines[0].startswith("CLAUDE.md (and the files it imports: docs/conventions.md): init writes no case")
+    assert lines[1].startswith(".claude/rules (.claude/rules/api.md): init writes no case for rule files")
+    assert lines[2].startswith("packages/api/.claude: a .claude/ folder below the repository's root")
+    assert len(lines) == 3  # node_modules is not searched
+
+
+def test_an_mcp_server_that_cannot_start_says_why(tmp_path: Path) -> None:
+    """A server whose python lacked the mcp package was left out as 'could not list its tools' with nothing of
+    what the server printed."""
+    from harness.refengine.config_model import McpServerDef
+    from harness.scaffold.casefile import Report
+    from harness.scaffold.definitions import mcp_case
+
+    script = "import sys; sys.stderr.write('ModuleNotFoundError: No module named mcp\\n'); sys.exit(1)"
+    server = McpServerDef(name="dispatch", command="python3", args=("-c", script), env={})
+    report = Report()
+    assert mcp_case(server, root=tmp_path, report=report) is None
+    [line] = report.skipped
+    assert line.startswith("MCP server dispatch: could not list its tools (")
+    assert "its stderr ends: ModuleNotFoundError: No module named mcp" in line
+
+
+def test_an_agents_model_key_gets_a_no_case_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An agent's model: haiku was passed over: its case does not check the request's model, and nothing said so."""
+    repo = tmp_path / "repo"
+    agent = "---\nname: tester\ndescription: Runs tests.\ntools: Bash, Read\nmodel: haiku\n---\nRun the tests.\n"
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/agents/tester.md": agent})
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    out = capsys.readouterr().out
+    assert "no case: agent tester: its model: haiku: the agent's case does not check it" in out
+    assert "offered: {model: {contains: haiku}}" in out
+    assert _reference(repo / "claude-cases" / "agent-tester") is Status.PASS

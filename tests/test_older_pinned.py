@@ -111,6 +111,44 @@ def test_a_result_the_old_version_words_otherwise_runs_it(suite: Path) -> None:
     assert _reason(suite, "reworded") == f"its snapshot differs from {NEW}'s at steps[0].turns[0].result"
 
 
+def _prefixed(t: dict[str, Any]) -> dict[str, Any]:
+    """The old version words the result with a prefix of its own, the same in every case that shows it."""
+    t["exchanges"][0]["result"] = "PreToolUse:Bash hook error: " + t["exchanges"][0]["result"]
+    return t
+
+
+def test_a_change_three_cases_share_runs_on_the_first_of_them_only(suite: Path) -> None:
+    for case_id in ("shared-b", "shared-a", "shared-c"):
+        _add(suite, case_id, old=_prefixed)
+    assert _reason(suite, "shared-a") == (
+        f"it is the first of the cases whose snapshot differs from {NEW}'s the same way, at steps[0].turns[0].result"
+    )
+    assert [_reason(suite, c) for c in ("shared-b", "shared-c")] == [None, None]
+
+
+def test_a_change_two_cases_share_runs_on_both(suite: Path) -> None:
+    for case_id in ("pair-a", "pair-b"):
+        _add(suite, case_id, old=_prefixed)
+    assert [_reason(suite, c) for c in ("pair-a", "pair-b")] == [
+        f"its snapshot differs from {NEW}'s at steps[0].turns[0].result"
+    ] * 2
+
+
+def test_a_shared_change_beside_a_change_of_its_own_runs_it(suite: Path) -> None:
+    for case_id in ("shared-a", "shared-b", "shared-c"):
+        _add(suite, case_id, old=_prefixed)
+    _add(suite, "shared-d", old=lambda t: {**_prefixed(t), "stderr": "warning: something"})
+    assert _reason(suite, "shared-d") == f"its snapshot differs from {NEW}'s at stderr"
+
+    # another value in the same place is another change, not the shared one
+    def other_tool(t: dict[str, Any]) -> dict[str, Any]:
+        t["exchanges"][0]["result"] = "PreToolUse:Read hook error: " + t["exchanges"][0]["result"]
+        return t
+
+    _add(suite, "shared-e", old=other_tool)
+    assert _reason(suite, "shared-e") == f"its snapshot differs from {NEW}'s at steps[0].turns[0].result"
+
+
 def test_a_tool_list_that_differs_otherwise_than_the_versions_runs_it(suite: Path) -> None:
     def fewer(t: dict[str, Any]) -> dict[str, Any]:
         t["exchanges"][0]["offered"] = [n for n in t["exchanges"][0]["offered"] if n != "Read"]

@@ -12,6 +12,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.conftest import REPO
+
 pytest_plugins = ["pytester"]
 
 PYPROJECT = """\
@@ -175,3 +177,19 @@ def test_the_engine_option_and_markers_are_registered_without_a_suite(pytester: 
         "--strict-markers", "-W", "error::pytest.PytestUnknownMarkWarning", "--engine", "reference"
     )
     result.assert_outcomes(passed=1)
+
+
+def test_under_dist_loadgroup_case_tests_of_one_version_spread_over_the_workers(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``loadgroup`` reads what follows an id's last ``@`` as an ``xdist_group``: every case test of
+    ``reference@2.1.332`` would be one unit, run on one worker while the other is shut down."""
+    monkeypatch.setenv("PYTHONPATH", str(REPO))  # this checkout's plugin, wherever cc-harness is installed from
+    _project(pytester, {f"c{i}": _echo(f"c{i}") for i in range(4)})
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-n", "2", "--dist", "loadgroup", "-v", "--snapshot-update",
+        "--engine", "reference@2.1.332",
+    )  # fmt: skip
+    result.assert_outcomes(passed=4)
+    ran = {line.split()[0] for line in result.stdout.lines if "PASSED" in line and "::reference@2.1.332" in line}
+    assert ran == {"[gw0]", "[gw1]"}, result.stdout.str()

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
+import pytest
+
+from harness.case import Case, discover_cases, load_case
+from harness.checks import DEBUG_LOG_AT
 from harness.engine_name import EngineName
+from harness.engines import make_engine
+from harness.expectations import Expectations
 from harness.outcome import Status
 from harness.report import html, markdown
 from harness.reporting import agents as agents_table
 from harness.reporting import model_of
+from harness.reporting.agents import ALL, MCP, setup_rows
+from harness.reporting.recorded import record_of, recorded
 from harness.results import Record
+from harness.snapshots import path_for
+from tests.conftest import SUITE
 
 
 def _record(case: str, engine: str, status: Status, combination: str, sources: str = "") -> Record:
@@ -45,3 +58,75 @@ def test_the_section_is_in_both_reports_only_when_two_families_besides_the_refer
     assert agents_table.table(claude_only, ENGINES[:2]) is None
     assert "## Agents" not in markdown.render(model_of(claude_only))
     assert 'id="agents"' not in html.render(model_of(claude_only))
+
+
+# -- another agent's column, rebuilt from the repository (harness/reporting/recorded.py) ------------------
+
+CODEX = "codex@0.171.0"
+#: A case Codex runs, whose one known difference on it is listed (expectations/codex-0.171.0.yaml).
+KNOWN_ON_CODEX = "engine-isolation-a-hook-deny"
+
+
+def _case(case_id: str) -> Case:
+    found = load_case(SUITE.cases / case_id, catalogue=SUITE.catalogue)
+    assert isinstance(found, Case)
+    return found
+
+
+def test_a_committed_snapshot_is_judged_by_todays_case_and_the_engines_expectations(tmp_path: Path) -> None:
+    case, engine = _case(KNOWN_ON_CODEX), make_engine(CODEX)
+    listed = Expectations(root=SUITE.expectations).listed(CODEX, case.id)
+    assert listed  # the snapshot shows a listed difference: known with the expectations file, a failure without
+    known = record_of(case, engine, snapshot_root=SUITE.snapshots, expectations=Expectations(root=SUITE.expectations))
+    assert known is not None and known.status is Status.KNOWN
+    assert {f.at for f in known.findings} == {k.at for k in listed}
+    empty = tmp_path / "expectations"
+    empty.mkdir()
+    unlisted = record_of(case, engine, snapshot_root=SUITE.snapshots, expectations=Expectations(root=empty))
+    assert unlisted is not None and unlisted.status is Status.FAIL
+
+
+def test_a_case_the_adapter_cannot_say_is_not_modelled_with_its_reasons_and_one_with_no_snapshot_unrecorded(
+    tmp_path: Path,
+) -> None:
+    several = next(c for c in _cases() if len(c.steps) > 1)
+    expectations = Expectations(root=SUITE.expectations)
+    (got,) = recorded([several, _case(KNOWN_ON_CODEX)], [EngineName.parse(CODEX)], snapshot_root=tmp_path,
+                      expectations=expectations)
+    assert [(r.case, r.status) for r in got.records] == [(several.id, Status.NOT_MODELLED)]
+    assert got.records[0].fault is not None and "prompts" in got.records[0].fault.message
+    assert got.unrecorded == (KNOWN_ON_CODEX,)  # no snapshot under tmp_path
+
+
+def test_a_known_difference_found_in_the_debug_log_is_left_to_live_runs() -> None:
+    """A snapshot holds no debug log: an entry found there would be taken for stale (a failure)."""
+    expectations = Expectations(root=SUITE.expectations)
+    for name in ("qwen@0.24.4", "codex@0.171.0", "opencode@1.18.33"):
+        engine = make_engine(name)
+        for case_id, entries in expectations.for_engine(name).items():
+            if any(k.at == DEBUG_LOG_AT for k in entries) and path_for(SUITE.snapshots, name, case_id).is_file():
+                got = record_of(_case(case_id), engine, snapshot_root=SUITE.snapshots, expectations=expectations)
+                assert got is not None and DEBUG_LOG_AT not in {f.at for f in got.findings}, got.explain()
+                return
+    pytest.skip("no agent version lists a debug-log difference of a case it has a snapshot of")
+
+
+def test_hook_events_and_mcp_are_rows_of_their_own() -> None:
+    mcp_case = next(c for c in _cases() if (c.directory / ".mcp.json").is_file())
+    assert MCP in setup_rows(mcp_case)
+    deny = _case("tool-hook-pretooluse-deny")
+    assert "hook: PreToolUse" in setup_rows(deny)
+    record = _record(deny.id, "qwen@0.24.4", Status.KNOWN, "tool -> hook")
+    t = agents_table.table([record], ENGINES, setup={deny.id: setup_rows(deny)}, unrecorded={ENGINES[1]: 3})
+    assert t is not None
+    assert t.cell("hook: PreToolUse", ENGINES[2]) == "1 known"
+    assert t.cell(ALL, ENGINES[2]) == "1 known"
+    assert "hook: PreToolUse" in t.rows and MCP in t.rows
+    shown = markdown.render(model_of([record, _record(deny.id, "claude@2.1.332", Status.PASS, "tool -> hook")],
+                                     setup={deny.id: setup_rows(deny)}))
+    assert "| hook: PreToolUse | 1 pass | 1 known |" in shown
+
+
+@functools.cache
+def _cases() -> list[Case]:
+    return [c for c in discover_cases(SUITE.cases, catalogue=SUITE.catalogue) if isinstance(c, Case)]

@@ -26,7 +26,7 @@ import pytest
 from harness import results, results_writer
 from harness.cli import main
 from harness.outcome import Fault, Status
-from tests.conftest import REPO, default_signals, write_files
+from tests.conftest import REPO, cases_in, default_signals, write_files
 
 SUITE_TOML = 'cases = "cases"\nengines = ["reference"]\npinned = ["2.1.332"]\nreport = "report.md"\n'
 SECRET = "AKIA-s3cr3t-0f-the-report-machine"
@@ -154,16 +154,12 @@ class _Run:
         return err
 
 
-def _cases_in(path: Path) -> int:
-    return path.read_text(encoding="utf-8").count('"type": "case"') if path.is_file() else 0
-
-
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=["SIGTERM", "SIGHUP", "SIGINT"])
 def test_sigterm_and_sighup_end_a_run_as_ctrl_c_does(tmp_path: Path, sig: int) -> None:
     suite = _slow_suite(tmp_path / "suite", 6)
     path = tmp_path / "run.jsonl"
     run = _Run(tmp_path, "run", "--suite", str(suite), "-j", "1", "--results", str(path))
-    run.wait_for(lambda: _cases_in(path) >= 2)
+    run.wait_for(lambda: cases_in(path) >= 2)
     err = run.stop(sig)
     assert run.proc.returncode == 128 + sig, err
     saved = results.read(path)  # strict: header, records, a footer whose totals match
@@ -202,7 +198,7 @@ def test_a_killed_runs_finished_records_are_reused(tmp_path: Path, capsys: pytes
     suite = _slow_suite(tmp_path / "suite", 6)
     killed, again = tmp_path / "killed.jsonl", tmp_path / "again.jsonl"
     run = _Run(tmp_path, "run", "--suite", str(suite), "-j", "1", "--results", str(killed))
-    run.wait_for(lambda: _cases_in(killed) >= 2)
+    run.wait_for(lambda: cases_in(killed) >= 2)
     run.stop(signal.SIGKILL)
     assert main(["report", "--suite", str(suite), "--results", str(killed)]) == 2  # a report still refuses it
     finished = results.read(killed, partial=True).records

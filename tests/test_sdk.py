@@ -156,7 +156,7 @@ def test_without_setting_sources_the_project_hook_does_not_fire(write_case: Any,
 
 def _init_tools(engine: Engine, case_id: str, tmp_path: Path) -> tuple[str, ...]:
     case = load_case(REPO / "cases" / case_id)
-    root = tmp_path / engine.name
+    root = tmp_path / engine.name.dir
     workdir, home, tmp = root / "work", root / "home", root / "tmp"
     copy_fixture(case, workdir)
     home.mkdir()

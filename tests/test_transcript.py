@@ -73,3 +73,16 @@ def test_every_form_of_a_duration_is_normalised() -> None:
         "ok": True,
     }
     assert norm.value({"duration_ms": True}) == {"duration_ms": True}
+
+
+def test_the_clock_as_a_shell_prints_it_is_normalised() -> None:
+    """A UserPromptSubmit hook that logged `$(date +%s) prompt` wrote a new number on every run, so its snapshot
+    (recorded by init) failed the next pytest run."""
+    norm = Normaliser(workdir=Path("/w"), home=Path("/h"))
+    assert norm.text("1796256260 prompt\n") == "<epoch> prompt\n"
+    assert norm.text("at 1796256260123 and 1796256260.25") == "at <epoch> and <epoch>"
+    assert norm.text("Thu Dec  3 00:02:03 UTC 2026 prompt") == "<timestamp> prompt"
+    assert norm.text("Mon Jan 12 10:00:00 2026") == "<timestamp>"
+    # other numbers stay: an exit status, a port-like number, a 9-digit count, a 2012 epoch (before the range)
+    for kept in ("exit 1", "count 123456789", "1234567890", "id 17962562601234"):
+        assert norm.text(kept) == kept, kept

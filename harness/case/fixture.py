@@ -20,6 +20,7 @@ from pathlib import Path
 from harness import tree
 from harness.case.spec import Case
 from harness.errors import CaseFormatError
+from harness.suite import RESULTS_DEFAULT
 
 #: Left out of a project copy that is not a git work tree (in one, .gitignore decides).
 BULK = frozenset(
@@ -35,7 +36,7 @@ BULK = frozenset(
         ".pytest_cache",
         ".ruff_cache",
         ".tox",
-        "results",
+        RESULTS_DEFAULT,
     }
 )
 

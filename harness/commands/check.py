@@ -31,7 +31,7 @@ from harness.report import terminal
 from harness.reporting import changes_by_claim
 from harness.suite import Suite
 from harness.surface.model import change_lines as surface_change_lines
-from harness.versions import is_version, version_key
+from harness.versions import is_version, newest
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
@@ -168,10 +168,11 @@ def surface_changes(suite: Suite, version: str, cases: list[Case]) -> list[str]:
 
     if suite.surface is None or not binary_path(version).is_file():
         return []
-    pins = committed(suite.surface, sorted(suite.pinned, key=version_key))
-    if not pins or pins[-1].version == version:
+    pins = {s.version: s for s in committed(suite.surface, list(suite.pinned))}
+    top = newest(pins)
+    if top is None or top == version:
         return []
     new = read_surface(version)
-    by = coverage.by_element(cases, [pins[-1], new])
-    lines = surface_change_lines(pins[-1], new, by)
-    return lines or [f"surface: claude@{version} knows what claude@{pins[-1].version} knows"]
+    by = coverage.by_element(cases, [pins[top], new])
+    lines = surface_change_lines(pins[top], new, by)
+    return lines or [f"surface: {EngineName.claude(version)} knows what {EngineName.claude(top)} knows"]

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness.commands.common import console, found_suite, stdout
 from harness.engine_name import EngineName
 from harness.errors import UsageError
 from harness.suite import results_folder
+
+if TYPE_CHECKING:
+    from harness.explore.explorer import Exploration
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
@@ -18,7 +22,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
         help="generated cases on reference@V and claude@V: agreement, disagreement classes, minimal cases",
         description="Exit status: 0 every generated case agreed, 1 disagreements (minimal cases written), 2 usage.",
     )
-    p.add_argument("--version", required=True, help="claude version, e.g. 2.1.332")
+    p.add_argument("--version", default=None, help="claude version, e.g. 2.1.332 (required but with --rejudge)")
     p.add_argument("--budget", type=int, default=100, help="generated cases to run (default 100)")
     p.add_argument("--seed", type=int, default=0, help="the same seed draws the same cases")
     p.add_argument("--shrink-budget", type=int, default=60, help="runs spent shrinking each disagreement class")
@@ -31,15 +35,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
     p.add_argument(
         "--out", type=Path, default=None, help="results file and minimal cases (default: <results>/explore)"
     )
+    p.add_argument(
+        "--rejudge", type=Path, nargs="+", default=None, metavar="FILE",
+        help="judge an earlier exploration's results files again: its cases on today's reference engine, against"
+        " the real engine's records in the files (which are not run again)",
+    )
+    p.add_argument("--partial", action="store_true", help="--rejudge a run still going on the cases it finished")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Generated cases on reference@V and claude@V; agreement, disagreement classes, minimal cases."""
-    from harness.explore.explorer import explore
+    from harness.explore.explorer import explore, rejudge
 
-    out = stdout()
-    exploration = explore(
+    if args.rejudge:
+        return _summary(rejudge(args.rejudge, partial=args.partial))
+    if args.version is None:
+        raise UsageError("explore: --version is required (or --rejudge FILE...)")
+    return _summary(explore(
         version=args.version,
         budget=args.budget,
         seed=args.seed,
@@ -53,11 +66,16 @@ def run(args: argparse.Namespace) -> int:
             + (f" ({len(o.found)} disagreement(s))" if o.found and o.real is not None else ""),
             markup=False,
         ),
-    )
+    ))
+
+
+def _summary(exploration: Exploration) -> int:
+    """The agreement line, the unjudged cases and the disagreement classes; 1 when there are classes."""
+    out = stdout()
     verdicts = exploration.verdicts()
     generated = len(exploration.outcomes) + len(exploration.unjudged)
     out.print(
-        f"{EngineName.claude(args.version)}, seed {args.seed}: {generated} generated cases,"
+        f"{EngineName.claude(exploration.version)}, seed {exploration.seed}: {generated} generated cases,"
         f" agreement {exploration.agreement:.1%} ({verdicts['agree']} agree, {verdicts['not-modelled']}"
         f" not-modelled, {verdicts['false verdict']} false verdicts; {len(exploration.unjudged)} unjudged)",
         markup=False,

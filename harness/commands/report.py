@@ -8,12 +8,17 @@ import os
 from pathlib import Path
 
 from harness import results, timeline
-from harness.case import discover_cases, scan_cases
+from harness.case import Case, discover_cases, scan_cases
 from harness.commands.common import cases_dir, console, stdout, suite_of, write
+from harness.engine_name import EngineName
+from harness.engines import check
 from harness.errors import UsageError
+from harness.expectations import Expectations
 from harness.report import compat, escape, github, html, junit, markdown
 from harness.report.model import Model
 from harness.reporting import compatibility_of, model_of
+from harness.reporting.agents import setup_rows
+from harness.reporting.recorded import Recorded, recorded
 from harness.suite import Suite
 from harness.surface.contract import Contract
 
@@ -73,6 +78,15 @@ def _contract(suite: Suite, cases_dir: Path) -> Contract | None:
     return contract.build(surfaces, cases, coverage.read_lists(suite.surface), snapshots=suite.snapshots)
 
 
+def _agents(suite: Suite, cases_dir: Path) -> tuple[tuple[Recorded, ...], dict[str, frozenset[str]]]:
+    """The suite's other agents' records from the repository (``agents`` of its configuration), and each case's
+    setup rows of the agents table."""
+    cases = [c for c in discover_cases(cases_dir, catalogue=suite.catalogue) if isinstance(c, Case)]
+    names = [check(EngineName.parse(a)) for a in suite.agents]
+    agents = recorded(cases, names, snapshot_root=suite.snapshots, expectations=Expectations(root=suite.expectations))
+    return agents, {c.id: setup_rows(c) for c in cases}
+
+
 def run(args: argparse.Namespace) -> int:
     suite = suite_of(args)
     saved = results.merge(list(args.results))
@@ -94,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
             return f"{cases_rel}/{case_id}/case.yaml"
 
         compat_md = compat.markdown_lines(compatibility, link=case_link, reference=reference)
-    model = model_of(records, catalogue=suite.catalogue, timeline=scan)
+    agents, setup = _agents(suite, cases_dir(args, suite))
+    model = model_of(records, catalogue=suite.catalogue, timeline=scan, agents=agents, setup=setup)
     text = markdown.render(model, catalogue_link=link, compatibility=compat_md)
     if args.check:
         committed = target.read_text(encoding="utf-8") if target.is_file() else ""

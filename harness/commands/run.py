@@ -71,10 +71,16 @@ def run(args: argparse.Namespace) -> int:
         return unsaved(saved, accept_run(records, suite))
     if missing := sum(p.startswith("no snapshot yet") for p in problems.values()):
         stdout().print(
-            f"{missing} runs have no snapshot yet: cc-harness run --accept (or pytest --snapshot-update) records them",
+            f"{missing} {'run has' if missing == 1 else 'runs have'} no snapshot yet: cc-harness run --accept"
+            " (or pytest --snapshot-update) records them",
             markup=False,
         )
-    differ = any(not p.startswith("no snapshot yet") for p in problems.values())
+    if differ := sum(not p.startswith("no snapshot yet") for p in problems.values()):
+        stdout().print(
+            f"{differ} {'run differs' if differ == 1 else 'runs differ'} from the committed snapshot (listed above),"
+            " a failure here as under pytest; if the new behaviour is right, cc-harness run --accept records it",
+            markup=False,
+        )
     return unsaved(saved, 1 if differ or any(r.status.is_bad for r in records) else 0)
 
 
@@ -86,7 +92,10 @@ def print_summary(
     out = stdout()
     for engine in engines:
         mine = [r for r in records if r.engine == engine]
-        out.print(f"\n{engine}: {results.describe_totals(mine)}", markup=False, style="bold")
+        differ = sum(e == engine and not p.startswith("no snapshot yet") for (e, _), p in snapshot_problems.items())
+        # a differing snapshot fails the run (as under pytest), so the totals say so beside the statuses
+        against = f" ({differ} of them differ from their snapshot: failed)" if differ else ""
+        out.print(f"\n{engine}: {results.describe_totals(mine)}{against}", markup=False, style="bold")
         if any(r.combination for r in mine):  # a suite about one's own setup may not use the grid at all
             out.print(terminal.grid_text(engine_grid(mine, engine=engine)), markup=False, soft_wrap=True)
         for r in sorted(

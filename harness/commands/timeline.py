@@ -21,7 +21,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
     )
     p.add_argument("--since", default="2.1.252", help="scan: the first release (default 2.1.252)")
     p.add_argument("--to", default="latest", help="scan: the last release (default latest)")
-    p.add_argument("--work", type=Path, default=Path("results/scan"), help="scan: one results file per version")
+    p.add_argument(
+        "--work", type=Path, default=None, help="scan: one results file per version (default: <results>/scan)"
+    )
     p.add_argument("--out", type=Path, default=None, help="scan: the merged file (default: the suite's timeline)")
     p.add_argument("--max-cache", default="15G", help="scan: the engine cache budget (pinned versions stay)")
     p.add_argument(
@@ -34,6 +36,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
 def run(args: argparse.Namespace) -> int:
     suite = suite_of(args)
     out = stdout()
+    work: Path = args.work or suite.results / "scan"
     if args.action == "scan":
         published = registry.published_versions()
         last = registry.resolve(args.to)
@@ -43,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         timeline_scan.scan(
             versions,
             cases,
-            folder=args.work,
+            folder=work,
             expectations=Expectations(root=suite.expectations),
             jobs=args.jobs,
             max_cache_bytes=cache.parse_size(args.max_cache),
@@ -51,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
             say=lambda line: out.print(line, markup=False),
         )
     if args.action in ("scan", "merge"):
-        files = list(args.results) if args.action == "merge" else timeline_scan.scan_files(args.work)
+        files = list(args.results) if args.action == "merge" else timeline_scan.scan_files(work)
         target = args.out or suite.timeline or suite.results / "timeline.jsonl"
         count = timeline_scan.merge_scan(files, target)
         out.print(f"timeline: {count} records of {len(files)} results files in {target}", markup=False)

@@ -16,6 +16,7 @@ from typing import Any
 
 from harness import approvals_server
 from harness.case import Case
+from harness.engine_name import EngineName
 from harness.errors import NotObservable
 
 #: The server's name in the engine's MCP configuration; its tool is offered as ``mcp__<server>__<tool>``.
@@ -56,7 +57,7 @@ class ApprovalsTool:
         return tuple(json.loads(line) for line in self.log.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
-def not_scripted_here(case: Case, engine: str) -> None:
+def not_scripted_here(case: Case, engine: EngineName) -> None:
     """Raise NotObservable for a case with ``approvals`` on an adapter that does not answer prompts yet (the
     Agent SDKs ask their permission callback, which the harness does not script), or with ``run.api_faults``
     (the SDK adapters serve no planned faults)."""

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from harness.case import Case
+from harness.engine_name import EngineName
 from harness.scripted import ScriptedModel
 
 
@@ -50,11 +51,11 @@ class EngineRun:
 class Engine(Protocol):
     """An engine that can run a case.
 
-    ``name`` is ``family@version`` (``reference@2.1.252``, ``claude@2.1.252``).
+    ``name`` is its family and version (``reference@2.1.252``, ``claude@2.1.252``).
     """
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> EngineName: ...
 
     @property
     def version(self) -> str: ...

@@ -33,8 +33,8 @@ class ClaudeEngine:
     api_faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
 
     @property
-    def name(self) -> str:
-        return EngineName.claude(self.engine_version).text()
+    def name(self) -> EngineName:
+        return EngineName.claude(self.engine_version)
 
     @property
     def version(self) -> str:

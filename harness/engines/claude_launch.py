@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from harness.case import Case, Flags
+from harness.engine_name import EngineName
 from harness.engines.environment import base_env
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.engines.install import is_native
@@ -51,7 +52,7 @@ def wants_debug_file(case: Case, version: str) -> bool:
     return case.debug_log is not None and has_debug_file(version)
 
 
-def prepare(case: Case, model: ScriptedModel, *, engine: str, version: str) -> None:
+def prepare(case: Case, model: ScriptedModel, *, engine: EngineName, version: str) -> None:
     """What a run of claude ``version`` needs settled before it starts, for every adapter of the binary.
 
     A case that checks the debug log cannot be judged on a release without ``--debug-file``: raise

@@ -13,6 +13,7 @@ from typing import Protocol
 from harness import netjail
 from harness.apifaults import ApiFaultPlan
 from harness.case import Case
+from harness.engine_name import EngineName
 from harness.engines import mcpstatus, sessionlog
 from harness.engines.base import EngineRun, StepOutput
 from harness.engines.claude_launch import engine_env, seed_home
@@ -36,7 +37,7 @@ class OneProcess(Protocol):
 def run_sessions(
     case: Case,
     *,
-    engine: str,
+    engine: EngineName,
     workdir: Path,
     home: Path,
     model: ScriptedModel,
@@ -84,7 +85,7 @@ def run_sessions(
 def run_command_line(
     case: Case,
     *,
-    engine: str,
+    engine: EngineName,
     argv: Callable[[StepGroup, str | None, Path], list[str]],
     workdir: Path,
     home: Path,

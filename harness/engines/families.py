@@ -62,8 +62,7 @@ def family_of(name: EngineName) -> Family:
     family = _FAMILIES.get(name.family)
     if family is None or (family.needs_version and name.version is None):
         close = difflib.get_close_matches(name.family, list(_FAMILIES), n=1)
-        suffix = f"@{name.version}" if name.version else ""
-        hint = f" (did you mean {close[0]}{suffix}?)" if close and close[0] != name.family else ""
+        hint = f" (did you mean {EngineName(close[0], name.version)}?)" if close and close[0] != name.family else ""
         forms = [form for f in _FAMILIES.values() for form in f.forms()]
         raise UsageError(f"unknown engine {name.text()!r}{hint}: use {', '.join(forms)} or pinned")
     return family

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from harness.apifaults import ApiFaultPlan, summarise
 from harness.case import Case
+from harness.engine_name import EngineName
 from harness.engines.base import StepOutput
 from harness.engines.fakeapi import FakeMessagesAPI
 from harness.errors import ApiFault, EngineCrash, EngineTimeout
@@ -77,7 +78,7 @@ class ProcessResult:
 
 
 def judge_process(
-    case: Case, *, engine: str, api: FakeMessagesAPI, end: ProcessEnd, planned: ApiFaultPlan = NO_FAULTS
+    case: Case, *, engine: EngineName, api: FakeMessagesAPI, end: ProcessEnd, planned: ApiFaultPlan = NO_FAULTS
 ) -> None:
     """Raise what went wrong with a process that has ended, the root cause first: a fault the fake API was
     told to serve (the engine retries 5xx with backoff, so it may end in a timeout, or even recover), a

@@ -109,8 +109,8 @@ class ReferenceEngine:
         self._profile: Profile | None = self._profile_for(version) if version else None
 
     @property
-    def name(self) -> str:
-        return EngineName("reference", self._version).text()
+    def name(self) -> EngineName:
+        return EngineName("reference", self._version)
 
     @property
     def version(self) -> str:
@@ -243,7 +243,9 @@ class _Watch:
         self.expires = time.monotonic() + self.limit
 
 
-def _supervise(steps: Callable[[], EngineRun], *, watch: _Watch, cookie: str, case: Case, engine: str) -> EngineRun:
+def _supervise(
+    steps: Callable[[], EngineRun], *, watch: _Watch, cookie: str, case: Case, engine: EngineName
+) -> EngineRun:
     """Run ``steps`` in a thread of its own and wait for it, at most until the watch expires."""
     outcome: list[EngineRun | BaseException] = []
 
@@ -271,7 +273,7 @@ def _supervise(steps: Callable[[], EngineRun], *, watch: _Watch, cookie: str, ca
     return outcome[0]
 
 
-def _time_out(worker: threading.Thread, *, watch: _Watch, cookie: str, case: Case, engine: str) -> EngineTimeout:
+def _time_out(worker: threading.Thread, *, watch: _Watch, cookie: str, case: Case, engine: EngineName) -> EngineTimeout:
     """Stop a run past its deadline: the engine's next model turn raises, its processes are killed until
     its thread ends (a killed Bash or hook returns at once); the EngineTimeout to raise."""
     watch.expired.set()

@@ -70,8 +70,8 @@ class SdkEngine:
     api_faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
 
     @property
-    def name(self) -> str:
-        return EngineName("sdk", self.engine_version).text()
+    def name(self) -> EngineName:
+        return EngineName("sdk", self.engine_version)
 
     @property
     def version(self) -> str:

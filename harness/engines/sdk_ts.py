@@ -53,8 +53,8 @@ class SdkTsEngine:
     api_faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
 
     @property
-    def name(self) -> str:
-        return EngineName("sdk-ts", self.engine_version).text()
+    def name(self) -> EngineName:
+        return EngineName("sdk-ts", self.engine_version)
 
     @property
     def version(self) -> str:

@@ -161,8 +161,8 @@ class TranslatedEngine:
     tables: ClassVar[AgentTables]
 
     @property
-    def name(self) -> str:
-        return EngineName(self.tables.family, self.engine_version).text()
+    def name(self) -> EngineName:
+        return EngineName(self.tables.family, self.engine_version)
 
     @property
     def version(self) -> str:

@@ -250,9 +250,9 @@ def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | Non
     done = results.merge(paths, partial=partial)
     options = done.head.get("options", {})
     seed, budget = int(options["seed"]), int(options["budget"])
-    real_engine = next(e for e in done.head["engines"] if e.startswith("claude@"))
-    version = real_engine.split("@", 1)[1]
-    real = {r.case: r for r in done.records if r.engine == EngineName.parse(real_engine)}
+    real_engine = next(e for e in map(EngineName.parse, done.head["engines"]) if e.family == "claude")
+    version = real_engine.version or ""
+    real = {r.case: r for r in done.records if r.engine == real_engine}
     exploration = Exploration(version=version, seed=seed)
     folders = list(dict.fromkeys(p.parent / CASES for p in paths))
     drawn: list[Scenario] = []

@@ -22,9 +22,10 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.record.model import RecordedCall, Recording
 from harness.refengine.plugins import MANIFEST
+from harness.suite import RESULTS_DEFAULT
 
 #: Folders never searched for a plugin of the repository (what a copy of it leaves out, and noise).
-_SKIP = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "results"})
+_SKIP = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", RESULTS_DEFAULT})
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

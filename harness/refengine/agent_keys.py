@@ -1,13 +1,19 @@
 """Agent frontmatter keys beyond the tools, skills, hooks and model: what each does, as far as measured.
 
 An agent that is defined and never started changes nothing a run shows with any of ``RUN_KEYS``: the main
-thread is offered and answered the same, no memory folder is made (agent-key-idle against its contrast
-agent-key-idle-absent, 2.1.252 to 2.1.332). So the configuration accepts these keys, and ``run_problem`` says,
-when the agent starts, whether its keys and values are modelled for that run. Measured and modelled, as a
-subagent, on every pinned version:
+thread is offered and answered the same, no memory folder is made, the agent stays defined (agent-key-idle,
+agent-key-idle-more and agent-key-idle-mcp against their contrasts, a user's agent in frontmatter-keys-user;
+2.1.252 to 2.1.332; ``mcpServers`` as a list of names only: ``idle_problem``). So the configuration accepts these
+keys, and ``run_problem`` says, when the agent starts, whether its keys and values are modelled for that run.
+Measured and modelled, as a subagent, on every pinned version:
 
 - ``color`` and ``initialPrompt`` change nothing a subagent's run shows; its task arrives alone
   (agent-key-silent-keys, agent-key-quiet-run against agent-key-quiet-run-absent);
+- ``autoCompactWindow`` (a number), ``experimental`` (true, or ``cacheTtl`` alone), ``observer`` (an agent's
+  name, or true as the explorer writes it), ``observeSubagents``, ``observeToolResults`` (flags) and
+  ``observerMessage`` (a text) change nothing a subagent's run shows: no observer context opens in print mode,
+  the agent's body and tools are its own (agent-key-silent-keys, agent-key-run-more against its contrast); on an
+  agent never started, with ``isolation: worktree`` too, the agent stays defined (agent-key-idle-more);
 - ``omitClaudeMd`` leaves CLAUDE.md out of the subagent's context from 2.1.278 (2.1.252 and 2.1.257 do not know
   the key: agent-key-omit-claude-md); without memory files it changes nothing (agent-key-quiet-run), and with
   them a project agent's run is not modelled anyway (agents.subagent);
@@ -18,11 +24,13 @@ subagent, on every pinned version:
   and makes no folder while nothing is written (agent-key-memory-empty against its contrast,
   agent-key-memory-inherit).
 
-Not modelled, so a run that starts such an agent says not-modelled: ``background`` (the call is answered with
-a placeholder and the reply comes later: agent-key-background), ``maxTurns`` but 1, ``memory`` with the folder there
-(its MEMORY.md goes into the system prompt: agent-key-memory), ``permissionMode``, any other value of
-``effort``, and every one of these keys on an agent run as the main thread (``--agent``:
-agent-key-initial-prompt puts ``initialPrompt`` before the prompt there) or as a forked skill's agent.
+``isolation: worktree`` refuses the Agent call before the agent starts (agent_isolation.py). Not modelled, so a
+run that starts such an agent says not-modelled: ``mcpServers`` (agent-key-mcp-servers), ``background``
+(the call is answered with a placeholder and the reply comes later: agent-key-background), ``maxTurns`` but 1,
+``memory`` with the folder there (its MEMORY.md goes into the system prompt: agent-key-memory),
+``permissionMode``, any other value of ``effort``, and every one of these keys on an agent run as the main
+thread (``--agent``: agent-key-initial-prompt puts ``initialPrompt`` before the prompt there) or as a forked
+skill's agent.
 """
 
 from __future__ import annotations
@@ -37,15 +45,29 @@ if TYPE_CHECKING:
 #: Keys accepted in an agent's frontmatter beyond the ones config.agent_def reads into fields.
 RUN_KEYS = frozenset({
     "permissionMode", "maxTurns", "effort", "color", "memory", "background", "initialPrompt", "omitClaudeMd",
+    "experimental", "isolation", "autoCompactWindow", "observer", "observeSubagents", "observerMessage",
+    "observeToolResults", "mcpServers",
 })
 #: Values measured to change nothing a subagent's run shows, per key (any string for color and initialPrompt).
-_INERT: Mapping[str, tuple[type, ...]] = {"color": (str,), "initialPrompt": (str,), "omitClaudeMd": (bool,)}
+_INERT: Mapping[str, tuple[type, ...]] = {
+    "color": (str,), "initialPrompt": (str,), "omitClaudeMd": (bool,), "autoCompactWindow": (int,),
+    "observer": (str, bool), "observeSubagents": (bool,), "observerMessage": (str,), "observeToolResults": (bool,),
+}
 #: The file tools an agent with ``memory`` gets for its memory folder, in the order they are added.
 MEMORY_TOOLS = ("Write", "Edit", "Read")
 #: maxTurns values measured (agent-key-max-turns, agent-key-max-turns-report, agent-key-max-turns-effects).
 _TURN_LIMITS = frozenset({1})
 #: effort values measured as a subagent's hook payload effort.
 _EFFORTS = frozenset({"low"})
+
+
+def idle_problem(name: str, meta: Mapping[str, Any]) -> str | None:
+    """Why an agent's key is not modelled even while the agent is never started: ``mcpServers`` was measured as
+    a list of server names only (agent-key-idle-mcp); an inline server definition may start with the session."""
+    servers = meta.get("mcpServers")
+    if servers is None or (isinstance(servers, list) and all(isinstance(s, str) for s in servers)):
+        return None
+    return f"agent {name!r} frontmatter mcpServers: {servers!r} (measured: a list of server names)"
 
 
 def run_keys(meta: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
@@ -71,6 +93,9 @@ def run_problem(agent: AgentDef, *, context: str, workdir: Path) -> str | None:
 def _modelled(key: str, value: Any, agent: AgentDef, workdir: Path) -> bool:
     if key in _INERT:
         return isinstance(value, _INERT[key])
+    if key == "experimental":  # measured true and {cacheTtl: 1h} (its cache lifetime shows in no transcript)
+        return value is True or (isinstance(value, dict) and set(value) == {"cacheTtl"}
+                                 and isinstance(value["cacheTtl"], str))
     if key == "effort":
         # measured with the inherited model; a haiku agent's payloads carry no effort at all (runtime.py)
         return value in _EFFORTS and "haiku" not in (agent.model or "")

@@ -12,12 +12,17 @@ defined agent x itself, "Agent type 'x' has been denied by permission rule 'Agen
 on 2.1.252 to 2.1.332 in default mode (rule-agent-deny-wording, where scout, which no rule names, runs) and in
 bypass mode with a PreToolUse hook on Agent (rule-agent-deny-bypass-hook). Other modes, the ``--settings`` file,
 one rule in several files, and an x naming no agent are not measured.
+
+Such a deny rule also takes agent x out of what the model is told: the agent listing and the list of the
+"Agent type 'y' not found" error leave x out (measured on 2.1.252 to 2.1.332 for rules from the project's,
+the local and the user's settings, in bypass mode, rule-agent-deny-unlisted with its contrast, and in default
+mode, rule-agent-deny-wording). A rule naming a built-in agent, or from another source, is not measured.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from harness.refengine.errors import NotModelled
 from harness.refengine.permission_rules import Rule, RuleSet
@@ -56,6 +61,21 @@ def denial(rules: RuleSet, wanted: str, *, mode: str) -> str | None:
         raise NotModelled(f"a deny rule {rule.text} from the {'/'.join(sorted(rule.levels))} settings (its "
                           "refusal names one file: measured for the project's, the local and the user's)")
     return f"Agent type '{wanted}' has been denied by permission rule '{rule.text}' from {_SOURCES[level]}."
+
+
+def unlisted(rules: RuleSet, *, builtins: Collection[str], mode: str) -> frozenset[str]:
+    """The agents a deny rule takes out of the listing and of the 'not found' error's list."""
+    naming = _naming(rules.deny)
+    for rule in naming:
+        if mode not in _MODES:
+            raise NotModelled(f"a deny rule {rule.text} and the agents offered in {mode} mode (measured: default "
+                              "and bypass)")
+        if rule.specifier in builtins:
+            raise NotModelled(f"a deny rule {rule.text} naming a built-in agent (measured for defined agents)")
+        if not rule.levels <= _SOURCES.keys():
+            raise NotModelled(f"a deny rule {rule.text} from the {'/'.join(sorted(rule.levels))} settings and the "
+                              "agents offered (measured for the project's, the local and the user's)")
+    return frozenset(str(r.specifier) for r in naming)
 
 
 def _naming(rules: Sequence[Rule]) -> tuple[Rule, ...]:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from harness.refengine import agent_keys, agent_rules, memory, messages
+from harness.refengine import agent_isolation, agent_keys, agent_rules, memory, messages
 from harness.refengine.config_model import AgentDef, SkillDef
 from harness.refengine.conversation import AGENT, Conversation, system_note
 from harness.refengine.errors import NotModelled
@@ -236,6 +236,14 @@ def _listing_line(rt: Runtime, skill: SkillDef) -> str:
     return f"- {name}: {text}"
 
 
+def offered_agents(rt: Runtime) -> dict[str, AgentDef]:
+    """The agents the model is told of: all but those a deny rule ``Agent(x)`` names (agent_rules.unlisted)."""
+    agents = all_agents(rt)
+    builtins = {*BUILTIN_AGENTS, *messages.UNDEFINED_BUILTIN_AGENTS}
+    unlisted = agent_rules.unlisted(rt.rules, builtins=builtins, mode=rt.mode)
+    return {name: agent for name, agent in agents.items() if name not in unlisted}
+
+
 def agent_listing(rt: Runtime) -> str:
     def tools_of(agent: AgentDef) -> str:
         if agent.tools is not None:
@@ -244,7 +252,7 @@ def agent_listing(rt: Runtime) -> str:
             return "All tools except " + ", ".join(agent.disallowed_tools)
         return "*" if agent.builtin else "All tools"
 
-    agents = sorted(all_agents(rt).values(), key=lambda a: a.name.lower())
+    agents = sorted(offered_agents(rt).values(), key=lambda a: a.name.lower())
     return messages.AGENT_LISTING_HEADER + "\n" + "\n".join(
         f"- {a.name}: {a.description} (Tools: {tools_of(a)})" for a in agents)
 
@@ -260,7 +268,8 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
     if agent is None:
         if any(r.covers_tool("Agent") and r.specifier == wanted for r in rt.rules.deny):
             raise NotModelled(f"a deny rule Agent({wanted}) naming no agent")
-        return ToolResult(content=messages.agent_type_not_found(wanted, sorted(agents, key=str.lower)),
+        listed = offered_agents(rt)
+        return ToolResult(content=messages.agent_type_not_found(wanted, sorted(listed, key=str.lower)),
                           is_error=True)
     if (refusal := agent_rules.denial(rt.rules, wanted, mode=parent.mode or rt.mode)) is not None:
         return ToolResult(content=refusal, is_error=True)
@@ -268,6 +277,8 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
         # The real engine (background by default since 2.1.198) answers 'Async agent launched successfully' and
         # hands the reply back later; running it in the foreground here would be a guess.
         raise NotModelled("an Agent call that runs in the background (without run_in_background: false)")
+    if agent_isolation.isolated(agent):
+        return _isolation_refusal(rt, parent, agent)
     child = subagent(rt, parent, agent, opening_blocks(rt, str(tool_input["prompt"]), agent.skills))
     answered_before = frozenset(rt.session.tools_answered)
     started = time.monotonic()
@@ -286,6 +297,17 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
                 "agentType": agent.name, "content": [{"type": "text", "text": reply}],
                 "totalDurationMs": elapsed, "totalToolUseCount": child.tool_uses}
     return ToolResult(content=content, response=response)
+
+
+def _isolation_refusal(rt: Runtime, parent: Conversation, agent: AgentDef) -> ToolResult:
+    """An isolated agent's launch outside a git repository: refused before it starts (agent_isolation.py)."""
+    config = rt.config
+    hooks = (*config.hooks, *parent.scoped_hooks, *(r for s in config.skills.values() for r in s.hooks),
+             *(r for a in config.agents.values() for r in a.hooks))
+    others = agent_keys.run_problem(agent_isolation.without_isolation(agent), context="subagent", workdir=rt.workdir)
+    if problem := agent_isolation.problem(agent, workdir=rt.workdir, hooks=hooks, other_keys_problem=others):
+        raise NotModelled(problem)
+    return ToolResult(content=agent_isolation.REFUSAL, is_error=True)
 
 
 def subagent_tokens(child: Conversation) -> int:

@@ -24,8 +24,13 @@ def plain_parts(command: str) -> list[str] | None:
     return parts
 
 
+#: A file descriptor duplicated (``2>&1``): its ``&`` joins no commands (measured: ``echo D 2>&1`` under a Bash
+#: allow or ask rule Bash(echo *) is answered as one command, rule-bash-redirect-allow-prefix, -ask-prefix).
+_FD_DUPLICATE = re.compile(r"\d*>&\d+")
+
+
 def is_compound(command: str) -> bool:
-    return _COMPOUND.search(command) is not None
+    return _COMPOUND.search(_FD_DUPLICATE.sub(" ", command)) is not None
 
 
 #: A parameter expansion: ``$NAME``, ``${NAME}``, ``$1``, ``$?`` (``$(`` is command substitution, judged apart).

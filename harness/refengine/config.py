@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from harness.refengine import skill_keys
 from harness.refengine.commands import project_commands
 from harness.refengine.config_model import NO_LAUNCH, Launch, McpServerDef, ProjectConfig, SettingsProblem
 from harness.refengine.definition_files import load_agents, load_skills
@@ -75,6 +76,8 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
     mcp_servers = _load_mcp(workdir=workdir, home=home, settings=files, launch=launch,
                             warnings=warnings, unmodelled=unmodelled)
     unmodelled += [p for s in skills.values() for p in s.unmodelled]
+    if fallback := skill_keys.fallback_problem(skills, mcp_servers=bool(mcp_servers)):
+        unmodelled.append(fallback)
     unmodelled += [p for a in agents.values() for p in a.unmodelled]
     env = settings_env(files)
     every_hook = (*settings_hooks, *plugin_hooks, *(r for s in skills.values() for r in s.hooks),

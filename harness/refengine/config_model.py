@@ -56,6 +56,8 @@ class SkillDef:
     """Frontmatter the engine does not model (scope.py)."""
     model: str | None = None
     """Its ``model`` key: changes nothing the engine models, but may fire the model-switch hooks (hook_quiet.py)."""
+    fallback: bool = False
+    """It carries a ``fallback`` key (skill_keys.py: modelled only with no skill it could yield to)."""
 
     def listed(self, *, activated: set[str], without_description: bool = True) -> bool:
         """Listed to the model: it has something to show, the model may invoke it, and a conditional
@@ -82,8 +84,6 @@ class SkillDef:
 
 
 AgentSource = Literal["builtin", "plugin", "user", "project", "flag"]
-SettingSource = Literal["user", "project", "local"]
-ALL_SETTING_SOURCES: frozenset[str] = frozenset({"user", "project", "local"})
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -4,7 +4,7 @@ agents all run it (session.py opens the main thread's; runtime.Runtime.converse 
 
 from __future__ import annotations
 
-from harness.refengine import agent_keys, hook_results
+from harness.refengine import agent_keys, hook_batch, hook_display, hook_results
 from harness.refengine.conversation import Conversation, system_note, text_of, user_text
 from harness.refengine.dispatch import run_tool_use
 from harness.refengine.errors import EngineFailure, NotModelled
@@ -40,6 +40,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
         kept = rt.session.transcript_of(conversation)
         if kept:
             kept.reply(reply)
+        hook_display.on_reply(rt, conversation, reply)
         uses = [b for b in reply if b.get("type") == "tool_use"]
         if uses:
             answered = set(rt.session.tools_answered)
@@ -47,7 +48,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
             conversation.messages.append({"role": "user", "content": [b for o in outcomes for b in o.blocks]})
             if kept:
                 kept.tool_results(conversation.messages[-1]["content"])
-            notes = [n for o in outcomes for n in o.notes]
+            notes = [*(n for o in outcomes for n in o.notes), *hook_batch.after_batch(rt, conversation, uses, outcomes)]
             if notes:
                 conversation.messages.append(system_note("\n\n".join(notes)))
             if any(o.ends_context for o in outcomes) or any(o.stop_turn for o in outcomes):

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import agent_keys
+from harness.refengine import agent_keys, skill_keys
 from harness.refengine.config_model import (
     AgentDef,
     AgentSource,
@@ -94,8 +94,10 @@ def skill_def(path: Path, warnings: list[str], *, name: str, plugin: str | None 
         plugin_root=plugin_root,
         alias=alias,
         command=command,
-        unmodelled=tuple(p for p in (frontmatter_problem("skill", name, meta, SKILL_KEYS),) if p),
+        unmodelled=tuple(p for p in (frontmatter_problem("skill", name, meta, SKILL_KEYS | skill_keys.KEYS),
+                                     skill_keys.key_problem(name, meta, plugin=plugin, command=command)) if p),
         model=str(meta["model"]) if meta.get("model") is not None else None,
+        fallback="fallback" in meta,
     )
 
 
@@ -142,7 +144,8 @@ def agent_def(name: str, meta: Mapping[str, Any], body: str, *, source: AgentSou
               hooks: bool = True) -> AgentDef:
     """An agent from its frontmatter (or ``--agents`` entry) and body; ``hooks=False`` ignores the field."""
     tools = tool_list(meta["tools"]) if meta.get("tools") is not None else None
-    unmodelled = [p for p in (frontmatter_problem("agent", name, meta, AGENT_KEYS | agent_keys.RUN_KEYS),) if p]
+    unmodelled = [p for p in (frontmatter_problem("agent", name, meta, AGENT_KEYS | agent_keys.RUN_KEYS),
+                              agent_keys.idle_problem(name, meta)) if p]
     if scoped := [t for t in (*(tools or ()), *tool_list(meta.get("disallowedTools"))) if "(" in t]:
         unmodelled.append(f"agent {name!r} tool entry {', '.join(scoped)} (unmodelled rule form in an agent's tools)")
     return AgentDef(

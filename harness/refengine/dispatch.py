@@ -16,6 +16,8 @@ from harness.refengine import (
     agent_rules,
     agents,
     approvals,
+    hook_async,
+    hook_defer,
     hook_quiet,
     hook_rewrite,
     memory,
@@ -76,6 +78,7 @@ class CallOutcome:
 
 def run_tool_use(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> CallOutcome:
     """One tool call of ``conversation``, answered; its tool then counts as answered in the session."""
+    hook_async.settle(rt.async_unsettled)
     outcome = _answer(rt, conversation, use)
     rt.session.tools_answered.add(str(use.get("name", "")))
     return outcome
@@ -114,6 +117,9 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     hook_quiet.wake_for_call(rt, name, tool_input)
     pre = fire(rt, conversation, "PreToolUse", subject=name, tool=name,
                fields={"tool_name": name, "tool_input": reported, "tool_use_id": use_id})
+    if pre.permission == "defer":  # the call waits for a decision from outside: the turn ends (hook_defer)
+        hook_defer.check(rt, conversation, pre)
+        return CallOutcome(blocks=(), stop_turn=True)
     if pre.blocked:
         hook_quiet.wake_refused(rt, conversation.mode or rt.mode)
         _check_deny_outside(rt, name, tool_input)

@@ -18,6 +18,8 @@ from typing import Any
 
 from harness.refengine import (
     hook_async,
+    hook_exec,
+    hook_failure,
     hook_messages,
     hook_options,
     hook_surface,
@@ -60,6 +62,11 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
     for rule in rules:  # right or silent: any hook this engine has no measurement for ends the run here
         for a in rule.actions if rule.event not in hook_surface.QUIET_EVENTS else ():  # inert: they never run
             hook_options.check(rule.event, a.options, from_settings=rule.from_settings, origin=rule.origin)
+            hook_failure.check_handler(rule.event, a.options, from_settings=rule.from_settings,
+                                       where=f"({rule.event}, {rule.origin})")
+            if "args" in a.options:
+                hook_exec.check(rule.event, a.command, a.options["args"], from_settings=rule.from_settings,
+                                where=f"({rule.event}, {rule.origin})")
         hook_surface.check_rule(rule.event, ((a.type, a.keys) for a in rule.actions), origin=rule.origin)
     data = payload(event, source=rt.payload_source(conversation), fields=fields)
     results: list[ActionResult] = []
@@ -79,12 +86,15 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
             # every settings file and in a plugin's hooks.json runs twice, once for each kind).
             if rule.from_settings:
                 key = handler_identity(action)
+                if key in seen and action.args:
+                    raise NotModelled(f"two exec-form handlers {action.label!r} on {event} (not measured)")
                 if key in seen:
                     continue
                 seen.add(key)
             if _runs(rt, conversation, event, action):
                 result = _run(rt, conversation, rule, action, event=event, data=data)
                 if action.options.get("async") is not True:  # an async handler's answer decides nothing
+                    hook_surface.check_output_mode(event, result.output or {}, conversation.mode or rt.mode)
                     results.append(result)
     outcome = combine(event, tool, results, deny_names_event=rt.profile.hook_deny_reason_names_event,
                       stop_block_note=rt.profile.stop_block_adds_note, matched=subject)
@@ -145,7 +155,8 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
     timeout = min(_timeout(rt, action), hook_async.BUDGET) if in_background else _timeout(rt, action)
     with transcript_reads.Watch(rt.session.transcript_path.parent, who=f"the {event} hook {action.command!r}") as watch:
         proc = launch.run_shell_command(action.command, env=env, cwd=rt.workdir, stdin=encode_payload(data).encode(),
-                                        timeout=timeout, stand_in=launch.HOOK_STAND_IN)
+                                        timeout=timeout, args=action.args,
+                                        stand_in=launch.EXEC_STAND_IN if action.args else launch.HOOK_STAND_IN)
     watch.check()
     if in_background:
         stdout = "" if proc.timed_out else hook_text(proc.stdout, stream="stdout")
@@ -153,15 +164,18 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
         ending = hook_surface.ending(proc.returncode, stdout, output)
         hook_async.check_answer(event, timed_out=proc.timed_out, ending=ending,
                                 fields=hook_surface.output_fields(event, output or {}))
+        hook_async.started(rt.async_unsettled, event, f"({event}, {rule.origin})")
         return ActionResult(action=action, exit_code=proc.returncode)
     if proc.timed_out:
         # A timed-out hook renders no decision; on PreToolUse it does not block (notes §1.6).
         rt.debug.append(f"[reference] command hook timed out: {action.command}")
         hook_surface.check_ending(event, -1, "", None)
+        hook_failure.check_ending(event, action.options, "timeout")
         return ActionResult(action=action, exit_code=-1)
     stdout = hook_text(proc.stdout, stream="stdout")
     output = parse_output(stdout)
     hook_surface.check_ending(event, proc.returncode, stdout, output)
+    hook_failure.check_ending(event, action.options, hook_surface.ending(proc.returncode, stdout, output))
     if output is not None:
         hook_surface.check_output(event, output)
     return ActionResult(action=action, exit_code=proc.returncode, stdout=stdout,

@@ -20,9 +20,9 @@ from harness.refengine.hooks import HookAction
 # output alone and all together in one committed case per event; hook_surface names them). Reading a result
 # through as_read keeps combine's rules per field instead of per event and field.
 #: Events where exit 2 is measured to be a non-blocking error, as exit 1 is.
-EXIT_2_IGNORED = frozenset({"SessionStart", "SubagentStart", "SessionEnd"})
+EXIT_2_IGNORED = frozenset({"SessionStart", "SubagentStart", "SessionEnd", "MessageDisplay"})
 #: Events where a top-level ``decision: block`` is measured to change nothing.
-BLOCK_IGNORED = frozenset({"SessionStart", "SubagentStart", "SessionEnd"})
+BLOCK_IGNORED = frozenset({"SessionStart", "SubagentStart", "SessionEnd", "MessageDisplay"})
 #: Events where ``continue: false`` is measured to act (hook_surface cites the cases).
 CONTINUE_READ = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit"})
 
@@ -93,6 +93,8 @@ class HookOutcome:
     """Several ``continue: false`` outputs gave different stopReasons (or one none): which one prints is a race."""
     block_apart: bool = False
     """A block came from an action that did not say ``continue: false`` (hook_reads: a race with the stop)."""
+    displays: tuple[str, ...] = ()
+    """Each MessageDisplay ``displayContent`` text, in order (hook_display.py)."""
     raced: tuple[str, ...] = ()
     """When several actions blocked with different texts: every one of them, ``message`` (the first) first.
     Which one the real engine gives is a race (combine), so a run's answer is any of them."""
@@ -138,6 +140,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     subject = tool or ""
 
     raced: list[str] = []
+    displays: list[str] = []
     apart = stops = False
 
     def block(text: str, decision: Permission = "deny") -> None:
@@ -155,6 +158,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     stop_reason: str | None = None
     otherwise = continued = False
     stop_reasons: set[str | None] = set()
+    decided: list[str] = []  # PreToolUse JSON decisions, to keep a defer beside another one unmodelled
     results = list(results)
     holding = continue_holding(event, results)
     results = [as_read(event, r) for r in results]
@@ -196,6 +200,7 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         decision = specific.get("permissionDecision") or _legacy_decision(r.output.get("decision"), event)
         reason = str(specific.get("permissionDecisionReason") or r.output.get("reason") or "")
         if event == "PreToolUse" and decision in _PRECEDENCE:
+            decided.append(decision)
             if decision == "deny" and not reason:
                 block(_deny_without_reason(event, subject, deny_names_event=deny_names_event), decision)
             elif decision == "deny" and deny_names_event and _deny_names_event_for(subject):
@@ -227,14 +232,18 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
                 suppress = suppress or specific.get("suppressOriginalPrompt") is True
             else:
                 block(hook_messages.hook_error(event, subject, r.action.label, reason))
+        if isinstance(specific.get("displayContent"), str):
+            displays.append(specific["displayContent"])
         if isinstance(specific.get("additionalContext"), str):
             contexts.append(hook_messages.additional_context(event, tool, specific["additionalContext"]))
+    if "defer" in decided and (len(decided) > 1 or blocked):
+        raise NotModelled("a PreToolUse defer beside another handler's decision or block (not measured)")
     outcome = HookOutcome(
         permission=permission, message=message, blocked=blocked, stop_turn=stop, contexts=tuple(contexts),
         updated_input=updated, actions=len(results), raced=tuple(raced) if len(raced) > 1 else (),
         updated_without_decision=updated_alone and permission is None, block_note=block_note,
         suppress_prompt=suppress, stop_reason=stop_reason, continue_false=continued,
-        blocked_otherwise=otherwise, block_apart=apart, stops_differ=len(stop_reasons) > 1,
+        blocked_otherwise=otherwise, block_apart=apart, stops_differ=len(stop_reasons) > 1, displays=tuple(displays),
     )
     return held(event, outcome, holding) if holding else outcome
 

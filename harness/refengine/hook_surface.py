@@ -9,7 +9,7 @@ not-modelled, with a reason naming the element: a guess would be a false verdict
 never seen.
 
 Checked where it matters: the rules' events and handler options each time an event fires (so a rule on an
-event the engine does not fire, such as PostToolBatch, makes the run not-modelled at its start), an
+event neither fired nor measured quiet makes the run not-modelled at its start), an
 action's output and exit code when its result is combined (hooks.combine).
 """
 
@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness.refengine import hook_options, hook_quiet
+from harness.refengine import hook_exec, hook_failure, hook_options, hook_quiet
 from harness.refengine.errors import NotModelled
+from harness.refengine.hook_defer import CASES as DEFER_CASES
 
 Cases = tuple[str, ...]
 
@@ -34,6 +35,8 @@ EVENTS: Mapping[str, Cases] = {
     "SubagentStop": ("hook-event-subagentstop-block",),
     "SessionStart": ("hook-event-sessionstart-stdout", "hook-event-sessionstart-matcher-resume"),
     "SessionEnd": ("hook-event-sessionend",),
+    "MessageDisplay": ("hook-event-messagedisplay",),
+    "PostToolBatch": ("hook-event-posttoolbatch", "hook-output-posttoolbatch-additional-context"),
 }
 
 #: Events measured not to fire in a print-mode run on every pinned version (hook_quiet.py, with what wakes each): a
@@ -44,7 +47,8 @@ QUIET_EVENTS: Mapping[str, Cases] = {event: quiet.cases for event, quiet in hook
 HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
     "command": {"type": ("tool-hook-pretooluse-deny",), "command": ("tool-hook-pretooluse-deny",),
                 "timeout": ("hook-option-timeout", "user-hooks-same-command-other-timeout"),
-                "statusMessage": ("hook-option-status-message",),
+                "statusMessage": ("hook-option-status-message",), "args": hook_exec.CASES,
+                "onFailure": hook_failure.CASES,
                 **hook_options.MEASURED},  # if, once, shell: measured per value, event and origin there
     "http": {"type": ("hook-http-action",), "url": ("hook-http-action",), "headers": ("hook-http-action",),
              "allowedEnvVars": ("hook-http-action",)},
@@ -63,6 +67,9 @@ _PERMISSION_FIELDS = (
     "hookSpecificOutput.updatedInput without allow",
 )
 _UNREAD_FIELDS = ("continue=false", "stopReason", "suppressOutput=true", "systemMessage")
+#: A defer on any event but PreToolUse changes nothing (measured on each of them at once; hook_defer for PreToolUse).
+_DEFER = "hookSpecificOutput.permissionDecision=defer"
+_DEFER_IGNORED = "hook-output-defer-ignored-events"
 
 
 def _measured(case: str, *names: str) -> dict[str, Cases]:
@@ -81,6 +88,7 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "hookSpecificOutput.updatedInput with allow": ("hook-output-pretooluse-updated-input-allow",),
         "hookSpecificOutput.updatedInput without allow": ("hook-output-pretooluse-updated-input-alone",),
         "hookSpecificOutput.permissionDecision=ask": ("hook-output-pretooluse-ask",),
+        _DEFER: DEFER_CASES,
         "continue=false": ("hook-output-pretooluse-continue-false",),
         "stopReason": ("hook-output-pretooluse-continue-false",),
         "hookSpecificOutput.additionalContext": ("hook-output-pretooluse-additional-context",),
@@ -90,6 +98,7 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         **_measured("hook-output-pretooluse-ignored", "suppressOutput=true", "systemMessage"),
     },
     "PostToolUse": {
+        _DEFER: (_DEFER_IGNORED,),
         "hookSpecificOutput.hookEventName": ("hook-output-posttooluse-additional-context",),
         "hookSpecificOutput.additionalContext": ("hook-output-posttooluse-additional-context",),
         "decision=block": ("hook-output-posttooluse-block",),
@@ -98,17 +107,21 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "stopReason": ("hook-output-continue-false",),
         "suppressOutput=true": ("hook-output-suppress-output",),
         "systemMessage": ("hook-output-system-message",),
+        "hookSpecificOutput.classifierContext": ("hook-output-posttooluse-classifier-context-bypass",),
         **_measured("hook-output-posttooluse-permission-ignored", *_PERMISSION_FIELDS[1:]),
     },
     "PostToolUseFailure": {
+        _DEFER: (_DEFER_IGNORED,),
         **_measured("hook-output-posttoolusefailure-ignored", *_PERMISSION_FIELDS, *_UNREAD_FIELDS),
         "hookSpecificOutput.hookEventName": ("hook-event-posttoolusefailure",),
         "hookSpecificOutput.additionalContext": ("hook-event-posttoolusefailure",),
         **_measured("hook-output-posttoolusefailure-block", "decision=block", "reason"),
     },
     "UserPromptSubmit": {
+        _DEFER: (_DEFER_IGNORED,),
         "hookSpecificOutput.hookEventName": ("hook-event-userpromptsubmit-context",),
         "hookSpecificOutput.additionalContext": ("hook-event-userpromptsubmit-context",),
+        "hookSpecificOutput.sessionTitle": ("hook-output-session-title",),
         "decision=block": ("hook-event-userpromptsubmit-block-json",),
         "reason": ("hook-event-userpromptsubmit-block-json",),
         "hookSpecificOutput.suppressOriginalPrompt=true with block": (
@@ -118,6 +131,7 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         **_measured("hook-output-userpromptsubmit-continue-false", "continue=false", "stopReason"),
     },
     "Stop": {
+        _DEFER: (_DEFER_IGNORED,),
         "hookSpecificOutput.hookEventName": ("hook-stop-additional-context",),
         "hookSpecificOutput.additionalContext": ("hook-stop-additional-context",),
         "decision=block": ("hook-event-stop-gate",),
@@ -125,25 +139,47 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         **_measured("hook-output-stop-ignored", *_PERMISSION_FIELDS[1:], *_UNREAD_FIELDS),
     },
     "SubagentStart": {
+        _DEFER: (_DEFER_IGNORED,),
         **_measured("hook-output-subagentstart-ignored", *_PERMISSION_FIELDS[1:], *_UNREAD_FIELDS,
                     "decision=block", "reason"),
         "hookSpecificOutput.hookEventName": ("hook-output-subagentstart-additional-context",),
         "hookSpecificOutput.additionalContext": ("hook-output-subagentstart-additional-context",),
     },
     "SubagentStop": {
+        _DEFER: (_DEFER_IGNORED,),
         "decision=block": ("hook-event-subagentstop-block",),
         "reason": ("hook-event-subagentstop-block",),
         **_measured("hook-output-subagentstop-ignored", *_PERMISSION_FIELDS, *_UNREAD_FIELDS),
         "hookSpecificOutput.additionalContext": ("hook-output-subagentstop-additional-context",),
     },
     "SessionStart": {
+        _DEFER: (_DEFER_IGNORED,),
         **_measured("hook-output-sessionstart-ignored", *_PERMISSION_FIELDS[1:], *_UNREAD_FIELDS,
                     "decision=block", "reason"),
         "hookSpecificOutput.hookEventName": ("hook-event-sessionstart-additional-context",),
+        "hookSpecificOutput.sessionTitle": ("hook-output-sessionstart-session-title-unseen",
+                                            "hook-output-sessionstart-session-title"),
         "hookSpecificOutput.additionalContext": ("hook-event-sessionstart-additional-context",),
     },
-    "SessionEnd": _measured("hook-output-sessionend-ignored", *_PERMISSION_FIELDS, *_UNREAD_FIELDS,
-                            "hookSpecificOutput.additionalContext", "decision=block", "reason"),
+    "SessionEnd": {
+        _DEFER: (_DEFER_IGNORED,),
+        **_measured("hook-output-sessionend-ignored", *_PERMISSION_FIELDS, *_UNREAD_FIELDS,
+                    "hookSpecificOutput.additionalContext", "decision=block", "reason"),
+    },
+    "MessageDisplay": {
+        **_measured("hook-output-messagedisplay-ignored", *_PERMISSION_FIELDS, *_UNREAD_FIELDS, "decision=block",
+                    "reason", "hookSpecificOutput.permissionDecision=defer", "hookSpecificOutput.additionalContext",
+                    "terminalSequence"),
+        "hookSpecificOutput.displayContent": ("hook-output-messagedisplay-display-content",
+                                               "hook-output-messagedisplay-display-content-earlier"),
+    },
+    "PostToolBatch": {
+        **_measured("hook-output-posttoolbatch-ignored", *_PERMISSION_FIELDS[1:],
+                    "hookSpecificOutput.permissionDecision=defer", "suppressOutput=true", "systemMessage",
+                    "terminalSequence"),
+        "hookSpecificOutput.hookEventName": ("hook-output-posttoolbatch-additional-context",),
+        "hookSpecificOutput.additionalContext": ("hook-output-posttoolbatch-additional-context",),
+    },
 }
 
 #: How an action ended, per event: ``exit 0`` (no output, or JSON), ``exit 0 plain stdout`` (text that is not
@@ -174,6 +210,11 @@ ENDINGS: Mapping[str, Mapping[str, Cases]] = {
                      **_measured("hook-output-sessionstart-ignored", "exit 2", "exit other")},
     "SessionEnd": {"exit 0": ("hook-event-sessionend",),
                    **_measured("hook-output-sessionend-ignored", "exit 2", "exit other", "exit 0 plain stdout")},
+    "MessageDisplay": {"exit 0": ("hook-event-messagedisplay",),
+                       **_measured("hook-output-messagedisplay-ignored", "exit 2", "exit other",
+                                   "exit 0 plain stdout")},
+    "PostToolBatch": {"exit 0": ("hook-event-posttoolbatch",),
+                      **_measured("hook-output-posttoolbatch-ignored", "exit other", "exit 0 plain stdout")},
 }
 
 
@@ -242,6 +283,18 @@ def check_output(event: str, output: Mapping[str, Any]) -> None:
     for name in output_fields(event, output):
         if name not in known:
             raise NotModelled(f"the hook output {name} on {event}")
+
+
+#: Output fields measured only in some permission modes (elsewhere another reader may take them: plan mode asks
+#: the auto mode classifier, which reads classifierContext in auto mode, hook-output-posttooluse-classifier-context).
+MODE_BOUND: Mapping[str, frozenset[str]] = {"hookSpecificOutput.classifierContext": frozenset({"bypass"})}
+
+
+def check_output_mode(event: str, output: Mapping[str, Any], mode: str) -> None:
+    """NotModelled for an output field of MODE_BOUND in a mode it was not measured in."""
+    for name in output_fields(event, output):
+        if name in MODE_BOUND and mode not in MODE_BOUND[name]:
+            raise NotModelled(f"the hook output {name} on {event} in {mode} mode")
 
 
 def ending(exit_code: int, stdout: str, output: Mapping[str, Any] | None) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.refengine import hook_messages
+from harness.refengine import hook_exec, hook_messages
 from harness.refengine.profiles import Profile
 from harness.refengine.tool_model import ALIASES
 
@@ -50,7 +50,7 @@ _TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
 # Payload fields that only some events carry (measured order: see payload()).
 _WITH_PERMISSION_MODE = frozenset({
     "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-    "PermissionDenied", "Stop", "SubagentStop",
+    "PermissionDenied", "Stop", "SubagentStop", "PostToolBatch",
 })
 _WITH_EFFORT = _WITH_PERMISSION_MODE - {"UserPromptSubmit"}
 
@@ -65,6 +65,8 @@ class HookAction:
 
     type: ActionType
     command: str = ""
+    args: tuple[str, ...] = ()
+    """The exec form's arguments (hook_exec): ``command`` is then a program run without a shell."""
     timeout: float | None = None
     url: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
@@ -77,11 +79,14 @@ class HookAction:
     keys: tuple[str, ...] = ()
     """Every key the handler was written with (hook_surface checks them against what is modelled)."""
     options: Mapping[str, Any] = field(default_factory=dict)
-    """Its ``if``, ``once``, ``shell`` and ``async``, as written (hook_options reads them)."""
+    """Its ``if``, ``once``, ``shell``, ``async``, ``args`` and ``onFailure``, as written (hook_options, hook_exec
+    and hook_failure read them)."""
 
     @property
     def label(self) -> str:
         """What messages to the model call this action: its command or its prompt."""
+        if self.args:
+            return hook_exec.label(self.command, self.args)
         return self.command or self.prompt or (f"{self.server}:{self.tool}" if self.server else self.url)
 
 
@@ -183,10 +188,11 @@ def _parse_action(raw: Any, *, origin: str, where: str) -> HookAction:
         "type": kind,
         "timeout": float(timeout) if isinstance(timeout, int | float) else None,
         "keys": tuple(str(k) for k in raw),
-        "options": {k: raw[k] for k in ("if", "once", "shell", "async") if k in raw},
+        "options": {k: raw[k] for k in ("if", "once", "shell", "async", "args", "onFailure")
+                    if k in raw},
     }
     if kind == "command" and isinstance(raw.get("command"), str):
-        return HookAction(command=raw["command"], **common)
+        return HookAction(command=raw["command"], args=hook_exec.parse(raw), **common)
     if kind == "http" and isinstance(raw.get("url"), str):
         allowed = tuple(v for v in raw.get("allowedEnvVars") or () if isinstance(v, str))
         return HookAction(url=raw["url"], headers=dict(raw.get("headers") or {}), allowed_env_vars=allowed, **common)

@@ -48,6 +48,9 @@ STAND_IN = 'if [ -x /bin/bash ]; then /bin/bash -c "$1"; else bash -c "$1"; fi; 
 #: engine runs a hook's command line with /bin/sh, with or without ``shell: bash`` (measured on 2.1.252 to
 #: 2.1.332: ``${BASH_VERSION:+bash}`` on the command line expands to nothing, hook-option-shell-events).
 HOOK_STAND_IN = '/bin/sh -c "$1"; exit $?'
+#: The stand-in for a command hook's exec form (hook_exec: ``command`` a program, ``args`` its arguments): the
+#: program runs with the arguments as given, no shell reads them (measured on 2.1.252 to 2.1.332, hook-option-args).
+EXEC_STAND_IN = '"$@"; exit $?'
 
 
 @dataclass(frozen=True)
@@ -60,13 +63,13 @@ class Finished:
 
 def run_shell_command(
     command: str, *, env: Mapping[str, str], cwd: Path, stdin: bytes | None, timeout: float, merge_stderr: bool = False,
-    stand_in: str = STAND_IN,
+    stand_in: str = STAND_IN, args: tuple[str, ...] = (),
 ) -> Finished:
     """``bash -c COMMAND`` (``/bin/sh -c`` with HOOK_STAND_IN) as a child of the engine's stand-in, in a session
     of its own; at ``timeout`` the whole session is killed (what the command left in it too) and what it printed
-    so far is kept.
+    so far is kept. ``args`` follow the command as the stand-in's further arguments (EXEC_STAND_IN runs them).
     EngineFailure when the stand-in itself was killed: the command killed the engine."""
-    argv = command_line(["/bin/sh", "-c", stand_in, "engine", command], env)
+    argv = command_line(["/bin/sh", "-c", stand_in, "engine", command, *args], env)
     proc = subprocess.Popen(
         argv, cwd=cwd, env=dict(env), stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE, start_new_session=True,

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import messages
+from harness.refengine import bash_redirect_rules, messages
 from harness.refengine.bash_safety import approval_message, writes_a_file
 from harness.refengine.bash_shapes import has_variable, is_compound, is_simple_variable_command, plain_parts
 from harness.refengine.edit_rules import write_decision
@@ -66,10 +66,12 @@ def decide(request: Request) -> Decision:
     if tool == "Bash" and has_variable(str(tool_input.get("command", ""))):
         return _variable_decision(request, allow_rules)
     if any_match(allow_rules):
-        if tool == "Bash" and writes_a_file(str(tool_input.get("command", ""))):
-            # 2.1.332 asks for `echo CHANGED >> notes.txt` under an allow rule Bash(echo *) ("Output redirection
-            # to ... needs approval"; cc-harness explore, seed 22061, x22061-0295); no case measures it.
-            raise NotModelled("a Bash allow rule against a command that redirects output to a file")
+        command = str(tool_input.get("command", ""))
+        if tool == "Bash" and writes_a_file(command):
+            matching = [r for r in allow_rules if r.matches(tool, tool_input, workdir=request.workdir)]
+            return bash_redirect_rules.allowed(
+                command, matching, granted=any(r in request.granted for r in matching), mode=request.mode,
+                without_rules=lambda: dataclasses.replace(_tool_default(request, ()), by_tool=True))
         return ALLOW
     return dataclasses.replace(_tool_default(request, allow_rules), by_tool=True)
 
@@ -228,11 +230,14 @@ def _ask_rule(request: Request) -> Decision:
                         f"{resolve(str(request.tool_input['file_path']), workdir=request.workdir)}, but you haven't "
                         "granted it yet.")
     if tool == "Bash" and request.mode not in ("bypass", "acceptEdits") \
-            and writes_a_file(str(request.tool_input.get("command", ""))):
-        # Measured in bypass and acceptEdits (settings-perm-ask-bypass, mode-accept-edits-rules). In default mode
-        # 2.1.252 to 2.1.332 answer with their path check's text instead (cc-harness explore, seed 20261202,
-        # x20261202-0083); no case measures it.
-        raise NotModelled(f"a Bash ask rule against a command that writes a file in {request.mode} mode")
+            and writes_a_file(command := str(request.tool_input.get("command", ""))):
+        # Measured in bypass and acceptEdits (settings-perm-ask-bypass, mode-accept-edits-rules) and, for a
+        # prefix rule, in default mode (bash_redirect_rules.py).
+        refusal = bash_redirect_rules.asked(
+            command, [r for r in request.rules.ask if r.matches(tool, request.tool_input, workdir=request.workdir)],
+            mode=request.mode, path_check=lambda: _tool_default(request, ()))
+        if refusal is not None:
+            return refusal
     if request.mode == "default" and tool in ("Write", "NotebookEdit"):
         raise NotModelled(f"an ask rule for {tool} in default mode (measured for Edit: the tool's own text)")
     if request.mode == "default" and tool == "Edit":

@@ -12,11 +12,14 @@ Measured, each with a path it binds and one it leaves alone (cases/rule-*):
 - ``//abs/**``: an absolute folder (rule-read-path-absolute);
 - ``~/seg/**`` and ``~/name``: a folder or a file in the run's HOME (rule-read-path-home, rule-read-home-file-deny);
 - a name glob without a slash (``*.txt``): a file of that name at any depth of the working copy, notes.txt and
-  src/deep.txt, not src/code.py (rule-read-glob-deny, rule-read-path-ask).
+  src/deep.txt, not src/code.py (rule-read-glob-deny, rule-read-path-ask);
+- ``./name`` (a plain name, no wildcard) in the project's settings: that name at any depth of the working copy,
+  .env and sub/.env, not notes.txt or src/code.py (rule-read-dot-slash-name-deny), as ``*.txt`` binds its names.
 
-Not measured, so not modelled: ``./x``, ``**`` alone, globs inside a path (``src/**/*.py``), a plain name, a
-relative rule or a name glob against a path outside the working copy, an anchored folder rule against the folder
-itself, ``?``, ``[...]`` and ``{...}`` in a glob, and any relative or ``/`` rule of a ``--settings`` file.
+Not measured, so not modelled: ``./`` before a folder or a glob, or from another settings level, ``**`` alone,
+globs inside a path (``src/**/*.py``), a plain name, a relative rule or a name glob against a path outside the
+working copy, an anchored folder rule against the folder itself, ``?``, ``[...]`` and ``{...}`` in a glob, and any
+relative or ``/`` rule of a ``--settings`` file.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ _SEGMENTS = r"[\w.-]+(?:/[\w.-]+)*"
 _FOLDER = re.compile(rf"(//|/|~/)?({_SEGMENTS})/\*\*")
 #: ``~/name`` or ``~/seg/name``: one file in HOME.
 _HOME_FILE = re.compile(rf"~/({_SEGMENTS})")
+#: ``./name``: a plain file name (no wildcard) after ``./``.
+_DOT_NAME = re.compile(r"\./([\w.-]*[\w-][\w.-]*)")
 #: A name glob: no slash, ``*`` the only wildcard (a plain name is not measured: binds() asks for a ``*``).
 _NAME_GLOB = re.compile(r"[\w.*-]*[\w.-][\w.*-]*")
 
@@ -59,6 +64,18 @@ class Places:
 
 def binds(specifier: str, path: Path, places: Places) -> bool:
     """Whether the path specifier of a Read or Edit rule binds the absolute ``path``."""
+    if (m := _DOT_NAME.fullmatch(specifier)) is not None:
+        # ./.env binds .env and sub/.env alike, not notes.txt (rule-read-dot-slash-name-deny): a name at any depth
+        name = m.group(1)
+        if not places.levels <= PROJECT:
+            raise NotModelled(f"path rule {specifier} from the {'/'.join(sorted(places.levels))} settings")
+
+        def is_name(parts: tuple[str, ...]) -> bool:
+            if name in parts[:-1]:
+                raise NotModelled(f"path rule {specifier} against {path}, in a folder of that name")
+            return parts[-1] == name if parts else False
+
+        return _relative(specifier, path, places, is_name)
     if any(seg in (".", "..") for seg in specifier.split("/")):
         raise NotModelled(f"path rule {specifier} (unmodelled permission rule form: . or .. in it)")
     m = _FOLDER.fullmatch(specifier)

@@ -63,6 +63,10 @@ class SessionState:
     """How many of them plan mode's auto-mode classifier gave (plan_classifier.py)."""
     prompt_stopped: bool = False
     """A UserPromptSubmit hook's ``continue: false`` stopped a prompt of this session (hook_reads.stopped_prompt)."""
+    deferred_call: bool = False
+    """A PreToolUse hook deferred a call of this session, which then waits unanswered (hook_defer)."""
+    displayed: tuple[str, str | None] | None = None
+    """The main thread's last message with text and the MessageDisplay displayContent for it (hook_display.py)."""
     tools_answered: set[str] = field(default_factory=set)
     """The names of the tools whose calls have been answered in this session, in any context, refusals and
     errors included (2.1.332's ``<tools-used-before-summary>`` leaves them out: agents.tools_used_summary)."""
@@ -113,6 +117,8 @@ class Runtime:
     """The permission prompts shown so far: ``{"tool", "input", "answer"}`` (the answer's index or None)."""
     notes: list[str] = field(default_factory=list)
     races: list[tuple[str, ...]] = field(default_factory=list)
+    async_unsettled: list[str] = field(default_factory=list)
+    """The async hook handlers started since this process's last tool call began (hook_async.settle)."""
     """Texts a race decides: each entry's first is the one this run gave, the rest what the real engine may
     give instead (hook_results.combine)."""
 

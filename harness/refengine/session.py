@@ -18,6 +18,9 @@ from typing import Any
 from harness.refengine import (
     agent_keys,
     agents,
+    hook_async,
+    hook_defer,
+    hook_display,
     hook_messages,
     hook_quiet,
     hook_reads,
@@ -58,8 +61,8 @@ class Invocation:
     """The engine process's environment; Bash, hooks and MCP servers get it with HOME and CLAUDE_PROJECT_DIR set."""
     agent: str | None = None
     """``--agent NAME``: the main thread runs as this agent."""
-    timeout: float = 60.0
-    """Seconds a hook command, MCP call or tool process may take."""
+    timeout: float
+    """Seconds a hook command, MCP call or tool process may take (the case's ``run.timeout``)."""
     plugin_dirs: tuple[Path, ...] = ()
     """``--plugin-dir``: plugin folders, in command-line order."""
     settings_file: Path | None = None
@@ -209,6 +212,7 @@ def _start_process(rt: Runtime, *, source: str, home: Path) -> None:
 
 
 def _end_process(rt: Runtime) -> None:
+    hook_async.check_settled(rt.async_unsettled)
     if rt.session.main is not None:
         fire(rt, rt.session.main, "SessionEnd", subject="other", fields={"reason": "other"})
     rt.mcp.close()
@@ -232,6 +236,7 @@ def _main(rt: Runtime) -> Conversation:
 
 
 def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
+    hook_defer.check_next_prompt(rt)
     conversation = _main(rt)
     rt.session.prompt_id = str(uuid.uuid4())
     conversation.start_user_turn()
@@ -278,7 +283,7 @@ def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
         conversation.granted.extend(Rule.parse(t) for t in expanded.allowed_tools)  # cleared at the next prompt
     if notes:
         conversation.messages.append(system_note("\n\n".join(notes)))
-    return _prompt_output(rt, result=run_conversation(rt, conversation))
+    return _prompt_output(rt, result=hook_display.printed(rt, run_conversation(rt, conversation)))
 
 
 def _opening_message(rt: Runtime, prompt: str) -> dict[str, Any]:

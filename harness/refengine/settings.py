@@ -110,6 +110,9 @@ def handler_identity(action: HookAction) -> str:
     under different matchers (``Bash`` and ``Bash|Read``) and different timeouts. Unmeasured for the other
     action types: the whole action (``repr``, as actions hold unhashable dicts).
     """
+    if action.type == "command" and action.args:
+        # Measured: the same command with other args runs twice (hook-option-args-events); the same args: not.
+        return f"exec:{action.command}\0" + "\0".join(action.args)
     return f"command:{action.command}" if action.type == "command" else repr(action)
 
 
@@ -129,6 +132,8 @@ def merged_settings_hooks(files: list[tuple[HookRule, ...]]) -> tuple[HookRule, 
             fresh: list[HookAction] = []
             for action in rule.actions:
                 key = (rule.event, rule.matcher, handler_identity(action))
+                if key in seen and action.args:
+                    raise NotModelled(f"two exec-form handlers {action.label!r} on {rule.event} (not measured)")
                 if key not in seen:
                     seen.add(key)
                     fresh.append(action)

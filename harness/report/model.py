@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -190,9 +190,11 @@ class Sources:
 @dataclass(frozen=True, kw_only=True)
 class AgentsTable:
     engines: tuple[EngineName, ...]
-    rows: tuple[str, ...]  # the parts, then ``plugin`` (a source, not a part)
+    rows: tuple[str, ...]  # the parts, the hook events, MCP, ``plugin`` (a source, not a part), every case
     cells: dict[tuple[str, EngineName], Counter[Status]]
     """(row, engine) -> the statuses of the cases reaching that row's part on that engine."""
+    unrecorded: dict[EngineName, int] = field(default_factory=dict)
+    """Per engine, the cases it has no record of (an agent version's case never recorded)."""
 
     def cell(self, row: str, engine: EngineName) -> str:
         counts = self.cells.get((row, engine))

@@ -6,7 +6,7 @@ engine families registered in harness/engines/families.py), the claims catalogue
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from harness.changes import CaseChange
 from harness.claims import Catalogue, claim_text
@@ -18,6 +18,7 @@ from harness.report.model import CaseRuns, ChangeGroup, ChangeList, Compatibilit
 from harness.reporting.agents import table as agents_table
 from harness.reporting.claims import claim_rows
 from harness.reporting.grid import engine_grid, total_columns
+from harness.reporting.recorded import Recorded
 from harness.reporting.sources import sources_of
 from harness.results import Record
 from harness.surface.contract import Contract, figures
@@ -26,10 +27,20 @@ from harness.timeline_model import Timeline
 
 
 def model_of(
-    records: Sequence[Record], *, catalogue: Catalogue | None = None, timeline: Timeline | None = None
+    records: Sequence[Record],
+    *,
+    catalogue: Catalogue | None = None,
+    timeline: Timeline | None = None,
+    agents: Sequence[Recorded] = (),
+    setup: Mapping[str, frozenset[str]] | None = None,
 ) -> Model:
-    """The one model every report of ``records`` renders (Markdown, HTML, JUnit, the GitHub summary)."""
+    """The one model every report of ``records`` renders (Markdown, HTML, JUnit, the GitHub summary).
+    ``agents``: other agents' records rebuilt from the repository, for the agents table only (every other
+    section is the runs' records); ``setup``: each case's setup rows of that table (reporting/agents.py)."""
     engines = sorted({r.engine for r in records}, key=engine_key)
+    others = [r for a in agents for r in a.records]
+    columns = sorted({*engines, *(a.engine for a in agents)}, key=engine_key)
+    unrecorded = {a.engine: len(a.unrecorded) for a in agents}
     grids = [engine_grid(records, engine=e) for e in engines]
     bad = sorted((r for r in records if r.status.is_bad), key=lambda r: (WORST_FIRST.index(r.status), r.engine, r.case))
     return Model(
@@ -42,7 +53,7 @@ def model_of(
         sources=sources_of(records, engines=engines),
         timeline=timeline,
         cases=_case_runs(records, engines),
-        agents=agents_table(records, engines),
+        agents=agents_table([*records, *others], columns, setup=setup, unrecorded=unrecorded),
     )
 
 

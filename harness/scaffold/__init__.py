@@ -43,7 +43,7 @@ from harness.refengine.config_model import ProjectConfig
 from harness.refengine.profiles import Profile, profile_for
 from harness.scaffold import setup_parts
 from harness.scaffold.casefile import CASES, Planned, Report, case_file, dump, slug, unique
-from harness.scaffold.definitions import agent_case, hook_files, mcp_case, skill_case, unapproved_servers
+from harness.scaffold.definitions import agent_case, hook_files, mcp_case, model_line, skill_case, unapproved_servers
 from harness.suite import OWN_FILE, Suite, results_folder
 from harness.versions import newest
 
@@ -166,6 +166,8 @@ def _cases(config: ProjectConfig, *, root: Path, cases: Path, profile: Profile, 
         if not agent.builtin and not agent.user_level:
             case = agent_case(agent, profile=profile)
             yield case_file(folder("agent", agent.name), case, root=root, what=f"agent {agent.name}")
+            if agent.model and agent.model != "inherit":  # inherit names no model of its own
+                report.skipped.append(model_line(agent.name, agent.model))
     settings = root / ".claude" / "settings.json"
     local = root / ".claude" / "settings.local.json"
     for rule in config.hooks:

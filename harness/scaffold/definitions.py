@@ -7,10 +7,11 @@ import asyncio
 import fnmatch
 import json
 import os
+import tempfile
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -36,8 +37,9 @@ _TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 _PROMPT_EVENTS = {"UserPromptSubmit": None, "Stop": None, "SessionStart": "startup"}
 
 
-#: How long an MCP server may take to start and list its tools while init reads it.
-_MCP_TIMEOUT = 20.0
+#: How long an MCP server may take to start and list its tools while init reads it: a Python server's first
+#: import of the SDK took over 20 s on a loaded machine (a monorepo's server was left out with "TimeoutError").
+_MCP_TIMEOUT = 90.0
 
 
 #: What an engine answers for a tool it does not have (measured on 2.1.252 to 2.1.332).
@@ -136,6 +138,15 @@ def _matching_file(root: Path, globs: tuple[str, ...]) -> str | None:
         if mine and any(fnmatch.fnmatch(rel, g) or rel.startswith(g.rstrip("/") + "/") for g in globs):
             return rel
     return None
+
+
+def model_line(name: str, model: str) -> str:
+    """The ``no case:`` line of an agent's ``model:`` key: the request's model id is checked only where the case
+    asks (``offered.model``), and the reference engine does not model model ids, so the agent's case leaves it out
+    to pass on every engine."""
+    return (f"agent {name}: its model: {model}: the agent's case does not check it (the reference engine does not"
+            f" model model ids); add offered: {{model: {{contains: {model}}}}} to its context's turn to check it on"
+            " claude (docs/case-format.md, 'The model a request names')")
 
 
 def agent_case(agent: AgentDef, *, profile: Profile) -> dict[str, Any]:
@@ -298,11 +309,20 @@ def unapproved_servers(root: Path, config: ProjectConfig) -> list[str]:
 
 def mcp_case(server: McpServerDef, *, root: Path, report: Report) -> dict[str, Any] | None:
     """A call of the server's first tool, with an input its schema accepts; the server is started to list them."""
-    try:
-        tools = asyncio.run(asyncio.wait_for(_list_tools(server, root), _MCP_TIMEOUT))
-    except Exception as exc:  # any failure to start or list: no case, and the reason
-        report.skipped.append(f"MCP server {server.name}: could not list its tools ({type(exc).__name__}: {exc})")
-        return None
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        try:
+            tools = asyncio.run(asyncio.wait_for(_list_tools(server, root, errlog), _MCP_TIMEOUT))
+        except Exception as exc:  # any failure to start or list: no case, and the reason, with the server's own
+            why = f"no answer within {_MCP_TIMEOUT:.0f} s" if isinstance(exc, TimeoutError) else (
+                f"{type(exc).__name__}: {exc}")
+            errlog.seek(0)
+            said = [line.strip() for line in errlog.read().splitlines() if line.strip()]
+            stderr = f"; its stderr ends: {said[-1]}" if said else ""
+            report.skipped.append(
+                f"MCP server {server.name}: could not list its tools ({why}{stderr}); init started"
+                f" {server.command} {' '.join(server.args)} in the repository"
+            )
+            return None
     if not tools:
         report.skipped.append(f"MCP server {server.name}: it lists no tools")
         return None
@@ -324,14 +344,13 @@ def mcp_case(server: McpServerDef, *, root: Path, report: Report) -> dict[str, A
     )
 
 
-async def _list_tools(server: McpServerDef, root: Path) -> list[tuple[str, dict[str, Any]]]:
+async def _list_tools(server: McpServerDef, root: Path, errlog: TextIO) -> list[tuple[str, dict[str, Any]]]:
     params = StdioServerParameters(
         command=server.command, args=list(server.args), env={**os.environ, **server.env}, cwd=str(root)
     )
-    with open(os.devnull, "w") as quiet:
-        async with stdio_client(params, errlog=quiet) as (read, write), ClientSession(read, write) as session:
-            await session.initialize()
-            listed = await session.list_tools()
+    async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        listed = await session.list_tools()
     # mcp 2 names the field input_schema, mcp 1 inputSchema
     return [(t.name, dict(getattr(t, "input_schema", None) or getattr(t, "inputSchema", None) or {}))
             for t in listed.tools]

@@ -61,9 +61,9 @@ def plan(lists: PermissionLists, *, root: Path, cases: Path, report: Report) -> 
     out: list[Planned] = []
     for kind, texts in (("allow", lists.allow), ("ask", lists.ask), ("deny", lists.deny)):
         for text in texts:
-            probe = None if kind == "allow" else _probe(kind, Rule.parse(text), rules, root)
-            if probe is None:
-                report.skipped.append(f"permission rule {kind} {text}: {_why_not(kind, Rule.parse(text))}")
+            probe = _why_not(kind, Rule.parse(text)) if kind == "allow" else _probe(kind, Rule.parse(text), rules, root)
+            if isinstance(probe, str):
+                report.skipped.append(f"permission rule {kind} {text}: {probe}")
                 continue
             folder = cases / slug(f"rule-{kind}-{probe.slug}")
             out.append(case_file(folder, _case(kind, text, probe), root=root, what=f"permission rule {kind} {text}"))
@@ -74,25 +74,31 @@ def plan(lists: PermissionLists, *, root: Path, cases: Path, report: Report) -> 
     return out
 
 
-def _probe(kind: str, rule: Rule, rules: RuleSet, root: Path) -> _Probe | None:
-    """The probe call for ``rule``, when the reference engine refuses it by this rule; else None."""
+def _probe(kind: str, rule: Rule, rules: RuleSet, root: Path) -> _Probe | str:
+    """The probe call for ``rule``, when the reference engine refuses it by this rule; else why not."""
     probe = _candidate(rule)
     if probe is None:
-        return None
+        return _why_not(kind, rule)
     tool_input = dict(probe.call["input"])
     if "file_path" in tool_input:
         tool_input["file_path"] = str(root / tool_input["file_path"])
     try:
         decision = decide(Request(tool=probe.call["name"], tool_input=tool_input, mode="bypass", workdir=root,
                                   rules=rules))
-    except NotModelled:
-        return None
+    except NotModelled as why:
+        # the rule's own form is one init writes cases for, but another rule of the same settings is not
+        # modelled: say which, so the team knows what keeps this rule without a case
+        return (f"the reference engine cannot decide {probe.says} with these rules (not modelled: {why.feature});"
+                " a case calls a tool the rule matches and expects the refusal (docs/your-setup.md)")
     if kind == "ask":
         # print mode cannot ask: the engine's refusal of an ask is the call's result
-        return dataclasses.replace(probe, result=decision.message) if decision.behaviour == "ask" else None
-    if decision.behaviour != "deny" or decision.message != probe.result:
-        return None  # another rule decides the call first, or the engine reads this one otherwise
-    return probe
+        if decision.behaviour == "ask":
+            return dataclasses.replace(probe, result=decision.message)
+    elif decision.behaviour == "deny" and decision.message == probe.result:
+        return probe
+    # another rule decides the call first, or the engine reads this one otherwise
+    return (f"the reference engine's decision for {probe.says} is not this rule's {kind} but {decision.behaviour}"
+            f" ({decision.message or 'no message'})")
 
 
 def _candidate(rule: Rule) -> _Probe | None:

@@ -19,9 +19,10 @@ from harness.refengine.profiles import profile_for
 from harness.scaffold import rules
 from harness.scaffold.casefile import Planned, Report, case_file, make_case, notes, slug
 from harness.scaffold.definitions import agent_case, quotable_line, skill_case
+from harness.suite import RESULTS_DEFAULT
 
 #: Folders never searched for plugins: bulk, and the harness's own.
-_SKIP = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "results", ".cc-harness"})
+_SKIP = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", RESULTS_DEFAULT, ".cc-harness"})
 
 
 def plan(
@@ -37,7 +38,38 @@ def plan(
             report.skipped.append(
                 f"{name}: secrets stay out of cases; a case that needs a value sets it in its own fixture"
             )
+    report.skipped += memory_parts(root, cases=cases)
     return out
+
+
+#: What a memory file's case would check, for the no-case lines of memory_parts.
+_MEMORY_HOW = ("a case checks that a line of it reaches the model with offered: context: include:"
+               " (docs/case-format.md)")
+
+
+def memory_parts(root: Path, *, cases: Path) -> list[str]:
+    """``no case:`` lines for what init reads no definition from: memory files (CLAUDE.md, with the files its
+    ``@`` lines import), ``.claude/rules/`` and ``.claude/`` folders below the root, which the engine reads only
+    when it works in that folder."""
+    lines = []
+    for name in ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md"):
+        if (root / name).is_file():
+            text = (root / name).read_text(encoding="utf-8", errors="replace")
+            imports = [w[1:] for line in text.splitlines() for w in line.split() if w.startswith("@") and len(w) > 1]
+            also = f" (and the files it imports: {', '.join(imports)})" if imports else ""
+            lines.append(f"{name}{also}: init writes no case for memory files; {_MEMORY_HOW}")
+    if (rules_dir := root / ".claude" / "rules").is_dir():
+        found = sorted(p.relative_to(root).as_posix() for p in rules_dir.rglob("*.md"))
+        if found:
+            lines.append(f".claude/rules ({', '.join(found)}): init writes no case for rule files; {_MEMORY_HOW}")
+    for here, dirs, _files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP and Path(here, d).resolve() != cases.resolve())
+        if Path(here) != root and ".claude" in dirs:
+            nested = (Path(here) / ".claude").relative_to(root).as_posix()
+            lines.append(f"{nested}: a .claude/ folder below the repository's root: init reads the root's only;"
+                         " a case whose fixture is that folder's package tests its definitions")
+        dirs[:] = [d for d in dirs if d != ".claude"]
+    return lines
 
 
 def _plugins(root: Path, *, cases: Path, named: tuple[Path, ...], report: Report) -> Iterator[Path]:

@@ -46,3 +46,18 @@ def test_a_slow_handler_or_an_unmeasured_field_is_not_modelled() -> None:
     with pytest.raises(NotModelled, match="updatedToolOutput"):
         hook_async.check_answer("PostToolUse", timed_out=False, ending="exit 0",
                                 fields=["hookSpecificOutput.updatedToolOutput"])
+
+
+def test_a_handler_started_after_the_process_last_tool_call_began_is_not_modelled() -> None:
+    """x20261202-0030: a PostToolUseFailure handler of the run's last call did not write before the process ended."""
+    unsettled: list[str] = []
+    hook_async.started(unsettled, "PostToolUseFailure", "(PostToolUseFailure, settings.json)")
+    with pytest.raises(NotModelled, match=r"PostToolUseFailure .*after the process's last tool call began"):
+        hook_async.check_settled(unsettled)
+
+
+def test_a_handler_followed_by_another_tool_call_is_settled() -> None:
+    unsettled: list[str] = []
+    hook_async.started(unsettled, "PostToolUse", "(PostToolUse, settings.json)")
+    hook_async.settle(unsettled)  # the next tool call begins
+    hook_async.check_settled(unsettled)

@@ -62,14 +62,19 @@ def _case(write_case: CaseWriter, case_id: str, event: str, where: str) -> Path:
     return write_case(case_id, text, files=files)
 
 
-def test_the_list_is_not_empty() -> None:
-    # the events the brief of the surface names as reached in print mode but not fired by this engine
-    assert {"PostToolBatch", "MessageDisplay"} <= set(UNMODELLED)
+def test_every_event_known_by_name_is_fired_or_measured_quiet() -> None:
+    assert UNMODELLED == []
 
 
-@pytest.mark.parametrize("event", UNMODELLED)
+#: Events fired as measured (hook_display.py, hook_batch.py): taken out of the table, the mechanism that keeps a rule
+#: on an event without measurements from being answered is what these tests check.
+WITHDRAWN = ["PostToolBatch", "MessageDisplay"]
+
+
+@pytest.mark.parametrize("event", WITHDRAWN)
 def test_a_project_settings_hook_on_an_unmodelled_event_is_not_modelled(
-        write_case: CaseWriter, tmp_path: Path, event: str) -> None:
+        write_case: CaseWriter, tmp_path: Path, event: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(hook_surface.EVENTS, event)  # type: ignore[arg-type]
     directory = _case(write_case, "c", event, ".claude/settings.json")
     with pytest.raises(NotModelled, match=f"a hook on {event} "):
         run_in_copy(directory, ReferenceEngine(version="2.1.332"), tmp_path)
@@ -77,9 +82,10 @@ def test_a_project_settings_hook_on_an_unmodelled_event_is_not_modelled(
 
 
 @pytest.mark.parametrize("where", [".claude/settings.local.json", "skill", "agent"])
-@pytest.mark.parametrize("event", ["PostToolBatch", "MessageDisplay"])
+@pytest.mark.parametrize("event", WITHDRAWN)
 def test_every_origin_of_the_hook_is_checked(write_case: CaseWriter, tmp_path: Path, event: str,
-                                             where: str) -> None:
+                                             where: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(hook_surface.EVENTS, event)  # type: ignore[arg-type]
     directory = _case(write_case, "c", event, where)
     with pytest.raises(NotModelled, match=f"a hook on {event} "):
         run_in_copy(directory, ReferenceEngine(version="2.1.332"), tmp_path)

@@ -236,17 +236,27 @@ def test_an_agent_type_deny_rule_is_not_modelled() -> None:
                        mode="bypass", workdir=WORKDIR, rules=rules))
 
 
-def test_an_allow_rule_against_an_output_redirection_is_not_modelled() -> None:
-    # 2.1.332 asks for the redirection under Bash(echo *) (seed 22061, x22061-0295); /dev/null stays allowed
+def test_a_prefix_allow_rule_leaves_an_output_redirection_to_the_path_check() -> None:
+    # rule-bash-redirect-allow-prefix: refused as without the rule; /dev/null stays allowed; a bare Bash rule runs it
     rules = RuleSet(allow=(Rule.parse("Bash(echo *)"),))
-    with pytest.raises(NotModelled, match="redirects"):
-        bash("echo CHANGED >> notes.txt", rules=rules)
+    refused = bash("echo CHANGED >> notes.txt", rules=rules)
+    assert refused.behaviour == "ask" and refused.by_tool and refused.message.startswith("Output redirection to")
     assert bash("echo QUIET > /dev/null", rules=rules).behaviour == "allow"
+    assert bash("echo CHANGED >> notes.txt", rules=RuleSet(allow=(Rule.parse("Bash"),))).behaviour == "allow"
 
 
-def test_an_ask_rule_against_a_command_that_writes_a_file_is_not_modelled() -> None:
-    # 2.1.252 to 2.1.332 answer with their path check's text, not the rule's (seed 20261202, x20261202-0083)
-    rules = RuleSet(ask=(Rule.parse("Bash"),))
-    with pytest.raises(NotModelled, match="ask rule against a command that writes a file"):
-        bash("echo CHANGED >> notes.txt", rules=rules)
-    assert bash("echo PLAIN", rules=rules).behaviour == "ask"
+def test_unmeasured_allow_rules_against_an_output_redirection_are_not_modelled() -> None:
+    with pytest.raises(NotModelled, match="other than Bash"):
+        bash("echo CHANGED >> notes.txt", rules=RuleSet(allow=(Rule.parse("Bash(echo:*)"),)))
+    with pytest.raises(NotModelled, match="allowed-tools"):
+        bash("echo CHANGED >> notes.txt", granted=(Rule.parse("Bash(echo *)"),))
+
+
+def test_an_ask_rule_against_a_command_that_writes_a_file() -> None:
+    # rule-bash-redirect-ask-bare: a bare rule gives the path check's text; -ask-prefix: a prefix rule its own
+    bare = RuleSet(ask=(Rule.parse("Bash"),))
+    assert bash("echo CHANGED >> notes.txt", rules=bare).message.startswith("Output redirection to")
+    assert bash("echo PLAIN", rules=bare).message == "Claude requested permissions to use Bash, but you haven't " \
+                                                     "granted it yet."
+    prefix = RuleSet(ask=(Rule.parse("Bash(echo *)"),))
+    assert bash("echo CHANGED >> notes.txt", rules=prefix).message.startswith("Claude requested permissions")

@@ -153,7 +153,7 @@ steps:
 
 
 def bash_results(directory: Path, tmp_path: Path, engine: ReferenceEngine) -> list[str | None]:
-    model = run_in_copy(directory, engine, tmp_path / engine.name).model
+    model = run_in_copy(directory, engine, tmp_path / engine.name.dir).model
     return [e.result for e in model.exchanges if e.reply.call and e.reply.call.name == "Bash"]
 
 
@@ -190,7 +190,7 @@ def test_a5_reading_refuses_the_call_at_the_cap(write_case: CaseWriter, tmp_path
         """
     directory = write_case("cap", HEAD.format(id="cap", version="2.1.252") + textwrap.dedent(body))
     engine = ReferenceEngine()
-    model = run_in_copy(directory, engine, tmp_path / engine.name).model
+    model = run_in_copy(directory, engine, tmp_path / engine.name.dir).model
     nested = next(e for e in model.exchanges if e.context == "a" and e.reply.call)
     assert nested.result == "Subagent nesting limit reached (depth 1)" and nested.is_error
     assert nested.problems == []
@@ -238,7 +238,7 @@ def test_e5_reading_leaves_an_undescribed_skill_out_of_the_listing(
         """ % ("include" if listed else "exclude")
     directory = write_case("e5", HEAD.format(id="e5", version="2.1.233") + textwrap.dedent(body),
                            files={".claude/skills/listtest/SKILL.md": "---\nname: listtest\n---\nLISTTEST BODY\n"})
-    model = run_in_copy(directory, engine, tmp_path / engine.name).model
+    model = run_in_copy(directory, engine, tmp_path / engine.name.dir).model
     assert model.exchanges[0].problems == []
 
 
@@ -256,4 +256,4 @@ def test_s6_reading_reads_camel_case_allowed_tools(write_case: CaseWriter, tmp_p
         """
     directory = write_case("s6", HEAD.format(id="s6", version="2.1.257") + textwrap.dedent(body),
                            files={".claude/skills/camel/SKILL.md": "---\ndescription: d\nallowedTools: Read\n---\nx\n"})
-    assert run_in_copy(directory, engine, tmp_path / engine.name).model.exchanges[0].result == result
+    assert run_in_copy(directory, engine, tmp_path / engine.name.dir).model.exchanges[0].result == result

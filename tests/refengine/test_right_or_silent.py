@@ -87,6 +87,10 @@ def test_unknown_settings_keys_are_not_modelled(tmp_path: Path, file: str, setti
     ("permissionMode: acceptEdits", False), ("maxTurns: 2", False), ("background: true", False),
     ("effort: high", False), ("memory: user", False), ("maxTurns: 1", True), ("memory: project", True),
     ("effort: low", True), ("color: blue", True), ("initialPrompt: hi", True), ("omitClaudeMd: true", True),
+    ("isolation: worktree", False), ("experimental: true", True), ("experimental: {cacheTtl: 1h}", True),
+    ("experimental: {other: 1}", False), ("autoCompactWindow: 100000", True), ("autoCompactWindow: auto", False),
+    ("observer: true", True), ("observer: watcher", True), ("observeSubagents: true", True),
+    ("observerMessage: EXPLORE", True), ("observeToolResults: false", True), ("mcpServers: [srv]", False),
 ])
 def test_agent_keys_matter_when_the_agent_runs(tmp_path: Path, key: str, modelled: bool) -> None:
     # agent-key-idle: an agent that never runs changes nothing with these keys; as a subagent only measured
@@ -99,7 +103,7 @@ def test_agent_keys_matter_when_the_agent_runs(tmp_path: Path, key: str, modelle
     assert agent_keys.run_problem(agent, context="main", workdir=work) is not None
 
 
-@pytest.mark.parametrize("key", ["isolation: worktree", "mcpServers: [marker]", "tools: Bash(git *)"])
+@pytest.mark.parametrize("key", ["mcpServers: {marker: {command: x}}", "tools: Bash(git *)", "observeEverything: true"])
 def test_unmodelled_agent_frontmatter_is_not_modelled(tmp_path: Path, key: str) -> None:
     work, home = tmp_path / "work", tmp_path / "home"
     home.mkdir()

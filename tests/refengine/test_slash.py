@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.case.spec import RunOptions
 from harness.model_request import slash_command_header
 from harness.refengine.errors import NotModelled
 from harness.refengine.permission_rules import RuleSet
@@ -25,7 +26,7 @@ def _engine(tmp_path: Path, body: str) -> Engine:
     (tmp_path / "home").mkdir(exist_ok=True)
     (tmp_path / "work" / ".claude" / "commands" / "greet.md").write_text(body)
     invocation = Invocation(workdir=tmp_path / "work", home=tmp_path / "home", trusted=True,
-                            permission_mode="default", env={"PATH": "/usr/bin:/bin"})
+                            permission_mode="default", env={"PATH": "/usr/bin:/bin"}, timeout=RunOptions().timeout)
     return Engine(invocation, profile=profile_for("2.1.332"), model=_Silent())
 
 
@@ -153,7 +154,7 @@ def test_a_command_in_a_sub_folder_is_typed_with_its_folder(tmp_path: Path) -> N
         "---\ndescription: Deploy it\n---\nNS $ARGUMENTS\n")
     (tmp_path / "home").mkdir()
     invocation = Invocation(workdir=tmp_path / "work", home=tmp_path / "home", trusted=True,
-                            permission_mode="default", env={"PATH": "/usr/bin:/bin"})
+                            permission_mode="default", env={"PATH": "/usr/bin:/bin"}, timeout=RunOptions().timeout)
     engine = Engine(invocation, profile=profile_for("2.1.332"), model=_Silent())
     assert not engine._rt.config.unmodelled
     out = expand(engine._rt, "ns:deploy", "prod")

@@ -1,0 +1,1 @@
+echo '{"decision":"block","reason":"POST-BLOCK-REASON"}'

@@ -1,0 +1,4 @@
+#!/bin/bash
+d=$(python3 -c "import json, sys; print(json.load(sys.stdin)['delta'])")
+echo "MessageDisplay h6 $d" >> "$CLAUDE_PROJECT_DIR/hooks.txt"
+echo '{"hookSpecificOutput": {"hookEventName": "MessageDisplay", "permissionDecision": "defer", "permissionDecisionReason": "HOOK-6-REASON"}}'

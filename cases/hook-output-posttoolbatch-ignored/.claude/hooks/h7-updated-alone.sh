@@ -1,0 +1,3 @@
+#!/bin/bash
+cat > /dev/null; echo "PostToolBatch h7" >> "$CLAUDE_PROJECT_DIR/hooks.txt"
+echo '{"hookSpecificOutput": {"hookEventName": "PostToolBatch", "updatedInput": {"command": "echo UPDATED-7"}}}'

@@ -1,0 +1,73 @@
+"""PostToolBatch: the hook event the engine fires once a model message's tool calls all have their results, as far
+as it is measured.
+
+Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332, print mode, each message with one call (the scripted model's
+messages have one tool_use each; several calls in one message are not measured):
+
+- It fires once per message with tool calls, after the calls' PostToolUse, in the main thread
+  (hook-event-posttoolbatch).
+- Its payload: session_id, transcript_path, cwd, prompt_id, permission_mode, effort, hook_event_name and
+  tool_calls, one entry per call: tool_name, tool_input as the model wrote it, tool_use_id and tool_response, the
+  tool_result's content (hook-event-posttoolbatch).
+- ``hookSpecificOutput.additionalContext`` reaches the next request as ``PostToolBatch hook additional context:
+  <text>`` (hook-output-posttoolbatch-additional-context).
+
+Not measured, so not-modelled: a PostToolBatch rule outside a settings file, with a matcher other than ``*``, or
+with a handler that is not a command; a batch in any context but the main thread, or an ``--agent`` main thread; a
+call refused, failed, or that ends the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness.refengine.conversation import Conversation
+from harness.refengine.dispatch import CallOutcome
+from harness.refengine.errors import NotModelled
+from harness.refengine.hook_actions import fire
+from harness.refengine.hooks import HookRule
+from harness.refengine.runtime import Runtime
+
+EVENT = "PostToolBatch"  # its measured outputs and endings, with their cases: hook_surface.py
+
+
+def _rules(rt: Runtime, conversation: Conversation) -> list[HookRule]:
+    if rt.config.hooks_disabled:
+        return []
+    rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
+    return [r for r in rules if r.event == EVENT]
+
+
+def _check(rule: HookRule) -> None:
+    if not rule.from_settings:
+        raise NotModelled(f"a hook on {EVENT} outside a settings file ({rule.origin}; measured: settings files)")
+    if rule.matcher not in (None, "", "*"):
+        raise NotModelled(f"a hook on {EVENT} with the matcher {rule.matcher!r} (measured: none and '*')")
+    if any(a.type != "command" for a in rule.actions):
+        raise NotModelled(f"a hook on {EVENT} with a handler that is not a command ({rule.origin})")
+
+
+def after_batch(rt: Runtime, conversation: Conversation, uses: Sequence[Mapping[str, Any]],
+                outcomes: Sequence[CallOutcome]) -> list[str]:
+    """Fire PostToolBatch for the calls ``uses`` answered with ``outcomes``; the context texts for the next
+    request."""
+    rules = _rules(rt, conversation)
+    if not rules:
+        return []
+    for rule in rules:
+        _check(rule)
+    if conversation.kind != "main" or rt.main_agent is not None:
+        raise NotModelled(f"a hook on {EVENT} and a tool call in a {conversation.kind} context or an --agent main "
+                          "thread (measured: the main thread)")
+    if len(uses) != 1:
+        raise NotModelled(f"a hook on {EVENT} and a message of {len(uses)} tool calls (measured: one)")
+    calls = []
+    for use, outcome in zip(uses, outcomes, strict=True):
+        result = outcome.blocks[0]
+        if result.get("is_error") or outcome.stop_turn or outcome.ends_context or len(outcome.blocks) > 1:
+            raise NotModelled(f"a hook on {EVENT} after a call refused, failed, or that ends the turn "
+                              "(measured: calls that succeed)")
+        calls.append({"tool_name": use.get("name"), "tool_input": use.get("input"), "tool_use_id": use.get("id"),
+                      "tool_response": result.get("content")})
+    return list(fire(rt, conversation, EVENT, subject=None, fields={"tool_calls": calls}).contexts)

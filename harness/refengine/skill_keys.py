@@ -1,0 +1,86 @@
+"""Skill frontmatter keys beyond the ones definition_files.skill_def reads: what each does, as far as measured.
+
+2.1.332's SKILL.md schema accepts, beside the skill keys, the keys of a plugin manifest (``MANIFEST_KEYS``:
+typed there as any value, described ``@internal``), two provenance markers, ``fallback`` and ``background``. The
+binary reads the manifest keys where a SKILL.md stands for a plugin's manifest; in a user's or project's skill
+they change nothing a run shows. Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 in a project's and a user's
+skill (frontmatter-keys-user), with the value types a manifest gives them (silent-skill-key-plugin-manifest-keys)
+and with the forms the explorer writes, a text where a manifest has a list and a flag as a text
+(skill-key-manifest-values, skill-key-manifest-fork, against their ``-absent`` contrasts): the skill is listed
+with its description alone, its Skill call is allowed in print mode without approval, its body is loaded inline
+or opens the fork, and the fork's answer comes back.
+
+Not modelled, so the run says not-modelled:
+
+- a value that may name something to load (a non-empty ``mcpServers``, ``lspServers``, ``agents``,
+  ``settings`` or ``userConfig``; a mapping or a nested list anywhere): only empty ones and plain texts, flags,
+  numbers and lists of them were measured;
+- ``background`` on a ``context: fork`` skill: the schema says such a fork runs as a background agent that
+  reports back later (measured only without ``context: fork``);
+- ``fallback`` beside a plugin skill of the same name or any MCP server: the binary drops a fallback skill when a
+  plugin or MCP skill with the same suffix is loaded (``Dropping fallback skill``), which was not measured;
+- any of these keys in a plugin's skill or in a command file (a plugin's SKILL.md may stand for its manifest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+#: Plugin-manifest keys and provenance markers a SKILL.md may carry, measured to change nothing.
+MANIFEST_KEYS = frozenset({
+    "agents", "author", "channels", "created_by", "defaultEnabled", "dependencies", "displayName", "experimental",
+    "homepage", "improved_by", "keywords", "lspServers", "mcpServers", "monitors", "outputStyles", "repository",
+    "settings", "themes", "userConfig", "workflows",
+})
+#: Keys the binary reads for other things than the skill's own run (see the module's text).
+CONDITIONAL_KEYS = frozenset({"background", "fallback"})
+#: Every key this module decides on.
+KEYS = MANIFEST_KEYS | CONDITIONAL_KEYS
+#: Manifest keys whose value in a plugin manifest defines things to load: measured only empty.
+_DEFINING = frozenset({"agents", "lspServers", "mcpServers", "settings", "userConfig"})
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, bool, int, float))
+
+
+def _plain(value: Any) -> bool:
+    """A text, flag, number or null, or a list of them: the value forms measured."""
+    return all(map(_scalar, value)) if isinstance(value, list) else _scalar(value)
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, (list, dict)) and not value)
+
+
+def key_problem(name: str, meta: Mapping[str, Any], *, plugin: str | None, command: bool) -> str | None:
+    """Why skill ``name``'s frontmatter keys of ``KEYS`` are not modelled, if they are not. ``plugin`` names the
+    plugin the skill comes with; ``command`` is a command file's frontmatter."""
+    keys = sorted(k for k in KEYS if k in meta)
+    if not keys:
+        return None
+    where = f"plugin {plugin!r}'s skill" if plugin else "command" if command else None
+    if where:
+        return f"{where} {name!r} frontmatter key {', '.join(keys)} (measured in a user's or project's skill only)"
+    odd = [k for k in keys if not (_empty(meta[k]) or (k not in _DEFINING and _plain(meta[k])))]
+    if odd:
+        shown = ", ".join(f"{k}: {meta[k]!r}" for k in odd)
+        return f"skill {name!r} frontmatter {shown} (measured with empty or plain values only)"
+    if "background" in meta and meta.get("context") == "fork":
+        return f"skill {name!r} frontmatter key background on a context: fork skill (a background fork: unmeasured)"
+    return None
+
+
+def fallback_problem(skills: Mapping[str, Any], *, mcp_servers: bool) -> str | None:
+    """Why the ``fallback`` key of a skill among ``skills`` (name -> SkillDef) is not modelled, if it is not:
+    beside any MCP server (which may bring skills) or a plugin skill ``<plugin>:<same name>``."""
+    fallbacks = sorted(s.name for s in skills.values() if s.fallback)
+    if not fallbacks:
+        return None
+    if mcp_servers:
+        return f"skill {fallbacks[0]!r} frontmatter key fallback beside an MCP server (unmeasured)"
+    suffixes = {name.rsplit(":", 1)[1] for name in skills if ":" in name}
+    if clash := [name for name in fallbacks if name in suffixes]:
+        return f"skill {clash[0]!r} frontmatter key fallback beside a plugin skill of that name (unmeasured)"
+    return None
