@@ -51,14 +51,34 @@ STRUCTURED_OUTPUT = "StructuredOutput"
 PLUGIN_VARIABLES = ("CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
 
 
+def active_rules(rt: Runtime, conversation: Conversation, event: str | None = None) -> list[HookRule]:
+    """The hook rules a context holds (settings' and plugins', the session's skills', its own), those on ``event``
+    where one is named; none under disableAllHooks (measured: it silences skill and agent hooks too)."""
+    if rt.config.hooks_disabled:
+        return []
+    rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
+    return [r for r in rules if event is None or r.event == event]
+
+
+def check_settings_command_rule(rule: HookRule, event: str) -> None:
+    """NotModelled unless ``rule`` has the form an event was measured with only: a settings file's rule
+    with no matcher or ``*``, and command handlers only."""
+    if not rule.from_settings:
+        raise NotModelled(f"a hook on {event} outside a settings file ({rule.origin}; measured: settings files)")
+    if rule.matcher not in (None, "", "*"):
+        raise NotModelled(f"a hook on {event} with the matcher {rule.matcher!r} (measured: none and '*')")
+    if any(a.type != "command" for a in rule.actions):
+        raise NotModelled(f"a hook on {event} with a handler that is not a command ({rule.origin})")
+
+
 def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | None,
          fields: Mapping[str, Any], tool: str | None = None,
          ran_input: Mapping[str, Any] | None = None) -> HookOutcome:
     """Run every action whose rule matches ``subject`` (the tool name, agent type or source) and whose ``if``
     holds; ``ran_input`` is the input a tool ran with when a PreToolUse ``updatedInput`` rewrote it."""
-    if rt.config.hooks_disabled:  # measured: disableAllHooks silences skill and agent hooks too
+    if rt.config.hooks_disabled:
         return combine(event, tool, [], deny_names_event=rt.profile.hook_deny_reason_names_event)
-    rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
+    rules = active_rules(rt, conversation)
     for rule in rules:  # right or silent: any hook this engine has no measurement for ends the run here
         for a in rule.actions if rule.event not in hook_surface.QUIET_EVENTS else ():  # inert: they never run
             hook_options.check(rule.event, a.options, from_settings=rule.from_settings, origin=rule.origin)

@@ -25,34 +25,22 @@ from typing import Any
 from harness.refengine.conversation import Conversation
 from harness.refengine.dispatch import CallOutcome
 from harness.refengine.errors import NotModelled
-from harness.refengine.hook_actions import fire
+from harness.refengine.hook_actions import active_rules, check_settings_command_rule, fire
 from harness.refengine.hooks import HookRule
 from harness.refengine.runtime import Runtime
 
 EVENT = "PostToolBatch"  # its measured outputs and endings, with their cases: hook_surface.py
 
 
-def _rules(rt: Runtime, conversation: Conversation) -> list[HookRule]:
-    if rt.config.hooks_disabled:
-        return []
-    rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
-    return [r for r in rules if r.event == EVENT]
-
-
 def _check(rule: HookRule) -> None:
-    if not rule.from_settings:
-        raise NotModelled(f"a hook on {EVENT} outside a settings file ({rule.origin}; measured: settings files)")
-    if rule.matcher not in (None, "", "*"):
-        raise NotModelled(f"a hook on {EVENT} with the matcher {rule.matcher!r} (measured: none and '*')")
-    if any(a.type != "command" for a in rule.actions):
-        raise NotModelled(f"a hook on {EVENT} with a handler that is not a command ({rule.origin})")
+    check_settings_command_rule(rule, EVENT)
 
 
 def after_batch(rt: Runtime, conversation: Conversation, uses: Sequence[Mapping[str, Any]],
                 outcomes: Sequence[CallOutcome]) -> list[str]:
     """Fire PostToolBatch for the calls ``uses`` answered with ``outcomes``; the context texts for the next
     request."""
-    rules = _rules(rt, conversation)
+    rules = active_rules(rt, conversation, EVENT)
     if not rules:
         return []
     for rule in rules:

@@ -27,7 +27,7 @@ from typing import Any
 
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
-from harness.refengine.hook_actions import fire
+from harness.refengine.hook_actions import active_rules, check_settings_command_rule, fire
 from harness.refengine.hook_results import HookOutcome
 from harness.refengine.hooks import HookRule
 from harness.refengine.runtime import Runtime
@@ -37,20 +37,8 @@ EVENT = "MessageDisplay"  # its measured outputs and endings, with their cases: 
 _TURN_IDS = uuid.UUID("6f1c2d4e-8a5b-4c3d-9e7f-1a2b3c4d5e6f")
 
 
-def _rules(rt: Runtime, conversation: Conversation) -> list[HookRule]:
-    if rt.config.hooks_disabled:
-        return []
-    rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
-    return [r for r in rules if r.event == EVENT]
-
-
 def _check(rule: HookRule, conversation: Conversation, rt: Runtime) -> None:
-    if not rule.from_settings:
-        raise NotModelled(f"a hook on {EVENT} outside a settings file ({rule.origin}; measured: settings files)")
-    if rule.matcher not in (None, "", "*"):
-        raise NotModelled(f"a hook on {EVENT} with the matcher {rule.matcher!r} (measured: none and '*')")
-    if any(a.type != "command" for a in rule.actions):
-        raise NotModelled(f"a hook on {EVENT} with a handler that is not a command ({rule.origin})")
+    check_settings_command_rule(rule, EVENT)
     if conversation.kind not in ("main", "subagent") or rt.main_agent is not None:
         raise NotModelled(f"a hook on {EVENT} in a {conversation.kind} context or an --agent main thread "
                           "(measured: the main thread and a subagent)")
@@ -60,7 +48,7 @@ def on_reply(rt: Runtime, conversation: Conversation, reply: list[dict[str, Any]
     """Fire MessageDisplay for ``reply``, an assistant message just received, where it has text; remember a
     displayContent for the main thread's printed result (``printed``)."""
     texts = [b for b in reply if b.get("type") == "text" and b.get("text")]
-    rules = _rules(rt, conversation)
+    rules = active_rules(rt, conversation, EVENT)
     if not texts or not rules:
         return
     for rule in rules:
