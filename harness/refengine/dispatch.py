@@ -23,6 +23,7 @@ from harness.refengine import (
     memory,
     messages,
     modes,
+    notebook_rules,
     path_denials,
     read_guard,
     skills,
@@ -107,6 +108,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
         _deny(rt, name, normalized_input(name, tool_input, workdir=rt.workdir))
     if invalid is None:  # the read-first guard: no permission denial listed (read_guard.py)
         invalid = read_guard.unread_refusal(rt, conversation, name, tool_input)
+    if invalid is None and (refused := notebook_rules.validation_refusal(rt, conversation, name, tool_input)):
+        return _error(use_id, refused)  # the same plain text where NotebookEdit is deferred (measured)
     if invalid is not None:
         if name in conversation.deferred(rt.profile):
             # 2.1.332 appends "This tool's schema was not sent to the API ..." and the tool's JSON schema.
