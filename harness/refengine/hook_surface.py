@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness.refengine import hook_exec, hook_failure, hook_options, hook_quiet
+from harness.refengine import hook_exec, hook_failure, hook_handler_types, hook_options, hook_quiet
 from harness.refengine.errors import NotModelled
 from harness.refengine.hook_defer import CASES as DEFER_CASES
 
@@ -51,9 +51,10 @@ HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
                 "onFailure": hook_failure.CASES,
                 **hook_options.MEASURED},  # if, once, shell: measured per value, event and origin there
     "http": {"type": ("hook-http-action",), "url": ("hook-http-action",), "headers": ("hook-http-action",),
-             "allowedEnvVars": ("hook-http-action",)},
+             "allowedEnvVars": ("hook-http-action",), **hook_handler_types.OPTIONS["http"]},
     "mcp_tool": {"type": ("hook-tool-mcp-tool",), "server": ("hook-tool-mcp-tool",),
-                 "tool": ("hook-tool-mcp-tool",), "input": ("hook-tool-mcp-tool",)},
+                 "tool": ("hook-tool-mcp-tool",), "input": ("hook-tool-mcp-tool",),
+                 **hook_handler_types.OPTIONS["mcp_tool"]},
     "prompt": {"type": ("hook-prompt-action",), "prompt": ("hook-prompt-action",)},
     "agent": {"type": ("hook-subagent-agent-action",), "prompt": ("hook-subagent-agent-action",)},
 }
@@ -108,6 +109,7 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "suppressOutput=true": ("hook-output-suppress-output",),
         "systemMessage": ("hook-output-system-message",),
         "hookSpecificOutput.classifierContext": ("hook-output-posttooluse-classifier-context-bypass",),
+        "result": ("hook-option-mcp-tool-handler-events",),
         **_measured("hook-output-posttooluse-permission-ignored", *_PERMISSION_FIELDS[1:]),
     },
     "PostToolUseFailure": {
@@ -129,6 +131,8 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         **_measured("hook-output-userpromptsubmit-ignored", *_PERMISSION_FIELDS[1:], "suppressOutput=true",
                     "systemMessage"),
         **_measured("hook-output-userpromptsubmit-continue-false", "continue=false", "stopReason"),
+        # An mcp_tool action's reply {"result": "recorded"} decides nothing (as on PreToolUse).
+        "result": ("hook-option-mcp-tool-handler-events",),
     },
     "Stop": {
         _DEFER: (_DEFER_IGNORED,),
@@ -137,6 +141,7 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "decision=block": ("hook-event-stop-gate",),
         "reason": ("hook-event-stop-gate",),
         **_measured("hook-output-stop-ignored", *_PERMISSION_FIELDS[1:], *_UNREAD_FIELDS),
+        "result": ("hook-option-mcp-tool-handler-events",),
     },
     "SubagentStart": {
         _DEFER: (_DEFER_IGNORED,),
