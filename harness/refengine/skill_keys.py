@@ -15,11 +15,19 @@ Not modelled, so the run says not-modelled:
 - a value that may name something to load (a non-empty ``mcpServers``, ``lspServers``, ``agents``,
   ``settings`` or ``userConfig``; a mapping or a nested list anywhere): only empty ones and plain texts, flags,
   numbers and lists of them were measured;
-- ``background`` on a ``context: fork`` skill: the schema says such a fork runs as a background agent that
-  reports back later (measured only without ``context: fork``);
+- ``background`` on a ``context: fork`` skill with another value than ``true`` (a flag or the text): the schema
+  says such a fork runs as a background agent that reports back later, but in print mode the fork still runs in
+  the turn and its answer is the Skill call's result, with or without an ``agent``, on every pin
+  (skill-key-background-fork); other values were not measured;
 - ``fallback`` beside a plugin skill of the same name or any MCP server: the binary drops a fallback skill when a
   plugin or MCP skill with the same suffix is loaded (``Dropping fallback skill``), which was not measured;
 - any of these keys in a plugin's skill or in a command file (a plugin's SKILL.md may stand for its manifest).
+
+``hide-from-slash-command-tool`` (``COMMAND_KEYS``), in no release's schema, is what public plugins' commands carry
+(ralph-loop): in a plugin's command file it changes nothing measured (slash-command-hide-from-tool against its
+``-absent`` contrast, 2.1.252 to 2.1.332: the command is listed to the model as before and expands when typed). A
+Skill call on such a command is not measured (skills.validation_error says not-modelled), nor the key in a skill
+or a project's or user's command.
 """
 
 from __future__ import annotations
@@ -35,10 +43,17 @@ MANIFEST_KEYS = frozenset({
 })
 #: Keys the binary reads for other things than the skill's own run (see the module's text).
 CONDITIONAL_KEYS = frozenset({"background", "fallback"})
+#: Keys of a plugin's command file measured to change its listing and its typed expansion in nothing.
+COMMAND_KEYS = frozenset({"hide-from-slash-command-tool"})
 #: Every key this module decides on.
 KEYS = MANIFEST_KEYS | CONDITIONAL_KEYS
 #: Manifest keys whose value in a plugin manifest defines things to load: measured only empty.
 _DEFINING = frozenset({"agents", "lspServers", "mcpServers", "settings", "userConfig"})
+
+
+def command_keys(*, plugin: str | None, command: bool) -> frozenset[str]:
+    """The keys of ``COMMAND_KEYS`` known where the file is: a plugin's command only."""
+    return COMMAND_KEYS if plugin and command else frozenset()
 
 
 def _scalar(value: Any) -> bool:
@@ -48,6 +63,11 @@ def _scalar(value: Any) -> bool:
 def _plain(value: Any) -> bool:
     """A text, flag, number or null, or a list of them: the value forms measured."""
     return all(map(_scalar, value)) if isinstance(value, list) else _scalar(value)
+
+
+def _background_measured(value: Any) -> bool:
+    """``true`` as a flag or a text: the values of ``background`` measured on a fork skill."""
+    return value is True or value == "true"
 
 
 def _empty(value: Any) -> bool:
@@ -67,8 +87,9 @@ def key_problem(name: str, meta: Mapping[str, Any], *, plugin: str | None, comma
     if odd:
         shown = ", ".join(f"{k}: {meta[k]!r}" for k in odd)
         return f"skill {name!r} frontmatter {shown} (measured with empty or plain values only)"
-    if "background" in meta and meta.get("context") == "fork":
-        return f"skill {name!r} frontmatter key background on a context: fork skill (a background fork: unmeasured)"
+    if "background" in meta and meta.get("context") == "fork" and not _background_measured(meta["background"]):
+        return (f"skill {name!r} frontmatter background: {meta['background']!r} on a context: fork skill "
+                "(measured: true, as a flag or a text)")
     return None
 
 
