@@ -221,15 +221,18 @@ def _run_allowed(rt: Runtime, conversation: Conversation, name: str, tool_input:
 def _deferred_memory(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any],
                      result: ToolResult) -> list[str]:
     """The texts of the folder CLAUDE.md files and scoped rules a call loads (memory.py). Measured: a successful
-    Read on the main thread; other file tools, a failed Read and a Read in another context are not."""
+    Read on the main thread, and a successful Write or Edit where the profile says they load as a Read does
+    (memory-rules-write-edit); other file tools, a failed call and a call in another context are not."""
     model = rt.config.memory
     if not model.deferred or name not in ("Read", "Glob", "Grep", *FILE_WRITING_TOOLS):
         return []
-    if name != "Read" or result.failed or conversation.kind != "main":
+    loads = name == "Read" or (name in ("Write", "Edit") and rt.profile.memory_loaded_on_write is True)
+    if not loads or result.failed or conversation.kind != "main":
         raise NotModelled(f"{name} {'that failed ' if result.failed else ''}in a {conversation.kind} context with a "
-                          "folder's CLAUDE.md or a scoped rule present (measured: a Read on the main thread)")
+                          "folder's CLAUDE.md or a scoped rule present (measured: a Read on the main thread; a "
+                          "Write or an Edit on 2.1.332)")
     path = resolve(str(tool_input.get("file_path", "")), workdir=rt.workdir)
-    due = memory.on_read(model, conversation.memory_loaded, path, rt.workdir)
+    due = memory.on_read(model, conversation.memory_loaded, path, rt.workdir, tool=name)
     return [memory.deferred_text(f, rt.profile) for f in due]
 
 

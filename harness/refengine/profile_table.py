@@ -197,6 +197,11 @@ CHANGES: tuple[Change, ...] = (
            evidence="measured on 2.1.332 (memory-resume): a folder's CLAUDE.md and a scoped rule loaded before a "
                     "--resume are not loaded again after it; the first release with it is not bisected (the row "
                     "above leaves 2.1.279 to 2.1.331 not-modelled)"),
+    Change(behaviour="memory_loaded_on_write", since=(2, 1, 332), value=True,
+           evidence="measured on 2.1.332 (memory-rules-write-edit): a Write that creates a file a scoped rule or a "
+                    "folder's CLAUDE.md covers, and an Edit of such a file not read yet, bring it as a Read does; "
+                    "2.1.252, 2.1.257 and 2.1.278 show nothing after the call; not bisected (earlier releases "
+                    "stay not-modelled)"),
     Change(behaviour="shell_line_failure_printed", since=(2, 1, 318), value=True,
            evidence="measured: first in 2.1.318, not in 2.1.317 (`cc-harness bisect slash-command-shell-line-fails "
                     "--good 2.1.278 --bad 2.1.332 --results docs/timeline/bisect/shell_line_failure_printed.jsonl`): "
