@@ -21,6 +21,7 @@ from harness.refengine import (
     hook_quiet,
     hook_rewrite,
     memory,
+    memory_hooks,
     messages,
     modes,
     path_denials,
@@ -233,6 +234,7 @@ def _deferred_memory(rt: Runtime, conversation: Conversation, name: str, tool_in
                           "Write or an Edit on 2.1.332)")
     path = resolve(str(tool_input.get("file_path", "")), workdir=rt.workdir)
     due = memory.on_read(model, conversation.memory_loaded, path, rt.workdir, tool=name)
+    memory_hooks.on_load(rt, conversation, due, tool=name, trigger=path)
     return [memory.deferred_text(f, rt.profile) for f in due]
 
 

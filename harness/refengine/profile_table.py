@@ -197,6 +197,13 @@ CHANGES: tuple[Change, ...] = (
            evidence="measured on 2.1.332 (memory-resume): a folder's CLAUDE.md and a scoped rule loaded before a "
                     "--resume are not loaded again after it; the first release with it is not bisected (the row "
                     "above leaves 2.1.279 to 2.1.331 not-modelled)"),
+    Change(behaviour="instructions_loaded_effort", since=(2, 1, 279), value=None,
+           evidence="not measured between 2.1.278 (no effort in an InstructionsLoaded payload) and 2.1.332: "
+                    "hook-event-instructionsloaded, not bisected"),
+    Change(behaviour="instructions_loaded_effort", since=(2, 1, 332), value=True,
+           evidence="measured on 2.1.332 (hook-event-instructionsloaded): the firings for a folder's CLAUDE.md and a "
+                    "scoped rule, within a prompt, carry effort after prompt_id; the first release with it is not "
+                    "bisected (the row above leaves 2.1.279 to 2.1.331 not-modelled)"),
     Change(behaviour="memory_loaded_on_write", since=(2, 1, 332), value=True,
            evidence="measured on 2.1.332 (memory-rules-write-edit): a Write that creates a file a scoped rule or a "
                     "folder's CLAUDE.md covers, and an Edit of such a file not read yet, bring it as a Read does; "
