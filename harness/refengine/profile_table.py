@@ -352,5 +352,15 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/bisect/read_deny_write_is_listed_denial.jsonl`): up to 2.1.268 permission_denials "
                     "stays empty for a Write refused by a bare Read deny rule, from 2.1.269 it lists it "
                     "(permission-read-deny-blocks-write; found by cc-harness explore, seed 1)"),
+    Change(behaviour="tool_search_tool", since=(2, 1, 304), value=True,
+           evidence="measured: first in 2.1.304, not in 2.1.303 (`cc-harness bisect tool-builtin-task-unknown-hooks "
+                    "--field 'steps[0].turns[2].call.expect.result' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/tool_search_tool.jsonl`): ToolSearch select:Read answers with a tool "
+                    "reference (empty text) instead of 'No such tool available: ToolSearch'"),
+    Change(behaviour="task_output_tool", since=(2, 1, 277), value=False,
+           evidence="measured: first in 2.1.277, not in 2.1.276 (`cc-harness bisect tool-builtin-task-unknown-hooks "
+                    "--field 'steps[0].turns[1].call.expect.result' --good 2.1.257 --bad 2.1.278 --results "
+                    "docs/timeline/bisect/task_output_tool.jsonl`): TaskOutput with an unknown id is answered 'No such "
+                    "tool available: TaskOutput' instead of 'No task found with ID: nosuch-2'"),
 )
 

@@ -180,6 +180,10 @@ class Profile:
     shell_line_failure_printed: bool
     """A command whose one ``!`` line fails prints ``Shell command failed for pattern "!`cmd`": [stderr]\n...``
     (false: it prints nothing); either way the model is not asked (slash.py)."""
+    task_output_tool: bool
+    """TaskOutput is a tool (refusing an unknown task id); without it a call is answered ``No such tool available``."""
+    tool_search_tool: bool
+    """ToolSearch is a tool (lookup_tools.py); without it a call is answered ``No such tool available``."""
     documented: bool = False
     """The articles' readings for this version are laid over the measured profile (readings.py)."""
     readings: tuple[str, ...] = ()
