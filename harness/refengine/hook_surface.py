@@ -37,6 +37,7 @@ EVENTS: Mapping[str, Cases] = {
     "SessionEnd": ("hook-event-sessionend",),
     "MessageDisplay": ("hook-event-messagedisplay",),
     "PostToolBatch": ("hook-event-posttoolbatch", "hook-output-posttoolbatch-additional-context"),
+    "InstructionsLoaded": ("hook-event-instructionsloaded",),  # memory_hooks.py
 }
 
 #: Events measured not to fire in a print-mode run on every pinned version (hook_quiet.py, with what wakes each): a
@@ -185,6 +186,8 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "hookSpecificOutput.hookEventName": ("hook-output-posttoolbatch-additional-context",),
         "hookSpecificOutput.additionalContext": ("hook-output-posttoolbatch-additional-context",),
     },
+    "InstructionsLoaded": _measured("hook-event-instructionsloaded", "continue=false", "stopReason", "systemMessage",
+                                    "hookSpecificOutput.hookEventName", "hookSpecificOutput.additionalContext"),
 }
 
 #: How an action ended, per event: ``exit 0`` (no output, or JSON), ``exit 0 plain stdout`` (text that is not
@@ -220,6 +223,7 @@ ENDINGS: Mapping[str, Mapping[str, Cases]] = {
                                    "exit 0 plain stdout")},
     "PostToolBatch": {"exit 0": ("hook-event-posttoolbatch",),
                       **_measured("hook-output-posttoolbatch-ignored", "exit other", "exit 0 plain stdout")},
+    "InstructionsLoaded": _measured("hook-event-instructionsloaded", "exit 0", "exit 2"),
 }
 
 
