@@ -33,7 +33,6 @@ TRIGGERS: Mapping[str, str] = {
     "resume": "a resumed session",
     "slash": "a slash command that expands",
     "slash-shell": "a slash command's !`command` line",
-    "memory": "memory files",
     "cd": "a Bash command that changes directory",
     "settings-write": "a call that may write under .claude/",
     "file-change": "a call that may change a file",
@@ -69,7 +68,6 @@ QUIET: Mapping[str, Quiet] = {
     "PreModelSwitch": Quiet(cases=_ALL, wakes=("model",)),  # /model: hook-output-premodelswitch-deny
     "UserPromptExpansion": Quiet(cases=_ALL, wakes=("slash",)),  # hook-output-userpromptexpansion-*
     "PreSkillShellCommand": Quiet(cases=_ALL, wakes=("slash-shell",)),  # hook-output-preskillshellcommand-*
-    "InstructionsLoaded": Quiet(cases=_ALL, wakes=("memory",)),  # hook-event-payloads (a CLAUDE.md)
     "CwdChanged": Quiet(cases=_ALL, wakes=("cd",)),  # hook-output-cwdchanged-watch-paths (Bash's cd)
     "ConfigChange": Quiet(cases=_ALL, wakes=("settings-write",)),
     # Fired when a file the model read changes (an Edit, a Bash append: hook-event-quiet-bypass-mode's contrast);

@@ -37,6 +37,7 @@ EVENTS: Mapping[str, Cases] = {
     "SessionEnd": ("hook-event-sessionend",),
     "MessageDisplay": ("hook-event-messagedisplay",),
     "PostToolBatch": ("hook-event-posttoolbatch", "hook-output-posttoolbatch-additional-context"),
+    "InstructionsLoaded": ("hook-event-instructionsloaded",),  # memory_hooks.py
 }
 
 #: Events measured not to fire in a print-mode run on every pinned version (hook_quiet.py, with what wakes each): a
@@ -191,6 +192,8 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "hookSpecificOutput.hookEventName": ("hook-output-posttoolbatch-additional-context",),
         "hookSpecificOutput.additionalContext": ("hook-output-posttoolbatch-additional-context",),
     },
+    "InstructionsLoaded": _measured("hook-event-instructionsloaded", "continue=false", "stopReason", "systemMessage",
+                                    "hookSpecificOutput.hookEventName", "hookSpecificOutput.additionalContext"),
 }
 
 #: How an action ended, per event: ``exit 0`` (no output, or JSON), ``exit 0 plain stdout`` (text that is not
@@ -230,13 +233,22 @@ ENDINGS: Mapping[str, Mapping[str, Cases]] = {
                           "exit 0 plain stdout": ("hook-output-permissionrequest-outputs",)},
     "PostToolBatch": {"exit 0": ("hook-event-posttoolbatch",),
                       **_measured("hook-output-posttoolbatch-ignored", "exit other", "exit 0 plain stdout")},
+    "InstructionsLoaded": _measured("hook-event-instructionsloaded", "exit 0", "exit 2"),
+}
+
+
+#: Handler options measured in a plugin's hooks.json only: a settings file validates its hooks against a schema,
+#: in which ``description`` is not (what an unknown key does there is not measured).
+PLUGIN_HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
+    "command": {"description": ("hook-option-description", "hook-option-description-absent")},
 }
 
 
 def every_case() -> set[str]:
     """Every case the table names (for the test that keeps the table honest)."""
     found: set[str] = set()
-    for table in (*HANDLER_OPTIONS.values(), *OUTPUTS.values(), *ENDINGS.values(), EVENTS, QUIET_EVENTS):
+    for table in (*HANDLER_OPTIONS.values(), *PLUGIN_HANDLER_OPTIONS.values(), *OUTPUTS.values(), *ENDINGS.values(),
+                  EVENTS, QUIET_EVENTS):
         for cases in table.values():
             found.update(cases)
     return found
@@ -248,7 +260,8 @@ def check_rule(event: str, handlers: Iterable[tuple[str, Iterable[str]]], *, ori
     if event not in EVENTS and event not in QUIET_EVENTS:
         raise NotModelled(f"a hook on {event} ({origin}): the event is not modelled")
     for kind, keys in handlers:
-        known = HANDLER_OPTIONS.get(kind, {})
+        known = {**HANDLER_OPTIONS.get(kind, {}),
+                 **(PLUGIN_HANDLER_OPTIONS.get(kind, {}) if origin.startswith("plugin:") else {})}
         for key in keys:
             if key not in known:
                 raise NotModelled(f"the hook handler option {key!r} on a {kind} hook ({event}, {origin})")
