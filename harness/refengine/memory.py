@@ -47,6 +47,8 @@ class MemoryFile:
     path: Path
     text: str
     label: str = PROJECT_LABEL
+    parent: Path | None = None
+    """The file whose ``@path`` imports this one."""
 
     def section(self, *, labelled: bool) -> str:
         return f"Contents of {self.path}" + (f" ({self.label})" if labelled else "") + f":\n\n{self.text}"
@@ -109,7 +111,8 @@ def _load(workdir: Path, home: Path, found: list[Path]) -> MemoryModel:
         opening.append(MemoryFile(path=user, text=_text(user, imports=False), label=USER_LABEL))
     if project.is_file():
         opening.append(MemoryFile(path=project, text=_text(project)))
-        opening += [MemoryFile(path=p, text=_text(p, imports=False)) for p in _imports(project, workdir)]
+        opening += [MemoryFile(path=p, text=_text(p, imports=False), parent=project)
+                    for p in _imports(project, workdir)]
     unscoped, scoped = _rules(rules)
     opening += unscoped
     deferred += scoped
