@@ -34,8 +34,9 @@ import yaml
 from harness.case.spec import Case, Turn
 
 _FRONTMATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*(?:\n|\Z)", re.S)
-# A file a shell line writes: the word after > or >> (quotes and the project-dir variable taken off).
-_REDIRECT = re.compile(r"""(?<![0-9&<>])>>?\s*(["']?)([^\s"';|&<>()]+)\1""")
+# A file a shell line writes: the word after > or >> (quotes and the project-dir variable taken off); not an
+# arrow or a comparison of a script's code (``-> None:``, ``=>``, ``>=``).
+_REDIRECT = re.compile(r"""(?<![0-9&<>=-])>>?(?!=)\s*(["']?)([^\s"';|&<>()=]+)\1""")
 # A file named as a quoted literal in a script (Python, JavaScript): written when the script opens it.
 _QUOTED = re.compile(r"""["']([\w.\-/]*[\w\-]\.(?:txt|jsonl|log|out|json))["']""")
 _PROJECT_DIR = re.compile(r"^(?:\$\{?CLAUDE_PROJECT_DIR\}?|\$\{?PWD\}?|\.)/")

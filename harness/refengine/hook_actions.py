@@ -20,6 +20,7 @@ from harness.refengine import (
     hook_async,
     hook_exec,
     hook_failure,
+    hook_handler_types,
     hook_messages,
     hook_options,
     hook_surface,
@@ -73,7 +74,7 @@ def check_settings_command_rule(rule: HookRule, event: str) -> None:
 
 def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | None,
          fields: Mapping[str, Any], tool: str | None = None,
-         ran_input: Mapping[str, Any] | None = None) -> HookOutcome:
+         ran_input: Mapping[str, Any] | None = None, effort: bool | None = None) -> HookOutcome:
     """Run every action whose rule matches ``subject`` (the tool name, agent type or source) and whose ``if``
     holds; ``ran_input`` is the input a tool ran with when a PreToolUse ``updatedInput`` rewrote it."""
     if rt.config.hooks_disabled:
@@ -88,7 +89,7 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
                 hook_exec.check(rule.event, a.command, a.options["args"], from_settings=rule.from_settings,
                                 where=f"({rule.event}, {rule.origin})")
         hook_surface.check_rule(rule.event, ((a.type, a.keys) for a in rule.actions), origin=rule.origin)
-    data = payload(event, source=rt.payload_source(conversation), fields=fields)
+    data = payload(event, source=rt.payload_source(conversation), fields=fields, effort=effort)
     results: list[ActionResult] = []
     seen: set[str] = set()  # settings handlers already run for this event (measured: once, whatever the matcher)
     for rule in rules:
@@ -143,13 +144,21 @@ def _run(rt: Runtime, conversation: Conversation, rule: HookRule, action: HookAc
     if action.type == "command":
         return _command(rt, rule, action, data, event=event)
     if action.type in ("http", "mcp_tool"):
-        result = _http(rt, action, data) if action.type == "http" else _mcp_tool(rt, action, data)
+        result = _http(rt, action, data, event=event) if action.type == "http" else \
+            _mcp_tool(rt, action, data, event=event)
         if result.output is not None:
             hook_surface.check_output(event, result.output)
         return result
     if action.type == "prompt":
         return _prompt(rt, action, data, event)
     return _agent(rt, conversation, action, event=event, data=data)
+
+
+def run_command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str, Any], *,
+                event: str) -> ActionResult:
+    """One command handler run as ``fire`` runs it, for an event whose answer another module reads
+    (permission_request_hooks.py)."""
+    return _command(rt, rule, action, data, event=event)
 
 
 def _timeout(rt: Runtime, action: HookAction) -> float:
@@ -240,7 +249,7 @@ def header_value(value: str, *, allowed: tuple[str, ...], env: Mapping[str, str]
     return _ENV_REFERENCE.sub(resolve, value)
 
 
-def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
+def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any], *, event: str) -> ActionResult:
     """POST the payload; only a 2xx body's JSON counts, failures never block (notes §1.2). The URL is
     taken as written; only header values see environment variables."""
     headers = {k: header_value(v, allowed=action.allowed_env_vars, env=rt.env) for k, v in action.headers.items()}
@@ -254,23 +263,28 @@ def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionRes
     except urllib.error.HTTPError as exc:  # a non-2xx answer: its body is not read as a decision
         answer = exc.read().decode("utf-8", "replace")
         rt.debug.append(hook_messages.http_hook_debug(action.url, status=exc.code, body=answer))
+        hook_handler_types.check_failure(event, action, refused=False)
         return ActionResult(action=action, exit_code=1)
     except (urllib.error.URLError, TimeoutError, ValueError) as exc:
         rt.debug.append(f"[reference] http hook {action.url} failed: {exc}")
+        refused = isinstance(exc, urllib.error.URLError) and isinstance(exc.reason, ConnectionRefusedError)
+        hook_handler_types.check_failure(event, action, refused=refused)
         return ActionResult(action=action, exit_code=1)
     rt.debug.append(hook_messages.http_hook_debug(action.url, status=status, body=body))
     return ActionResult(action=action, stdout=body, output=parse_output(body))
 
 
-def _mcp_tool(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
+def _mcp_tool(rt: Runtime, action: HookAction, data: Mapping[str, Any], *, event: str) -> ActionResult:
     arguments = substitute(dict(action.input), data)
     try:
         result = rt.mcp.call(action.server, action.tool, arguments)
     except McpUnavailable as exc:
         rt.debug.append(f"[reference] mcp_tool hook: {exc}")
+        hook_handler_types.check_failure(event, action, refused=False)
         return ActionResult(action=action, exit_code=1)
     text = "\n".join(str(c.get("text", "")) for c in result.content if c.get("type") == "text")
     if result.is_error:
+        hook_handler_types.check_failure(event, action, refused=False)
         return ActionResult(action=action, exit_code=1, stderr=text)
     return ActionResult(action=action, stdout=text, output=parse_output(text))
 

@@ -31,7 +31,7 @@ from harness.engines.base import Engine
 from harness.engines.sdk import SdkEngine
 from harness.engines.sdk_ts import SdkTsEngine
 from harness.engines.translated import TranslatedEngine
-from harness.errors import NotModelled
+from harness.errors import CaseFormatError, NotModelled
 from harness.expectations import Expectations, judged
 from harness.results import Record
 
@@ -67,9 +67,14 @@ def _untranslatable(engine: TranslatedEngine, case: Case) -> list[str]:
 
 
 def not_modelled(case: Case, engine: Engine) -> Record | None:
-    """``case`` as not-modelled on ``engine``, with the adapter's reasons, when the adapter cannot say it (None
-    when it can): known without a run, so no snapshot is ever recorded for such a case."""
-    if (message := _unsayable(engine, case)) is not None:
+    """``case`` as not-modelled on ``engine``, with the adapter's reasons, when the adapter cannot say it (a
+    case-error when its fixture cannot be copied; None when it can): known without a run, so no snapshot is ever
+    recorded for such a case."""
+    try:
+        message = _unsayable(engine, case)
+    except CaseFormatError as exc:  # a fixture no run may copy (a link out of the case): this case alone fails
+        return Record.faulted(case, engine=engine.name, fault=exc.fault(phase="load"))
+    if message is not None:
         fault = NotModelled(message, phase="run").fault(phase="run")
         return Record.faulted(case, engine=engine.name, fault=fault)
     return None
