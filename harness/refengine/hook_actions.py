@@ -154,6 +154,13 @@ def _run(rt: Runtime, conversation: Conversation, rule: HookRule, action: HookAc
     return _agent(rt, conversation, action, event=event, data=data)
 
 
+def run_command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str, Any], *,
+                event: str) -> ActionResult:
+    """One command handler run as ``fire`` runs it, for an event whose answer another module reads
+    (permission_request_hooks.py)."""
+    return _command(rt, rule, action, data, event=event)
+
+
 def _timeout(rt: Runtime, action: HookAction) -> float:
     return min(action.timeout or DEFAULT_ACTION_TIMEOUT, rt.timeout)
 

@@ -28,7 +28,7 @@ Cases = tuple[str, ...]
 
 #: Triggers this engine reaches, each with the words of its reason.
 TRIGGERS: Mapping[str, str] = {
-    "refused": "a call refused or asked about outside dontAsk mode",
+    "refused": "a call refused or asked about in default or bypass mode beyond the measured asks",
     "refused-in-mode": "a call refused or asked about in acceptEdits or plan mode",
     "resume": "a resumed session",
     "slash": "a slash command that expands",
@@ -55,9 +55,9 @@ QUIET: Mapping[str, Quiet] = {
     # SDK's permission requests and an MCP elicitation (not modelled); never a permission prompt tool's prompt.
     "Notification": Quiet(cases=("hook-event-notification-print-mode", "hook-event-notification-permission-prompt",
                                  *_ALL)),
-    # 2.1.278 and 2.1.332 fire it for a call default mode refuses in print mode, 2.1.252 and 2.1.257 do not
-    # (hook-event-permissionrequest-refused); dontAsk's refusals fire it on none.
-    "PermissionRequest": Quiet(cases=_ALL, wakes=("refused",)),
+    # From 2.1.268 print mode fires it for a call default mode asks about (hook-event-permissionrequest-refused):
+    # permission_request_hooks.py models the asks measured; dontAsk's refusals fire it on no version.
+    "PermissionRequest": Quiet(cases=_ALL, wakes=("refused", "refused-in-mode")),
     # Auto mode's classifier denials (hook-event-permissiondenied; auto mode is not modelled); silent for the
     # refusals of default and dontAsk mode, unmeasured for acceptEdits' and plan's.
     "PermissionDenied": Quiet(cases=_ALL, wakes=("refused-in-mode",)),
@@ -101,11 +101,12 @@ def wake_for_definitions(rt: Runtime) -> None:
 
 
 def wake_refused(rt: Runtime, mode: str) -> None:
-    """A call refused or asked about (not allowed outright) in ``mode``."""
-    if mode != "dontAsk":
-        wake(rt, "refused")
+    """A call refused or asked about (not allowed outright) in ``mode``, beyond the asks whose PermissionRequest hooks
+    permission_request_hooks.py models."""
     if mode in ("acceptEdits", "plan"):
         wake(rt, "refused-in-mode")
+    elif mode != "dontAsk":
+        wake(rt, "refused")
 
 
 def wake_for_call(rt: Runtime, name: str, tool_input: Mapping[str, object]) -> None:

@@ -79,6 +79,8 @@ def on_load(rt: Runtime, conversation: Conversation, files: list[memory.MemoryFi
                           "2.1.252, 2.1.257, 2.1.278 and 2.1.332)")
     for file in files:
         deferred = next(d for d in rt.config.memory.deferred if d.file.path == file.path)
+        if deferred.nested_rule:
+            raise NotModelled(f"a hook on {EVENT} with a rule of a folder's own .claude/rules/ loaded (not measured)")
         fields: dict[str, Any] = {"file_path": str(file.path), "memory_type": "Project",
                                   "load_reason": "nested_traversal" if deferred.folder else "path_glob_match"}
         if not deferred.folder:

@@ -153,6 +153,12 @@ CHANGES: tuple[Change, ...] = (
                     "after a Stop JSON block's 'Stop hook feedback:\\nRUN-THE-TESTS-FIRST' 2.1.259 sends 'Stop hook "
                     "blocking error from command: \"python3 .claude/hooks/gate.py\": RUN-THE-TESTS-FIRST' (the "
                     "same for SubagentStop: hook-event-subagentstop-block on 2.1.278 and 2.1.332)"),
+    Change(behaviour="permission_request_hooks", since=(2, 1, 268), value=True,
+           evidence="measured: first in 2.1.268, not in 2.1.267 (`cc-harness bisect "
+                    "hook-event-permissionrequest-refused --field 'effects[1].content' --good 2.1.257 --bad 2.1.278 "
+                    "--results docs/timeline/bisect/permission_request_hooks.jsonl`): a Bash touch that default mode "
+                    "refuses in print mode leaves the PermissionRequest recorder's line from 2.1.268 "
+                    "(hook-event-permissionrequest-refused, approval-permissionrequest-hook-allow, -deny)"),
     Change(behaviour="unavailable_tool_says_continue", since=(2, 1, 293), value=True,
            evidence="measured: first in 2.1.293, not in 2.1.292 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect subagent-subagent-depth-cap-252 --good 2.1.278 "

@@ -180,6 +180,9 @@ class Profile:
     shell_line_failure_printed: bool
     """A command whose one ``!`` line fails prints ``Shell command failed for pattern "!`cmd`": [stderr]\n...``
     (false: it prints nothing); either way the model is not asked (slash.py)."""
+    permission_request_hooks: bool | None
+    """Print mode runs the PermissionRequest hooks for a call default mode asks about, and honours their decision
+    (permission_request_hooks.py; false: it runs none); None: not measured."""
     task_output_tool: bool
     """TaskOutput is a tool (refusing an unknown task id); without it a call is answered ``No such tool available``."""
     tool_search_tool: bool
