@@ -315,3 +315,40 @@ def test_an_agents_model_key_gets_a_no_case_line(tmp_path: Path, capsys: pytest.
     assert "no case: agent tester: its model: haiku: the agent's case does not check it" in out
     assert "offered: {model: {contains: haiku}}" in out
     assert _reference(repo / "claude-cases" / "agent-tester") is Status.PASS
+
+
+def test_a_link_out_of_the_repository_gets_a_no_case_line_and_no_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A project copy refuses a link out of the repository, so every case init wrote was a case-error."""
+    shared = tmp_path / "team-shared"
+    write_files(shared, {"skills/standup/SKILL.md": SKILL.format(name="standup")})
+    repo = tmp_path / "repo"
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/skills/release/SKILL.md": SKILL.format(name="release")})
+    (repo / ".claude" / "skills" / "standup").symlink_to(shared / "skills" / "standup")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if ".claude/skills/standup" in line]
+    assert lines == [
+        f"no case: .claude/skills/standup -> {shared / 'skills' / 'standup'}: links out of the repository, and a"
+        " case's copy of the repository refuses such a link; init writes no case until it points inside the"
+        " repository (or is replaced by a copy)"
+    ]
+    assert not (repo / "claude-cases").exists()
+
+
+def test_init_prints_names_from_the_repository_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A skill name with a newline or a terminal escape must not fake a line of init's output."""
+    repo = tmp_path / "repo"
+    name = "evil\nwrote  pyproject.toml  (forged)\x1b[2K"
+    agent = '---\nname: "spy\\nwrote  x  (forged)\\e[2K"\ndescription: Use it.\n---\n\nDo it.\n'
+    write_files(repo, {"pyproject.toml": SUITE, f".claude/skills/{name}/SKILL.md": SKILL.format(name="evil"),
+                       ".claude/agents/spy.md": agent})
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert not [line for line in out.splitlines() if line.startswith(("wrote  pyproject.toml", "wrote  x  "))], out
+    assert "(case for the skill evil\\nwrote  pyproject.toml  (forged)\\x1b[2K)" in out
+    assert "(case for the agent spy\\nwrote  x  (forged)\\x1b[2K)" in out

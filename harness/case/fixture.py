@@ -126,6 +126,21 @@ def _project_files(root: Path) -> list[Path]:
     return [p for p in _walk(root) if not BULK & set(p.parts)]
 
 
+def links_out(root: Path) -> list[tuple[Path, str]]:
+    """The links a project copy of ``root`` refuses (each with what it points at): links pointing out of
+    ``root``, or at nothing. A case with ``project:`` on ``root`` is a case-error while one is there."""
+    real_root = root.resolve()
+    out: list[tuple[Path, str]] = []
+    for rel in _project_files(root):
+        link = root / rel
+        if not link.is_symlink():
+            continue
+        pointed = link.resolve()
+        if not pointed.exists() or (pointed != real_root and real_root not in pointed.parents):
+            out.append((rel, os.readlink(link)))
+    return out
+
+
 def _copy(root: Path, files: Iterable[Path], dest: Path, *, excluded: tuple[Path, ...], case: Case) -> None:
     """Copy ``files`` (relative to ``root``) to ``dest``; links must stay inside ``root``."""
     real_root = root.resolve()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rich.console import Console
+
 from harness.commands.common import stdout
 from harness.engines import registry
 
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
     pinned = registry.resolve(args.pinned) if args.pinned else None
     done = scaffold.init(args.dir, pinned=pinned, plugin_dirs=tuple(args.plugin_dir), home=args.home)
-    out = stdout()
+    out = _Printer(stdout())
     out.print(f"pinned claude {done.pinned}: {done.pinned_from} (--pinned VERSION names another)", markup=False)
     for item in done.written:
         out.print(f"wrote  {_shown(item.path, args.dir)}  ({item.what})", markup=False)
@@ -70,6 +72,19 @@ def run(args: argparse.Namespace) -> int:
         out.print(f"snapshot: {line}", markup=False)
     out.print(f"next: pytest -n 2 (or cc-harness run) checks them; see {done.suite_file}", markup=False)
     return 0
+
+
+class _Printer:
+    """init's output, every line escaped: most lines name a part of the repository (a skill, an agent, a link,
+    a server's stderr), and such a name may hold a newline or a terminal escape code."""
+
+    def __init__(self, console: Console) -> None:
+        self._console = console
+
+    def print(self, line: str, *, markup: bool = False) -> None:
+        from harness.scaffold.casefile import escaped  # the scaffold's imports are heavy: only once init runs
+
+        self._console.print(escaped(line), markup=markup, highlight=False)
 
 
 def _shown(path: Path, root: Path) -> str:

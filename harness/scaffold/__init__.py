@@ -35,6 +35,7 @@ from pathlib import Path
 
 import yaml
 
+from harness.case.fixture import links_out
 from harness.engine_name import EngineName
 from harness.engines import cache, registry
 from harness.errors import HarnessError, UsageError
@@ -70,14 +71,26 @@ def init(root: Path, *, pinned: str | None, plugin_dirs: tuple[Path, ...] = (), 
     planned: list[Planned] = []
     if suite is None:
         planned.append(Planned(path=root / OWN_FILE, text=_config(version), what="suite configuration"))
-    config = _read(root, report)
-    planned += _cases(config, root=root, cases=cases, profile=profile_for(version), report=report)
-    planned += setup_parts.plan(root, cases=cases, config=config, plugin_dirs=plugin_dirs, report=report,
-                                profile=profile_for(version))
-    if home is not None:
-        planned += setup_parts.home_cases(home, root=root, cases=cases, version=version, report=report)
+    if refused := links_out(root):
+        # every case copies the repository (project: ../..), and the copy refuses each of these links: a case
+        # written now could only be a case-error, so none is, and each link is named with what to do
+        report.skipped += [
+            f"{rel.as_posix()} -> {target}: links out of the repository, and a case's copy of the repository"
+            " refuses such a link; init writes no case until it points inside the repository (or is replaced"
+            " by a copy)"
+            for rel, target in refused
+        ]
     else:
-        report.skipped.append("your HOME (~/.claude): not read; --home ~/.claude makes cases of its skills and agents")
+        config = _read(root, report)
+        planned += _cases(config, root=root, cases=cases, profile=profile_for(version), report=report)
+        planned += setup_parts.plan(root, cases=cases, config=config, plugin_dirs=plugin_dirs, report=report,
+                                    profile=profile_for(version))
+        if home is not None:
+            planned += setup_parts.home_cases(home, root=root, cases=cases, version=version, report=report)
+        else:
+            report.skipped.append(
+                "your HOME (~/.claude): not read; --home ~/.claude makes cases of its skills and agents"
+            )
     if (ignore := setup_parts.ignore_results(root, results_folder(suite, beside=root))) is not None:
         planned.append(ignore)
     for item in planned:

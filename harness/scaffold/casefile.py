@@ -129,3 +129,16 @@ def unique(case_id: str, taken: set[str]) -> str:
         candidate = f"{case_id}-{n}"
     taken.add(candidate)
     return candidate
+
+
+def escaped(text: str) -> str:
+    """``text`` safe to print as one line of a terminal: a newline, a control or escape code, a bidi override
+    (names come from the repository: one of them must not fake or erase a line of init's output) is shown as
+    its Python escape; an undecodable byte of a file name (a surrogate escape) as ``\\xNN``."""
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    if 0xDC80 <= ord(ch) <= 0xDCFF:
+        return f"\\x{ord(ch) - 0xDC00:02x}"
+    return ch.encode("unicode_escape").decode("ascii")
