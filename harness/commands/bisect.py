@@ -32,10 +32,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
     p.add_argument(
         "--cases-dir", type=Path, default=None, help="the case's folder, e.g. a probe in docs/timeline/probes"
     )
-    p.set_defaults(func=run)
+    p.set_defaults(func=_run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     """The first release whose outcome for the case differs from --good's; exit 0 found, 1 not found."""
     with ExitStack() as stack:
         return _bisect(args, stack)
@@ -73,7 +73,7 @@ def _bisect(args: argparse.Namespace, stack: ExitStack) -> int:
             revision=results_writer.suite_revision(suite.root),
         )
         writer = stack.enter_context(results_writer.Writer(args.results, head=head))
-        run = bisect.recording(run, writer.add)
+        run = bisect.recording(_run, writer.add)
     result = bisect.bisect(
         versions,
         run,

@@ -46,7 +46,7 @@ def _records(value: Any) -> Iterator[dict[str, Any]]:
             yield from _records(v)
 
 
-def payload_keys(snapshots: Path, versions: Iterable[str]) -> dict[tuple[str, str], set[str]]:
+def _payload_keys(snapshots: Path, versions: Iterable[str]) -> dict[tuple[str, str], set[str]]:
     """(event, version) -> the keys of every hook stdin payload a case saved in a file of its run
     (``hook-input.jsonl`` and the like), as claude@version's committed snapshots hold them."""
     out: dict[tuple[str, str], set[str]] = {}
@@ -67,7 +67,7 @@ def build(
 ) -> Contract:
     versions = tuple(s.version for s in surfaces)
     by = coverage.by_element(cases, surfaces)
-    payloads = payload_keys(snapshots, versions) if snapshots is not None else {}
+    payloads = _payload_keys(snapshots, versions) if snapshots is not None else {}
     entries = []
     for kind in Kind:
         names = sorted(set().union(*(s.elements.get(kind, frozenset()) for s in surfaces)))
