@@ -105,11 +105,11 @@ def ensure_installed(version: str, *, root: Path | None = None, timeout: float =
         raise
     with _memo:
         _checked[final] = binary
-    mark_used(final)
+    _mark_used(final)
     return binary
 
 
-def mark_used(install: Path) -> None:
+def _mark_used(install: Path) -> None:
     """Record that ``install`` was used now (its mtime), for pruning the least recently used first."""
     with contextlib.suppress(OSError):  # a read-only cache still runs; it only loses its use order
         (install / USED).touch()
