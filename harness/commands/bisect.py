@@ -73,7 +73,7 @@ def _bisect(args: argparse.Namespace, stack: ExitStack) -> int:
             revision=results_writer.suite_revision(suite.root),
         )
         writer = stack.enter_context(results_writer.Writer(args.results, head=head))
-        run = bisect.recording(_run, writer.add)
+        run = bisect.recording(run, writer.add)
     result = bisect.bisect(
         versions,
         run,
