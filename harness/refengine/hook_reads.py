@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from harness.refengine.hook_results import HookOutcome
     from harness.refengine.runtime import Runtime, SessionState
 
-STOPPED = "Operation stopped by hook"
+_STOPPED = "Operation stopped by hook"
 
 
 def prompt_stop(rt: Runtime, conversation: Conversation, outcome: HookOutcome, prompt: str) -> str | None:
@@ -45,7 +45,7 @@ def stopped_prompt(rt: Runtime, conversation: Conversation, outcome: HookOutcome
                           "either alone, and a stopReason beside a block)")
     conversation.messages.pop()
     rt.session.prompt_stopped = True
-    text = STOPPED if outcome.stop_reason is None else f"{STOPPED}: {outcome.stop_reason}"
+    text = _STOPPED if outcome.stop_reason is None else f"{_STOPPED}: {outcome.stop_reason}"
     if outcome.blocked and outcome.block_apart:
         if outcome.suppress_prompt or outcome.raced:
             raise NotModelled("a UserPromptSubmit continue false racing several blocks or a suppressOriginalPrompt")

@@ -69,7 +69,7 @@ class Rule:
         if tool in ("Read", "Edit") and isinstance(tool_input.get("file_path"), str):
             return self.binds_path(resolve(str(tool_input["file_path"]), workdir=workdir), workdir=workdir)
         if tool == "WebFetch" and self.specifier.startswith("domain:"):
-            return domain_matches(self.specifier.removeprefix("domain:"), str(tool_input.get("url", "")))
+            return _domain_matches(self.specifier.removeprefix("domain:"), str(tool_input.get("url", "")))
         if tool == "WebSearch":
             # Measured on 2.1.252 to 2.1.332 (rule-websearch-query): WebSearch(claude ai) in deny does not refuse a
             # search for exactly "claude ai"; a WebSearch rule with a specifier binds no call.
@@ -122,7 +122,7 @@ def host_of(url: str) -> str | None:
     return host or None
 
 
-def domain_matches(pattern: str, url: str) -> bool:
+def _domain_matches(pattern: str, url: str) -> bool:
     """``WebFetch(domain:H)`` and ``WebFetch(domain:*.H)`` against a URL's host. Measured on 2.1.252 to 2.1.332
     (rule-webfetch-domain, rule-webfetch-domain-wildcard): ``example.com`` binds example.com, ``*.example.com``
     binds docs.example.com and not 127.0.0.1. Whether ``example.com`` binds a subdomain, or ``*.example.com``

@@ -48,7 +48,7 @@ PROJECT = frozenset({"project"})
 _PROJECT_ROOTED = frozenset({"project", "local"})
 #: Levels whose relative rules and name globs are measured, each read against the working copy
 #: (rule-path-levels-relative: the user's ``*.txt`` binds the project's notes.txt).
-RELATIVE_LEVELS = frozenset({"project", "local", "user"})
+_RELATIVE_LEVELS = frozenset({"project", "local", "user"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -136,7 +136,7 @@ def _home(specifier: str, places: Places) -> Path:
 def _relative(specifier: str, path: Path, places: Places, test: Callable[[tuple[str, ...]], bool]) -> bool:
     """A rule read relative to the working copy: ``test`` on ``path``'s parts below it. A path outside it is
     bound by no reading of the rule when ``test`` fails on all its parts (/etc/hostname for ``src/**``)."""
-    if not places.levels <= RELATIVE_LEVELS:
+    if not places.levels <= _RELATIVE_LEVELS:
         raise NotModelled(f"path rule {specifier} from the {'/'.join(sorted(places.levels))} settings")
     if path.is_relative_to(places.workdir):
         return test(path.relative_to(places.workdir).parts)

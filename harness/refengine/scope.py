@@ -20,13 +20,13 @@ from typing import Any
 from harness.refengine.errors import NotModelled
 
 #: Settings keys the engine reads; ``$schema`` only points an editor at the schema.
-SETTINGS_KEYS = frozenset({
+_SETTINGS_KEYS = frozenset({
     "$schema", "hooks", "permissions", "disableAllHooks", "enableAllProjectMcpServers", "enabledMcpjsonServers",
     "skipWebFetchPreflight", "disabledMcpjsonServers", "allowedMcpServers", "deniedMcpServers",
     "env",
 })
 #: Keys of ``permissions`` it reads (``defaultMode``, ``additionalDirectories``, ... are not modelled).
-PERMISSIONS_KEYS = frozenset({"allow", "deny", "ask"})
+_PERMISSIONS_KEYS = frozenset({"allow", "deny", "ask"})
 
 #: Skill frontmatter: read by definition_files.skill_def, or measured ignored by a ``silent-skill-key-*`` case.
 SKILL_KEYS = frozenset({
@@ -49,7 +49,7 @@ BUNDLED_SKILLS = frozenset({
 })
 
 #: File names the real engine loads as memory (instructions in the model's context).
-MEMORY_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md"})
+_MEMORY_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md"})
 #: Folders the walk for memory files skips: never part of a fixture's instructions.
 _SKIPPED = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
 
@@ -60,10 +60,10 @@ def _unknown(keys: Iterable[Any], known: frozenset[str]) -> list[str]:
 
 def settings_problem(path: Path, settings: Mapping[str, Any]) -> str | None:
     """What a settings file the run reads holds that the engine does not model, if anything."""
-    if unknown := _unknown(settings, SETTINGS_KEYS):
+    if unknown := _unknown(settings, _SETTINGS_KEYS):
         return f"settings key {', '.join(unknown)} in {path.name} (unknown settings key)"
     perms = settings.get("permissions")
-    if isinstance(perms, Mapping) and (unknown := _unknown(perms, PERMISSIONS_KEYS)):
+    if isinstance(perms, Mapping) and (unknown := _unknown(perms, _PERMISSIONS_KEYS)):
         return f"settings key permissions.{', permissions.'.join(unknown)} in {path.name}"
     return None
 
@@ -87,7 +87,7 @@ def memory_files(workdir: Path, home: Path) -> list[Path]:
         except OSError:
             continue
         dirs = [e for e in entries if _is_dir(e) and e.name not in _SKIPPED]  # as os.walk: links to folders too
-        found += [root / e.name for e in entries if e.name in MEMORY_NAMES and not _is_dir(e)]
+        found += [root / e.name for e in entries if e.name in _MEMORY_NAMES and not _is_dir(e)]
         if root.name == ".claude" and any(e.name == "rules" for e in dirs):
             found.append(root / "rules")
         folders += [root / e.name for e in reversed(dirs) if not e.is_symlink()]  # never descended into
