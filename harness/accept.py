@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from harness import expectations, snapshots
+from harness.engine_name import EngineName
 from harness.outcome import Judgement, Status
 from harness.results import Record
 from harness.yamlfile import read_yaml
@@ -117,13 +118,13 @@ def plan(records: Iterable[Record], *, snapshot_root: Path, expectations_root: P
             skipped.append((record.engine.text(), record.case, f"{record.status.value}: {why}"))
             continue
         accepted += 1
-        snapshot = snapshots.path_for(snapshot_root, record.engine.text(), record.case)
+        snapshot = snapshots.path_for(snapshot_root, record.engine, record.case)
         text = snapshots.dump(record.transcript)
         old = snapshot.read_text(encoding="utf-8") if snapshot.is_file() else None
         if old != text:
             changes.append(FileChange(path=snapshot, old=old, new=text))
         name = record.engine.text()
-        book = files.get(name) or files.setdefault(name, _open(expectations_root, name))
+        book = files.get(name) or files.setdefault(name, _open(expectations_root, record.engine))
         entries, added, dropped = _merge_entries(book.entries.get(record.case, []), record)
         if added or dropped:
             book.touched.add(record.case)
@@ -167,14 +168,14 @@ def _merge_entries(listed: list[_Entry], record: Record) -> tuple[list[_Entry], 
     return kept + added, added, dropped
 
 
-def _open(root: Path, engine: str) -> _EngineFile:
+def _open(root: Path, engine: EngineName) -> _EngineFile:
     path = expectations.file_for(root, engine)
     expectations.load(root, engine)  # a malformed file stops the accept here, named, before anything is written
     text = path.read_text(encoding="utf-8") if path.is_file() else None
     raw: Any = read_yaml(path) if text is not None else None
     differences = (raw or {}).get("differences") or {}
     entries = {str(case): [dict(e) for e in (items or ())] for case, items in differences.items()}
-    return _EngineFile(path=path, engine=engine, text=text, entries=entries)
+    return _EngineFile(path=path, engine=engine.text(), text=text, entries=entries)
 
 
 def _render(book: _EngineFile) -> str:

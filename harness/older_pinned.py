@@ -143,7 +143,7 @@ class OlderPinned:
 
     @cache  # noqa: B019
     def _snapshot(self, version: str, case_id: str) -> dict[str, Any] | None:
-        return snapshots.read(self.snapshot_root, EngineName.claude(version).text(), case_id)
+        return snapshots.read(self.snapshot_root, EngineName.claude(version), case_id)
 
     def _change(self, case_id: str, version: str) -> CaseChange | None:
         """What differs between ``version``'s committed snapshot and the newest version's."""
@@ -156,7 +156,7 @@ class OlderPinned:
     def reason(self, case: Case | BrokenCase, version: str) -> str | None:
         """Why ``version`` (an older pinned one) runs ``case``; None when its behaviour is known to be the
         newest version's."""
-        engine = EngineName.claude(version).text()
+        engine = EngineName.claude(version)
         if isinstance(case, BrokenCase):
             return "the case is broken"
         if _touches(case, self.edited):

@@ -178,7 +178,6 @@ class CaseTest(pytest.Function):
         self.found = found
         self.case_id = found.id
         self.engine = engine
-        self.engine_name = engine.text()
         self.record: Record | None = None
         self.add_marker(pytest.mark.engine(self.name))
         if isinstance(found, Case):
@@ -187,7 +186,7 @@ class CaseTest(pytest.Function):
                 self.add_marker(pytest.mark.combination(found.combination.caller, found.combination.callee))
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, 0, f"{self.case_id} on {self.engine_name}"
+        return self.path, 0, f"{self.case_id} on {self.engine}"
 
     def setup(self) -> None:
         """Run the case (a fault is an error of this phase, as a fixture's failure would be)."""
@@ -226,9 +225,9 @@ class CaseTest(pytest.Function):
             raise CaseFailure(snapshot_problem)
         if todo := [f for f in record.findings if f.judgement is not Judgement.UNEXPECTED and is_todo(f.reason)]:
             # accepted by --accept, never explained: the difference is known to the file, not to a person
-            where = self.config.stash[_EXPECTATIONS].file_for(self.engine_name)
+            where = self.config.stash[_EXPECTATIONS].file_for(self.engine)
             raise CaseFailure(
-                f"{self.case_id} on {self.engine_name}: {where} lists {', '.join(f.at for f in todo)} with"
+                f"{self.case_id} on {self.engine}: {where} lists {', '.join(f.at for f in todo)} with"
                 " reason: TODO; write why this engine version differs (or fix the case)"
             )
         if record.status is Status.KNOWN:
@@ -237,16 +236,16 @@ class CaseTest(pytest.Function):
                 for f in record.findings
                 if f.judgement in (Judgement.KNOWN, Judgement.INTERMITTENT)
             )
-            pytest.xfail(f"known difference on {self.engine_name}: {reasons}")
+            pytest.xfail(f"known difference on {self.engine}: {reasons}")
 
     def _snapshot_problem(self, record: Record) -> str | None:
         """None when the transcript equals its snapshot (or was just recorded); else what a person needs."""
         assert record.transcript is not None
         update = bool(self.config.option.update_snapshots)
-        path = snapshots.path_for(self.config.stash[snapshots.SNAPSHOT_ROOT], self.engine_name, self.case_id)
+        path = snapshots.path_for(self.config.stash[snapshots.SNAPSHOT_ROOT], self.engine, self.case_id)
         if not update and not path.is_file():
             return (
-                f"no snapshot yet for {self.case_id} on {self.engine_name} ({path} does not exist);"
+                f"no snapshot yet for {self.case_id} on {self.engine} ({path} does not exist);"
                 f" record what this engine printed with:\n    pytest --snapshot-update '{self.nodeid}'"
             )
         snapshot = SnapshotAssertion(
@@ -262,7 +261,7 @@ class CaseTest(pytest.Function):
         with disable_color() if plain else contextlib.nullcontext():
             diff = "\n".join(snapshot.get_assert_diff(diff_mode=self.config.option.diff_mode))
         return (
-            f"{self.case_id} on {self.engine_name}: the transcript differs from its snapshot {path}"
+            f"{self.case_id} on {self.engine}: the transcript differs from its snapshot {path}"
             f" (- snapshot, + this run); if the engine's new behaviour is right, record it with:\n"
             f"    pytest --snapshot-update '{self.nodeid}'\n{diff}"
         )

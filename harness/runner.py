@@ -19,7 +19,7 @@ from harness import races, servers, transcript, tree, workfiles
 from harness.case import BrokenCase, Case, copy_fixture, copy_home
 from harness.case.lint import fixture_notes
 from harness.engine_name import EngineName
-from harness.engines import engine_dir, make_engine
+from harness.engines import make_engine
 from harness.engines.base import Engine, EngineRun
 from harness.errors import HarnessError, NotModelled, ScriptError
 from harness.expectations import Expectations, judged
@@ -67,7 +67,7 @@ def run_case(
         try:
             if keep is not None:
                 # a killed engine may leave a socket or FIFO (tmp/cc-socks/<pid>.sock): not copied, never fatal
-                tree.copy(folders.root, keep / engine_dir(engine.name) / case.id)
+                tree.copy(folders.root, keep / engine.name.dir / case.id)
         finally:
             tree.remove(folders.root)
     return Record.faulted(case, engine=engine.name, fault=fault, duration=time.monotonic() - started)
@@ -144,7 +144,7 @@ def _run(case: Case, engine: Engine, folders: _Folders, *, expectations: Expecta
     if script_failure is not None:
         # a stable string (no temporary or checkout paths), so that it can be listed as a known difference
         data["script_error"] = norm.text(script_failure.splitlines()[0]).replace(str(case.directory), "<case>")
-    listed = expectations.listed(name.text(), case.id)
+    listed = expectations.listed(name, case.id)
     # an intermittent case is "known" whichever way this run went, so reports do not flip between runs
     def verdict(shown: dict[str, Any]) -> tuple[tuple[Finding, ...], Status]:
         return judged(

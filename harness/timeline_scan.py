@@ -32,7 +32,7 @@ from harness.versions import version_key
 
 
 def file_for(folder: Path, version: str) -> Path:
-    return folder / f"claude-{version}.jsonl"
+    return folder / f"{EngineName.claude(version).dir}.jsonl"
 
 
 def done(folder: Path, version: str) -> bool:

@@ -49,7 +49,7 @@ def _bisect(args: argparse.Namespace, stack: ExitStack) -> int:
     bad = registry.resolve(args.bad)
     versions = bisect.releases_between(registry.published_versions(), good, bad)
     expectations = Expectations(root=suite.expectations)
-    listed = [expectations.for_engine(EngineName.claude(v).text()) for v in suite.pinned]
+    listed = [expectations.for_engine(EngineName.claude(v)) for v in suite.pinned]
     attempts = args.retries if bisect.is_intermittent(case.id, listed) else 1
     out = stdout()
     what = f"field {args.field}" if args.field else "outcome"

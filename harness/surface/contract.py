@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.case import Case
+from harness.engine_name import EngineName
 from harness.surface import coverage
 from harness.surface.model import Kind, Surface, element
 
@@ -51,7 +52,7 @@ def _payload_keys(snapshots: Path, versions: Iterable[str]) -> dict[tuple[str, s
     (``hook-input.jsonl`` and the like), as claude@version's committed snapshots hold them."""
     out: dict[tuple[str, str], set[str]] = {}
     for version in versions:
-        for path in sorted((snapshots / f"claude-{version}").glob("*.json")):
+        for path in sorted((snapshots / EngineName.claude(version).dir).glob("*.json")):
             try:
                 files = json.loads(path.read_text()).get("files") or {}
             except (OSError, ValueError, AttributeError):

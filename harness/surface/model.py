@@ -81,7 +81,7 @@ class Surface:
 
 
 def surface_path(root: Path, version: str) -> Path:
-    return root / f"claude-{version}.json"
+    return root / f"{EngineName.claude(version).dir}.json"
 
 
 def committed(root: Path, versions: list[str]) -> list[Surface]:
