@@ -105,7 +105,7 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
 #: Settings that keep project ``.mcp.json`` servers from starting, measured in the project's settings.json only
 #: (mcp-json-disabled-server, mcp-allowed-servers, mcp-denied-servers, 2.1.252 to 2.1.332): a server they rule
 #: out is not started, also beside enableAllProjectMcpServers, and its tools are not there.
-MCP_FILTERS = ("disabledMcpjsonServers", "allowedMcpServers", "deniedMcpServers")
+_MCP_FILTERS = ("disabledMcpjsonServers", "allowedMcpServers", "deniedMcpServers")
 
 
 def _server_names(value: Any, key: str) -> set[str]:
@@ -123,7 +123,7 @@ def _server_names(value: Any, key: str) -> set[str]:
 def _ruled_out(files: Mapping[str, dict[str, Any]], others: bool) -> set[str]:
     """The project servers the filter settings rule out; ``others``: the run has user or plugin servers, which the
     allow and deny lists govern too (not measured)."""
-    present = [(level, key) for level, f in files.items() for key in MCP_FILTERS if key in f]
+    present = [(level, key) for level, f in files.items() for key in _MCP_FILTERS if key in f]
     if any(level != "project" for level, _ in present):
         raise NotModelled(f"{', '.join(sorted({k for _, k in present}))} in a settings file other than the "
                           "project's settings.json")

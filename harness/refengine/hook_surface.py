@@ -287,13 +287,13 @@ def check_output(event: str, output: Mapping[str, Any]) -> None:
 
 #: Output fields measured only in some permission modes (elsewhere another reader may take them: plan mode asks
 #: the auto mode classifier, which reads classifierContext in auto mode, hook-output-posttooluse-classifier-context).
-MODE_BOUND: Mapping[str, frozenset[str]] = {"hookSpecificOutput.classifierContext": frozenset({"bypass"})}
+_MODE_BOUND: Mapping[str, frozenset[str]] = {"hookSpecificOutput.classifierContext": frozenset({"bypass"})}
 
 
 def check_output_mode(event: str, output: Mapping[str, Any], mode: str) -> None:
     """NotModelled for an output field of MODE_BOUND in a mode it was not measured in."""
     for name in output_fields(event, output):
-        if name in MODE_BOUND and mode not in MODE_BOUND[name]:
+        if name in _MODE_BOUND and mode not in _MODE_BOUND[name]:
             raise NotModelled(f"the hook output {name} on {event} in {mode} mode")
 
 

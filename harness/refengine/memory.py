@@ -29,9 +29,9 @@ from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.profiles import Profile
 from harness.refengine.scope import memory_files
 
-USER_LABEL = "user's private global instructions for all projects"
-PROJECT_LABEL = "project instructions, checked into the codebase"
-LOCAL_LABEL = "user's private project instructions, not checked in"
+_USER_LABEL = "user's private global instructions for all projects"
+_PROJECT_LABEL = "project instructions, checked into the codebase"
+_LOCAL_LABEL = "user's private project instructions, not checked in"
 _INTRO = ("Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These "
           "instructions OVERRIDE any default behavior and you MUST follow them exactly as written.")
 _CONTEXT_HEADER = "As you answer the user's questions, you can use the following context:\n# claudeMd\n"
@@ -45,7 +45,7 @@ _SCOPED_GLOB = re.compile(r"[\w.-]+(?:/[\w.-]+)*/\*\*")
 class MemoryFile:
     path: Path
     text: str
-    label: str = PROJECT_LABEL
+    label: str = _PROJECT_LABEL
 
     def section(self, *, labelled: bool) -> str:
         return f"Contents of {self.path}" + (f" ({self.label})" if labelled else "") + f":\n\n{self.text}"
@@ -105,7 +105,7 @@ def _load(workdir: Path, home: Path, found: list[Path]) -> MemoryModel:
         raise NotModelled(f"memory file {_shown(path, workdir, home)} (measured: ~/.claude/CLAUDE.md, ./CLAUDE.md, "
                           "./CLAUDE.local.md, .claude/rules/*.md, a folder's CLAUDE.md)")
     if user.is_file():
-        opening.append(MemoryFile(path=user, text=_text(user, imports=False), label=USER_LABEL))
+        opening.append(MemoryFile(path=user, text=_text(user, imports=False), label=_USER_LABEL))
     if project.is_file():
         opening.append(MemoryFile(path=project, text=_text(project)))
         opening += [MemoryFile(path=p, text=_text(p, imports=False)) for p in _imports(project, workdir)]
@@ -113,7 +113,7 @@ def _load(workdir: Path, home: Path, found: list[Path]) -> MemoryModel:
     opening += unscoped
     deferred += scoped
     if local.is_file():
-        opening.append(MemoryFile(path=local, text=_text(local, imports=False), label=LOCAL_LABEL))
+        opening.append(MemoryFile(path=local, text=_text(local, imports=False), label=_LOCAL_LABEL))
     return MemoryModel(opening=tuple(opening), deferred=tuple(deferred))
 
 

@@ -1,6 +1,6 @@
 """Skill frontmatter keys beyond the ones definition_files.skill_def reads: what each does, as far as measured.
 
-2.1.332's SKILL.md schema accepts, beside the skill keys, the keys of a plugin manifest (``MANIFEST_KEYS``:
+2.1.332's SKILL.md schema accepts, beside the skill keys, the keys of a plugin manifest (``_MANIFEST_KEYS``:
 typed there as any value, described ``@internal``), two provenance markers, ``fallback`` and ``background``. The
 binary reads the manifest keys where a SKILL.md stands for a plugin's manifest; in a user's or project's skill
 they change nothing a run shows. Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 in a project's and a user's
@@ -28,15 +28,15 @@ from collections.abc import Mapping
 from typing import Any
 
 #: Plugin-manifest keys and provenance markers a SKILL.md may carry, measured to change nothing.
-MANIFEST_KEYS = frozenset({
+_MANIFEST_KEYS = frozenset({
     "agents", "author", "channels", "created_by", "defaultEnabled", "dependencies", "displayName", "experimental",
     "homepage", "improved_by", "keywords", "lspServers", "mcpServers", "monitors", "outputStyles", "repository",
     "settings", "themes", "userConfig", "workflows",
 })
 #: Keys the binary reads for other things than the skill's own run (see the module's text).
-CONDITIONAL_KEYS = frozenset({"background", "fallback"})
+_CONDITIONAL_KEYS = frozenset({"background", "fallback"})
 #: Every key this module decides on.
-KEYS = MANIFEST_KEYS | CONDITIONAL_KEYS
+KEYS = _MANIFEST_KEYS | _CONDITIONAL_KEYS
 #: Manifest keys whose value in a plugin manifest defines things to load: measured only empty.
 _DEFINING = frozenset({"agents", "lspServers", "mcpServers", "settings", "userConfig"})
 
