@@ -253,6 +253,13 @@ def test_a_public_name_of_a_module_is_used_outside_it() -> None:
     )
 
 
+def test_a_pending_name_is_still_public_and_lonely() -> None:
+    """A name leaves ``_PENDING`` once it is renamed or used elsewhere, so the list never hides a new one."""
+    graph = _graph()
+    stale = [f"{m}.{n}" for m, n in sorted(_PENDING) if n not in graph.names.get(m, set()) or graph.users.get((m, n))]
+    assert not stale, f"take these out of _PENDING: {stale}"
+
+
 def test_a_package_hands_on_only_names_taken_from_it() -> None:
     graph = _graph()
     unused = [
