@@ -98,6 +98,20 @@ def test_a_case_the_adapter_cannot_say_is_not_modelled_with_its_reasons_and_one_
     assert got.unrecorded == (KNOWN_ON_CODEX,)  # no snapshot under tmp_path
 
 
+def test_a_case_an_agent_sdk_cannot_script_is_not_modelled_without_a_run(tmp_path: Path) -> None:
+    """The sdk-ts adapter refuses approvals and planned API faults before it starts the SDK: the grid knows it."""
+    approvals = next(c for c in _cases() if c.approvals is not None)
+    faults = next(c for c in _cases() if c.run.api_faults)
+    plain = _case(KNOWN_ON_CODEX)
+    expectations = Expectations(root=SUITE.expectations)
+    engines = [EngineName.parse("sdk-ts@0.3.333")]
+    (got,) = recorded([approvals, faults, plain], engines, snapshot_root=tmp_path, expectations=expectations)
+    assert [(r.case, r.status) for r in got.records] == [(c.id, Status.NOT_MODELLED) for c in (approvals, faults)]
+    messages = [r.fault.message if r.fault else "" for r in got.records]
+    assert "approvals:" in messages[0] and "run.api_faults:" in messages[1]
+    assert got.unrecorded == (plain.id,)  # no snapshot under tmp_path
+
+
 def test_a_known_difference_found_in_the_debug_log_is_left_to_live_runs() -> None:
     """A snapshot holds no debug log: an entry found there would be taken for stale (a failure)."""
     expectations = Expectations(root=SUITE.expectations)

@@ -102,6 +102,14 @@ def test_prompts_on_stdin_are_the_sdks_streaming_input_one_user_message_each(tmp
     assert isinstance(seen["options"], dict) and seen["options"]["permissionMode"] == "plan"
 
 
+def test_setup_flags_reach_the_bundled_binary_as_bare_flags(tmp_path: Path) -> None:
+    # --init and --maintenance have no SDK option and take no value: an extraArgs key set to null is passed to the
+    # binary as the bare flag (the driver used to refuse them, so a Setup hook case crashed on sdk-ts).
+    for flag in ("--init", "--maintenance"):
+        seen = _drive(tmp_path, ["-p", "x", "--output-format", "stream-json", "--verbose", flag])
+        assert isinstance(seen["options"], dict) and seen["options"]["extraArgs"] == {flag[2:]: None}
+
+
 def test_a_flag_with_no_sdk_option_is_refused_not_dropped(tmp_path: Path) -> None:
     sdk = tmp_path / "sdk.mjs"
     sdk.write_text(STAND_IN, encoding="utf-8")

@@ -57,15 +57,23 @@ class ApprovalsTool:
         return tuple(json.loads(line) for line in self.log.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
-def not_scripted_here(case: Case, engine: EngineName) -> None:
-    """Raise NotObservable for a case with ``approvals`` on an adapter that does not answer prompts yet (the
-    Agent SDKs ask their permission callback, which the harness does not script), or with ``run.api_faults``
-    (the SDK adapters serve no planned faults)."""
+def not_scripted(case: Case, engine: EngineName) -> list[str]:
+    """Why ``case`` cannot run on an adapter that does not answer prompts yet (the Agent SDKs ask their
+    permission callback, which the harness does not script) or serves no planned faults: a case with
+    ``approvals`` or ``run.api_faults``. Empty when it can run. Known before any run, so the reports' agents
+    grid counts such a case as not-modelled without running it (reporting/recorded.py)."""
+    reasons = []
     if case.run.api_faults:
-        raise NotObservable(f"{case.case_file}: run.api_faults: {engine} serves no planned API faults", phase="run")
+        reasons.append(f"{case.case_file}: run.api_faults: {engine} serves no planned API faults")
     if case.approvals is not None:
-        raise NotObservable(
+        reasons.append(
             f"{case.case_file}: approvals: {engine} asks the SDK's permission callback, which cc-harness does not"
-            " script yet; the case's answers reach only claude -p (--permission-prompt-tool)",
-            phase="run",
+            " script yet; the case's answers reach only claude -p (--permission-prompt-tool)"
         )
+    return reasons
+
+
+def not_scripted_here(case: Case, engine: EngineName) -> None:
+    """Raise NotObservable, with the first of ``not_scripted``'s reasons, for a case this adapter cannot run."""
+    if reasons := not_scripted(case, engine):
+        raise NotObservable(reasons[0], phase="run")

@@ -76,6 +76,12 @@ function parse(argv) {
         // No SDK option of their own in every release: passed to the binary as they are.
         options.extraArgs[arg.slice(2)] = next();
         break;
+      case "--init":
+      case "--maintenance":
+        // Run the Setup hooks first: no SDK option, so the bare flag goes to the binary (an extraArgs key whose
+        // value is null is passed as `--key` with no value; sdk.d.ts, extraArgs).
+        options.extraArgs[arg.slice(2)] = null;
+        break;
       default:
         process.stderr.write(`sdk-ts driver: no SDK option for the claude argument ${arg}\n`);
         process.exit(2);

@@ -15,8 +15,10 @@ Not modelled, so the run says not-modelled:
 - a value that may name something to load (a non-empty ``mcpServers``, ``lspServers``, ``agents``,
   ``settings`` or ``userConfig``; a mapping or a nested list anywhere): only empty ones and plain texts, flags,
   numbers and lists of them were measured;
-- ``background`` on a ``context: fork`` skill: the schema says such a fork runs as a background agent that
-  reports back later (measured only without ``context: fork``);
+- ``background`` on a ``context: fork`` skill with another value than ``true`` (a flag or the text): the schema
+  says such a fork runs as a background agent that reports back later, but in print mode the fork still runs in
+  the turn and its answer is the Skill call's result, with or without an ``agent``, on every pin
+  (skill-key-background-fork); other values were not measured;
 - ``fallback`` beside a plugin skill of the same name or any MCP server: the binary drops a fallback skill when a
   plugin or MCP skill with the same suffix is loaded (``Dropping fallback skill``), which was not measured;
 - any of these keys in a plugin's skill or in a command file (a plugin's SKILL.md may stand for its manifest).
@@ -50,6 +52,11 @@ def _plain(value: Any) -> bool:
     return all(map(_scalar, value)) if isinstance(value, list) else _scalar(value)
 
 
+def _background_measured(value: Any) -> bool:
+    """``true`` as a flag or a text: the values of ``background`` measured on a fork skill."""
+    return value is True or value == "true"
+
+
 def _empty(value: Any) -> bool:
     return value is None or (isinstance(value, (list, dict)) and not value)
 
@@ -67,8 +74,9 @@ def key_problem(name: str, meta: Mapping[str, Any], *, plugin: str | None, comma
     if odd:
         shown = ", ".join(f"{k}: {meta[k]!r}" for k in odd)
         return f"skill {name!r} frontmatter {shown} (measured with empty or plain values only)"
-    if "background" in meta and meta.get("context") == "fork":
-        return f"skill {name!r} frontmatter key background on a context: fork skill (a background fork: unmeasured)"
+    if "background" in meta and meta.get("context") == "fork" and not _background_measured(meta["background"]):
+        return (f"skill {name!r} frontmatter background: {meta['background']!r} on a context: fork skill "
+                "(measured: true, as a flag or a text)")
     return None
 
 

@@ -3,8 +3,9 @@
 Running every case on every agent version would make CI's job hours long; what an agent version printed is
 already committed, as its snapshots (recorded by ``run --accept`` or ``pytest --snapshot-update``). So a
 record here is either
-- **not-modelled**, with the adapter's reasons, for a case its tables cannot say to the agent (the same check
-  the adapter makes before it starts the agent: no run is needed to know it), or
+- **not-modelled**, with the adapter's reasons, for a case its tables cannot say to the agent, or one an Agent
+  SDK adapter cannot script (approvals, planned API faults): the same check the adapter makes before it starts
+  the agent, so no run is needed to know it; or
 - the committed snapshot judged by today's case and the engine's expectations file (pass, known or fail,
   exactly as a run that printed it would be judged),
 and a case with neither is counted as not recorded (never run on that version, or a run with no verdict,
@@ -25,7 +26,10 @@ from harness.case import Case, copy_fixture, copy_home
 from harness.checks import DEBUG_LOG_AT
 from harness.engine_name import EngineName
 from harness.engines import make_engine
+from harness.engines.approvals import not_scripted
 from harness.engines.base import Engine
+from harness.engines.sdk import SdkEngine
+from harness.engines.sdk_ts import SdkTsEngine
 from harness.engines.translated import TranslatedEngine
 from harness.errors import NotModelled
 from harness.expectations import Expectations, judged
@@ -41,8 +45,12 @@ class Recorded:
     unrecorded: tuple[str, ...]
 
 
-def _unsayable(engine: TranslatedEngine, case: Case) -> list[str]:
+def _unsayable(engine: Engine, case: Case) -> list[str]:
     """The adapter's reasons it cannot say ``case`` (empty: it can), on a private copy of the fixture."""
+    if isinstance(engine, SdkEngine | SdkTsEngine):  # the checks the Agent SDK adapters make before a run
+        return not_scripted(case, engine.name)
+    if not isinstance(engine, TranslatedEngine):
+        return []
     with tempfile.TemporaryDirectory(prefix=f"cch-{case.id}-") as root:
         work, home = Path(root) / "work", Path(root) / "home"
         copy_fixture(case, work)
@@ -55,7 +63,7 @@ def record_of(case: Case, engine: Engine, *, snapshot_root: Path, expectations: 
     """``case`` on ``engine`` from the repository: not-modelled with the adapter's reasons, else its committed
     snapshot judged; None when it has neither."""
     name = engine.name
-    if isinstance(engine, TranslatedEngine) and (reasons := _unsayable(engine, case)):
+    if reasons := _unsayable(engine, case):
         fault = NotModelled(f"{engine.name}: {'; '.join(reasons)}", phase="run").fault(phase="run")
         return Record.faulted(case, engine=name, fault=fault)
     shown = snapshots.read(snapshot_root, name, case.id)

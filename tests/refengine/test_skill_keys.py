@@ -23,6 +23,7 @@ def _unmodelled(tmp_path: Path, frontmatter: str, extra: dict[str, str] | None =
 @pytest.mark.parametrize("frontmatter", [
     "keywords: [explore]\n", "outputStyles: EXPLORE\n", "themes: []\n", "dependencies: []\n",
     "fallback: EXPLORE\n", "fallback: true\n", "mcpServers: {}\n", "experimental: {}\n", "background: true\n",
+    "context: fork\nbackground: true\n", "context: fork\nbackground: 'true'\n",
     "author: EXPLORE\nhomepage: EXPLORE\nrepository: EXPLORE\ndefaultEnabled: false\n",
 ])
 def test_measured_forms_change_nothing(tmp_path: Path, frontmatter: str) -> None:
@@ -34,7 +35,8 @@ def test_measured_forms_change_nothing(tmp_path: Path, frontmatter: str) -> None
     ("agents: [reviewer]\n", "agents"),
     ("themes: {dark: {}}\n", "themes"),
     ("keywords: [[a]]\n", "keywords"),
-    ("context: fork\nbackground: true\n", "background on a context: fork skill"),
+    ("context: fork\nbackground: false\n", "background: False on a context: fork skill"),
+    ("context: fork\nbackground: 1\n", "background: 1 on a context: fork skill"),
     ("frobnicate: true\n", "frontmatter key frobnicate"),
 ])
 def test_unmeasured_forms_are_not_modelled(tmp_path: Path, frontmatter: str, reason: str) -> None:

@@ -26,5 +26,16 @@ elif "NOREASON" in text:
     out = {"continue": False} if handler == "a" else {}
 elif "BOTH" in text:
     out = {**STOP, **BLOCK} if handler == "a" else {}
+if out.get("continue") is False:
+    # A stop answered while the other handler still runs cancels it, so its line in hooks.txt would race:
+    # wait (at most 10 s) until the other handler has logged this event as often as this one.
+    import time
+    deadline = time.monotonic() + 10
+    path = os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "hooks.txt")
+    while time.monotonic() < deadline:
+        lines = open(path).read().splitlines()
+        if lines.count(f"{event} b") >= lines.count(f"{event} a"):
+            break
+        time.sleep(0.05)
 if out:
     print(json.dumps(out))
