@@ -58,6 +58,9 @@ class SkillDef:
     """Its ``model`` key: changes nothing the engine models, but may fire the model-switch hooks (hook_quiet.py)."""
     fallback: bool = False
     """It carries a ``fallback`` key (skill_keys.py: modelled only with no skill it could yield to)."""
+    hidden_from_tool: bool = False
+    """A plugin command's ``hide-from-slash-command-tool`` key (skill_keys.COMMAND_KEYS: a Skill call on it is
+    not measured)."""
 
     def listed(self, *, activated: set[str], without_description: bool = True) -> bool:
         """Listed to the model: it has something to show, the model may invoke it, and a conditional

@@ -94,10 +94,12 @@ def skill_def(path: Path, warnings: list[str], *, name: str, plugin: str | None 
         plugin_root=plugin_root,
         alias=alias,
         command=command,
-        unmodelled=tuple(p for p in (frontmatter_problem("skill", name, meta, SKILL_KEYS | skill_keys.KEYS),
+        unmodelled=tuple(p for p in (frontmatter_problem("skill", name, meta, SKILL_KEYS | skill_keys.KEYS
+                                                         | skill_keys.command_keys(plugin=plugin, command=command)),
                                      skill_keys.key_problem(name, meta, plugin=plugin, command=command)) if p),
         model=str(meta["model"]) if meta.get("model") is not None else None,
         fallback="fallback" in meta,
+        hidden_from_tool=bool(skill_keys.command_keys(plugin=plugin, command=command) & set(meta)),
     )
 
 

@@ -20,9 +20,11 @@ from harness.refengine import (
     hook_defer,
     hook_quiet,
     hook_rewrite,
+    lookup_tools,
     memory,
     messages,
     modes,
+    notebook_rules,
     path_denials,
     read_guard,
     skills,
@@ -33,7 +35,7 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.hook_actions import STRUCTURED_OUTPUT, fire
 from harness.refengine.hook_results import HookOutcome
 from harness.refengine.mcp_client import McpUnavailable
-from harness.refengine.permission_request import Request
+from harness.refengine.permission_request import ALLOW, Request
 from harness.refengine.permissions import decide, removed_by_deny
 from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Runtime
@@ -90,30 +92,37 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     name = ALIASES.get(called, called)
     raw_input = use.get("input")
     tool_input: dict[str, Any] = dict(raw_input) if isinstance(raw_input, dict) else {}
-    if name in UNMODELLED_BUILTINS:
+    looked_up = lookup_tools.present(name, rt.profile)  # TaskStop, TaskOutput, ToolSearch where the release has it
+    if looked_up:
+        lookup_tools.check(rt, conversation, name, tool_input)
+    elif name in UNMODELLED_BUILTINS and name not in lookup_tools.TOOLS:
         raise NotModelled(f"a call to the built-in tool {name}")
     available = conversation.callable(rt.profile)
     conversation.tools_called.append(called)  # every attempt counts, refused or not (measured ``tool_uses``)
-    if called not in available and name not in available:
+    if called not in available and name not in available and not looked_up:
         return _error(use_id, messages.no_such_tool(
             called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in available,
             says_continue=rt.profile.unavailable_tool_says_continue,
             disabled=name in DISABLED_BUILTINS or name in removed_by_deny(rt.rules)))
     invalid = validation_error(name, tool_input, rt.profile.input_error_types) or (
-        skills.validation_error(rt, tool_input) if name == "Skill" else None)
+        skills.validation_error(rt, tool_input) if name == "Skill" else None) or (
+        lookup_tools.validation_error(name, tool_input) if looked_up else None)
     if invalid is None and ((invalid := path_denials.read_denied_write(rt, name, tool_input)) is not None
                             or (invalid := path_denials.path_denied(rt, name, tool_input)) is not None) \
             and rt.profile.read_deny_write_is_listed_denial:
         _deny(rt, name, normalized_input(name, tool_input, workdir=rt.workdir))
     if invalid is None:  # the read-first guard: no permission denial listed (read_guard.py)
         invalid = read_guard.unread_refusal(rt, conversation, name, tool_input)
+    if invalid is None and (refused := notebook_rules.validation_refusal(rt, conversation, name, tool_input)):
+        return _error(use_id, refused)  # the same plain text where NotebookEdit is deferred (measured)
     if invalid is not None:
-        if name in conversation.deferred(rt.profile):
+        if name in conversation.deferred(rt.profile) and not looked_up:
             # 2.1.332 appends "This tool's schema was not sent to the API ..." and the tool's JSON schema.
             raise NotModelled(f"input validation of the deferred tool {name}")
         return _error(use_id, invalid)
 
-    reported = normalized_input(name, tool_input, workdir=rt.workdir)
+    reported = lookup_tools.reported_input(tool_input) if looked_up else normalized_input(
+        name, tool_input, workdir=rt.workdir)
     hook_quiet.wake_for_call(rt, name, tool_input)
     pre = fire(rt, conversation, "PreToolUse", subject=name, tool=name,
                fields={"tool_name": name, "tool_input": reported, "tool_use_id": use_id})
@@ -156,7 +165,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
         bash_path_refusal=rt.profile.bash_path_refusal,
         bash_variable_refusal=rt.profile.bash_variable_refusal,
     )
-    decision = decide(request)
+    # ToolSearch asks for no approval in the modes it was measured in (lookup_tools.check holds it to those).
+    decision = ALLOW if name == lookup_tools.TOOL_SEARCH else decide(request)
     if decision.behaviour != "allow":
         hook_quiet.wake_refused(rt, conversation.mode or rt.mode)
     if conversation.mode is None:  # the session's mode; a hook agent's own dontAsk answers as default does
@@ -221,15 +231,18 @@ def _run_allowed(rt: Runtime, conversation: Conversation, name: str, tool_input:
 def _deferred_memory(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any],
                      result: ToolResult) -> list[str]:
     """The texts of the folder CLAUDE.md files and scoped rules a call loads (memory.py). Measured: a successful
-    Read on the main thread; other file tools, a failed Read and a Read in another context are not."""
+    Read on the main thread, and a successful Write or Edit where the profile says they load as a Read does
+    (memory-rules-write-edit); other file tools, a failed call and a call in another context are not."""
     model = rt.config.memory
     if not model.deferred or name not in ("Read", "Glob", "Grep", *FILE_WRITING_TOOLS):
         return []
-    if name != "Read" or result.failed or conversation.kind != "main":
+    loads = name == "Read" or (name in ("Write", "Edit") and rt.profile.memory_loaded_on_write is True)
+    if not loads or result.failed or conversation.kind != "main":
         raise NotModelled(f"{name} {'that failed ' if result.failed else ''}in a {conversation.kind} context with a "
-                          "folder's CLAUDE.md or a scoped rule present (measured: a Read on the main thread)")
+                          "folder's CLAUDE.md or a scoped rule present (measured: a Read on the main thread; a "
+                          "Write or an Edit on 2.1.332)")
     path = resolve(str(tool_input.get("file_path", "")), workdir=rt.workdir)
-    due = memory.on_read(model, conversation.memory_loaded, path, rt.workdir)
+    due = memory.on_read(model, conversation.memory_loaded, path, rt.workdir, tool=name)
     return [memory.deferred_text(f, rt.profile) for f in due]
 
 
@@ -277,6 +290,8 @@ def _execute(rt: Runtime, conversation: Conversation, name: str,
         return run.result, run.injected
     if name == "Agent":
         return agents.launch(rt, conversation, tool_input), ()
+    if name == lookup_tools.TOOL_SEARCH:
+        return lookup_tools.run_tool_search(rt, conversation, tool_input), ()
     if name == STRUCTURED_OUTPUT:
         conversation.structured_output = dict(tool_input)
         return ToolResult(content="Structured output provided successfully"), ()

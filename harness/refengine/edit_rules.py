@@ -37,7 +37,7 @@ def cannot_bind(specifier: str, path: Path) -> bool:
     rule is anchored (the anchoring only narrows what it binds): ``Edit(/src/**)`` and ``Edit(src/**)`` leave
     out.txt at the working copy's top alone (rule-edit-path-write-*). A glob without a slash (``out*.txt``)
     cannot bind a file whose name and trailing paths none match it, even with ``*`` crossing folders."""
-    m = _FOLDER_RULE.fullmatch(specifier)
+    m = _FOLDER_RULE.fullmatch(specifier.removeprefix("./"))  # ./secrets/** names the folder secrets
     if m is not None:
         return m.group(1) not in path.parent.parts
     if any(c in specifier for c in "/[{!\\") or specifier.startswith(("~", ".")):  # globs fnmatch may read otherwise

@@ -20,6 +20,7 @@ from harness.refengine import (
     hook_async,
     hook_exec,
     hook_failure,
+    hook_handler_types,
     hook_messages,
     hook_options,
     hook_surface,
@@ -143,7 +144,8 @@ def _run(rt: Runtime, conversation: Conversation, rule: HookRule, action: HookAc
     if action.type == "command":
         return _command(rt, rule, action, data, event=event)
     if action.type in ("http", "mcp_tool"):
-        result = _http(rt, action, data) if action.type == "http" else _mcp_tool(rt, action, data)
+        result = _http(rt, action, data, event=event) if action.type == "http" else \
+            _mcp_tool(rt, action, data, event=event)
         if result.output is not None:
             hook_surface.check_output(event, result.output)
         return result
@@ -240,7 +242,7 @@ def _header_value(value: str, *, allowed: tuple[str, ...], env: Mapping[str, str
     return _ENV_REFERENCE.sub(resolve, value)
 
 
-def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
+def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any], *, event: str) -> ActionResult:
     """POST the payload; only a 2xx body's JSON counts, failures never block (notes §1.2). The URL is
     taken as written; only header values see environment variables."""
     headers = {k: _header_value(v, allowed=action.allowed_env_vars, env=rt.env) for k, v in action.headers.items()}
@@ -254,23 +256,28 @@ def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionRes
     except urllib.error.HTTPError as exc:  # a non-2xx answer: its body is not read as a decision
         answer = exc.read().decode("utf-8", "replace")
         rt.debug.append(hook_messages.http_hook_debug(action.url, status=exc.code, body=answer))
+        hook_handler_types.check_failure(event, action, refused=False)
         return ActionResult(action=action, exit_code=1)
     except (urllib.error.URLError, TimeoutError, ValueError) as exc:
         rt.debug.append(f"[reference] http hook {action.url} failed: {exc}")
+        refused = isinstance(exc, urllib.error.URLError) and isinstance(exc.reason, ConnectionRefusedError)
+        hook_handler_types.check_failure(event, action, refused=refused)
         return ActionResult(action=action, exit_code=1)
     rt.debug.append(hook_messages.http_hook_debug(action.url, status=status, body=body))
     return ActionResult(action=action, stdout=body, output=parse_output(body))
 
 
-def _mcp_tool(rt: Runtime, action: HookAction, data: Mapping[str, Any]) -> ActionResult:
+def _mcp_tool(rt: Runtime, action: HookAction, data: Mapping[str, Any], *, event: str) -> ActionResult:
     arguments = substitute(dict(action.input), data)
     try:
         result = rt.mcp.call(action.server, action.tool, arguments)
     except McpUnavailable as exc:
         rt.debug.append(f"[reference] mcp_tool hook: {exc}")
+        hook_handler_types.check_failure(event, action, refused=False)
         return ActionResult(action=action, exit_code=1)
     text = "\n".join(str(c.get("text", "")) for c in result.content if c.get("type") == "text")
     if result.is_error:
+        hook_handler_types.check_failure(event, action, refused=False)
         return ActionResult(action=action, exit_code=1, stderr=text)
     return ActionResult(action=action, stdout=text, output=parse_output(text))
 

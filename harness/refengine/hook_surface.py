@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness.refengine import hook_exec, hook_failure, hook_options, hook_quiet
+from harness.refengine import hook_exec, hook_failure, hook_handler_types, hook_options, hook_quiet
 from harness.refengine.errors import NotModelled
 from harness.refengine.hook_defer import CASES as DEFER_CASES
 
@@ -51,9 +51,10 @@ HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
                 "onFailure": hook_failure.CASES,
                 **hook_options.MEASURED},  # if, once, shell: measured per value, event and origin there
     "http": {"type": ("hook-http-action",), "url": ("hook-http-action",), "headers": ("hook-http-action",),
-             "allowedEnvVars": ("hook-http-action",)},
+             "allowedEnvVars": ("hook-http-action",), **hook_handler_types.OPTIONS["http"]},
     "mcp_tool": {"type": ("hook-tool-mcp-tool",), "server": ("hook-tool-mcp-tool",),
-                 "tool": ("hook-tool-mcp-tool",), "input": ("hook-tool-mcp-tool",)},
+                 "tool": ("hook-tool-mcp-tool",), "input": ("hook-tool-mcp-tool",),
+                 **hook_handler_types.OPTIONS["mcp_tool"]},
     "prompt": {"type": ("hook-prompt-action",), "prompt": ("hook-prompt-action",)},
     "agent": {"type": ("hook-subagent-agent-action",), "prompt": ("hook-subagent-agent-action",)},
 }
@@ -108,6 +109,7 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "suppressOutput=true": ("hook-output-suppress-output",),
         "systemMessage": ("hook-output-system-message",),
         "hookSpecificOutput.classifierContext": ("hook-output-posttooluse-classifier-context-bypass",),
+        "result": ("hook-option-mcp-tool-handler-events",),
         **_measured("hook-output-posttooluse-permission-ignored", *_PERMISSION_FIELDS[1:]),
     },
     "PostToolUseFailure": {
@@ -129,6 +131,8 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         **_measured("hook-output-userpromptsubmit-ignored", *_PERMISSION_FIELDS[1:], "suppressOutput=true",
                     "systemMessage"),
         **_measured("hook-output-userpromptsubmit-continue-false", "continue=false", "stopReason"),
+        # An mcp_tool action's reply {"result": "recorded"} decides nothing (as on PreToolUse).
+        "result": ("hook-option-mcp-tool-handler-events",),
     },
     "Stop": {
         _DEFER: (_DEFER_IGNORED,),
@@ -137,6 +141,7 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "decision=block": ("hook-event-stop-gate",),
         "reason": ("hook-event-stop-gate",),
         **_measured("hook-output-stop-ignored", *_PERMISSION_FIELDS[1:], *_UNREAD_FIELDS),
+        "result": ("hook-option-mcp-tool-handler-events",),
     },
     "SubagentStart": {
         _DEFER: (_DEFER_IGNORED,),
@@ -218,10 +223,18 @@ ENDINGS: Mapping[str, Mapping[str, Cases]] = {
 }
 
 
+#: Handler options measured in a plugin's hooks.json only: a settings file validates its hooks against a schema,
+#: in which ``description`` is not (what an unknown key does there is not measured).
+PLUGIN_HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
+    "command": {"description": ("hook-option-description", "hook-option-description-absent")},
+}
+
+
 def every_case() -> set[str]:
     """Every case the table names (for the test that keeps the table honest)."""
     found: set[str] = set()
-    for table in (*HANDLER_OPTIONS.values(), *OUTPUTS.values(), *ENDINGS.values(), EVENTS, QUIET_EVENTS):
+    for table in (*HANDLER_OPTIONS.values(), *PLUGIN_HANDLER_OPTIONS.values(), *OUTPUTS.values(), *ENDINGS.values(),
+                  EVENTS, QUIET_EVENTS):
         for cases in table.values():
             found.update(cases)
     return found
@@ -233,7 +246,8 @@ def check_rule(event: str, handlers: Iterable[tuple[str, Iterable[str]]], *, ori
     if event not in EVENTS and event not in QUIET_EVENTS:
         raise NotModelled(f"a hook on {event} ({origin}): the event is not modelled")
     for kind, keys in handlers:
-        known = HANDLER_OPTIONS.get(kind, {})
+        known = {**HANDLER_OPTIONS.get(kind, {}),
+                 **(PLUGIN_HANDLER_OPTIONS.get(kind, {}) if origin.startswith("plugin:") else {})}
         for key in keys:
             if key not in known:
                 raise NotModelled(f"the hook handler option {key!r} on a {kind} hook ({event}, {origin})")

@@ -14,7 +14,8 @@ API), with the two change points bisected (docs/timeline/probes/memory-*):
 
 Everything else a fixture's memory can hold is not-modelled (``MemoryModel.problem``): other memory files,
 imports that are not a plain relative path to a file, several unscoped rules (the engine lists them in the
-folder's order, not by name), imports or rules of the user, ``paths`` other than ``<folder>/**``.
+folder's order, not by name), imports or rules of the user, ``paths`` globs outside the measured forms
+(rule_globs.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.refengine import rule_globs
 from harness.refengine.errors import NotModelled
 from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.profiles import Profile
@@ -38,7 +40,6 @@ _CONTEXT_HEADER = "As you answer the user's questions, you can use the following
 _CONTEXT_FOOTER = ("# currentDate\nToday's date is {date}.\n\n      IMPORTANT: this context may or may not be relevant "
                    "to your tasks. You should not respond to this context unless it is highly relevant to your task.")
 _IMPORT = re.compile(r"(?<!\S)@(\S+)")
-_SCOPED_GLOB = re.compile(r"[\w.-]+(?:/[\w.-]+)*/\*\*")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,13 +60,13 @@ class Deferred:
     folder: Path | None = None
     """A folder's CLAUDE.md covers the files under that folder."""
     globs: tuple[str, ...] = ()
-    """A scoped rule covers the files its ``paths`` (``<folder>/**``, relative to the working copy) match."""
+    """A scoped rule covers the files its ``paths`` globs (rule_globs.py, relative to the working copy) match."""
 
     def covers(self, path: Path, workdir: Path) -> bool:
         if self.folder is not None:
             return path.is_relative_to(self.folder)
         rel = path.relative_to(workdir).as_posix() if path.is_relative_to(workdir) else None
-        return rel is not None and any(rel.startswith(g.removesuffix("**")) for g in self.globs)
+        return rel is not None and any(rule_globs.covers(g, rel) for g in self.globs)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -160,9 +161,11 @@ def _rules(folder: Path) -> tuple[list[MemoryFile], list[Deferred]]:
         if globs is None:
             unscoped.append(MemoryFile(path=path, text=_text(path, imports=False)))
             continue
-        if not isinstance(globs, list) or not globs or not all(isinstance(g, str) and _SCOPED_GLOB.fullmatch(g)
-                                                               for g in globs):
-            raise NotModelled(f"rule {path.name} paths other than a list of <folder>/** globs")
+        if not isinstance(globs, list) or not globs or not all(isinstance(g, str) for g in globs):
+            raise NotModelled(f"rule {path.name} paths other than a list of strings (measured: a YAML list)")
+        unmeasured = next((p for p in map(rule_globs.problem, globs) if p), None)
+        if unmeasured:
+            raise NotModelled(f"rule {path.name} paths: {unmeasured}")
         body_text = body.strip("\n")
         if not body_text or body_text != body_text.strip():
             raise NotModelled(f"rule {path.name} with an empty body or one that starts or ends with blanks")
@@ -181,14 +184,16 @@ def opening_block(files: tuple[MemoryFile, ...], profile: Profile) -> dict[str, 
     return {"type": "text", "text": f"<system-reminder>\n{body}\n</system-reminder>"}
 
 
-def on_read(model: MemoryModel, loaded: set[Path], path: Path, workdir: Path) -> list[MemoryFile]:
-    """The deferred files a Read of ``path`` loads in a context that has ``loaded`` these (measured: a second Read
-    under the same folder, or of a second file the same rule covers, loads nothing)."""
+def on_read(model: MemoryModel, loaded: set[Path], path: Path, workdir: Path, *, tool: str = "Read"
+            ) -> list[MemoryFile]:
+    """The deferred files a call of ``tool`` on ``path`` (a Read; a Write or an Edit where the profile says they
+    load too) loads in a context that has ``loaded`` these (measured: a second Read under the same folder, or of
+    a second file the same rule covers, loads nothing)."""
     if any(path == d.file.path for d in model.deferred) or path.name in ("CLAUDE.md", "CLAUDE.local.md"):
-        raise NotModelled("a Read of a memory file")
+        raise NotModelled(f"a {tool} of a memory file")
     due = [d.file for d in model.deferred if d.file.path not in loaded and d.covers(path, workdir)]
     if len(due) > 1:
-        raise NotModelled("a Read that loads several memory files at once (their order)")
+        raise NotModelled(f"a {tool} that loads several memory files at once (their order)")
     loaded.update(f.path for f in due)
     return due
 

@@ -5,14 +5,14 @@ allow rule or a PreToolUse hook decided is measured apart (``_rule_decision``, `
 payload's ``permission_mode`` names the mode (measured in the main thread and a subagent).
 Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 with the scripted model's calls (cases/mode-*):
 
-- acceptEdits lets a Write or an Edit inside the working copy through, and a Bash ``mkdir`` or ``touch``
-  of a path there or an output redirection to a file there (one simple command); every other call is
-  answered as in default mode (a read or write outside the working copy, python3, compound commands,
-  WebFetch, an MCP tool). Subagents inherit the mode.
+- acceptEdits lets a Write, an Edit or a NotebookEdit (of a notebook read first) inside the working copy
+  through, and a Bash ``mkdir`` or ``touch`` of a path there or an output redirection to a file there (one
+  simple command); every other call is answered as in default mode (a read or write outside the working copy,
+  python3, compound commands, WebFetch, an MCP tool). Subagents inherit the mode.
 - dontAsk refuses every call default mode would ask about, with its own text naming the tool.
-- plan lets Read through, outside the working copy too, refuses a Write or Edit ("Cannot write to <path>
-  while in plan mode.") and an MCP tool ("Cannot call <tool> while in plan mode."); a Bash command default
-  mode asks about, WebFetch and Agent go to the auto-mode classifier (plan_classifier.py).
+- plan lets Read through, outside the working copy too, refuses a Write, Edit or NotebookEdit ("Cannot write
+  to <path> while in plan mode.") and an MCP tool ("Cannot call <tool> while in plan mode."); a Bash command
+  default mode asks about, WebFetch and Agent go to the auto-mode classifier (plan_classifier.py).
 """
 
 from __future__ import annotations
@@ -83,11 +83,9 @@ def _accept_edits(decision: Decision, request: Request) -> Decision:
     tool = request.tool
     if decision.behaviour == "allow":
         return decision
-    if tool in ("Write", "Edit"):
+    if tool in ("Write", "Edit", "NotebookEdit"):  # NotebookEdit: notebook-edit-read-first-accept-edits
         path = resolve(str(request.tool_input[SPECS[tool].path_param or "file_path"]), workdir=request.workdir)
         return ALLOW if inside(path, request.workdir) else decision
-    if tool == "NotebookEdit":
-        raise NotModelled("acceptEdits mode with a NotebookEdit call")
     if tool == "Bash":
         return ALLOW if _edit_command(str(request.tool_input.get("command", "")), request.workdir) else decision
     return decision
@@ -127,7 +125,7 @@ def _plan(decision: Decision, request: Request, *, refusals: int, classifier_ref
         return decision
     if tool == "Bash" and decision.behaviour == "allow":
         return decision  # a read-only command runs without the classifier
-    if tool in ("Write", "Edit") or tool.startswith("mcp__"):
+    if tool in ("Write", "Edit", "NotebookEdit") or tool.startswith("mcp__"):  # notebook-edit-read-first-plan
         if refusals >= _PLAN_REFUSALS_MEASURED:
             raise NotModelled(f"plan mode after {refusals} refusals (the engine stops a run after some)")
         if tool.startswith("mcp__"):

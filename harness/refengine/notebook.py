@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,19 @@ def read_notebook(path: Path, tool_input: Mapping[str, Any], env: ToolEnvironmen
                                                                              "cells": notebook["cells"]}})
 
 
+def input_refusal(path: Path, tool_input: Mapping[str, Any], known: Collection[Path]) -> str | None:
+    """The input validation's refusal, in the engine's order (measured): a path not ending in .ipynb, an insert
+    without a cell_type, then a notebook not in ``known`` (the files the context read), a missing one too. It
+    answers before PreToolUse hooks and the permission check (notebook_rules.py)."""
+    if path.suffix != ".ipynb":
+        return tool_messages.NOTEBOOK_ONLY
+    if tool_input.get("edit_mode") == "insert" and tool_input.get("cell_type") is None:
+        return tool_messages.NOTEBOOK_INSERT_NEEDS_TYPE
+    if path not in known or not path.is_file():
+        return tool_messages.FILE_NOT_READ
+    return None
+
+
 def run_notebook_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     """replace (default), insert after ``cell_id`` (first without one) or delete; checks in the engine's
     order, measured: the extension, insert's cell_type, then an earlier Read (also for a missing file)."""
@@ -56,12 +69,8 @@ def run_notebook_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> To
     path = resolve(given, workdir=env.workdir)
     mode = str(tool_input.get("edit_mode") or "replace")
     cell_type = tool_input.get("cell_type")
-    if path.suffix != ".ipynb":
-        return tool_error(tool_messages.NOTEBOOK_ONLY)
-    if mode == "insert" and cell_type is None:
-        return tool_error(tool_messages.NOTEBOOK_INSERT_NEEDS_TYPE)
-    if path not in env.known or not path.is_file():
-        return tool_error(tool_messages.FILE_NOT_READ)
+    if (refusal := input_refusal(path, tool_input, env.known)) is not None:
+        return tool_error(refusal)
     if mode not in ("replace", "insert", "delete") or cell_type not in (None, "code", "markdown"):
         raise NotModelled(f"NotebookEdit edit_mode {mode} / cell_type {cell_type}")
     notebook = _load_notebook(path)

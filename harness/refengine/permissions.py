@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import bash_redirect_rules, messages
+from harness.refengine import bash_redirect_rules, messages, notebook_rules
 from harness.refengine.bash_safety import approval_message, writes_a_file
 from harness.refengine.bash_shapes import has_variable, is_compound, is_simple_variable_command, plain_parts
 from harness.refengine.edit_rules import write_decision
@@ -56,6 +56,8 @@ def decide(request: Request) -> Decision:
         if _denies(rule, tool, tool_input, workdir=request.workdir):
             return Decision(behaviour="deny", message=_deny_text(rule, tool, tool_input))
     if (bound := write_decision(request)) is not None:  # an Edit rule with a path governs a Write too
+        return bound
+    if (bound := notebook_rules.decision(request)) is not None:  # and a NotebookEdit
         return bound
     # Explicit ask rules are never auto-approved, not even in bypass mode (notes §4.1).
     if any_match(request.rules.ask):
@@ -146,7 +148,7 @@ def _check_modelled(request: Request) -> None:
         raise NotModelled("a PreToolUse hook's allow against a matching deny or ask rule")
     # Edit rules bind the other file-writing tools and Read rules the searching ones in the real engine; with
     # what pattern semantics there is not measured.
-    covering = {"NotebookEdit": "Edit", "Grep": "Read", "Glob": "Read"}.get(tool)  # Write: edit_rules.py
+    covering = {"Grep": "Read", "Glob": "Read"}.get(tool)  # Write: edit_rules.py; NotebookEdit: notebook_rules.py
     if covering and any(r.tool == covering and r.specifier is not None
                         for r in (*request.rules.deny, *request.rules.allow, *request.rules.ask, *request.granted)):
         raise NotModelled(f"a {covering} rule with a path beside a {tool} call")

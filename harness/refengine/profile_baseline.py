@@ -85,6 +85,12 @@ BASELINE: dict[str, Any] = {
     "plan_classifier_fallback_after": 2,
     # Measured on 2.1.252, 2.1.257 and 2.1.278 (memory-resume); 2.1.332: the rows below.
     "memory_loaded_kept_on_resume": False,
+    # 2.1.252, 2.1.257 and 2.1.278 show nothing after a Write or an Edit (memory-rules-write-edit): what they load
+    # is not measured; 2.1.332: the row below.
+    "memory_loaded_on_write": None,
     # Measured on 2.1.252, 2.1.257 and 2.1.278 (hook-pretooluse-updated-input-invalid); later: the row below.
     "hook_rewrite_refusal_suffix": "",
+    # Measured on 2.1.252 and 2.1.257 (tool-builtin-task-unknown-hooks); later: the rows below.
+    "task_output_tool": True,
+    "tool_search_tool": False,
 }

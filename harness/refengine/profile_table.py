@@ -197,6 +197,11 @@ CHANGES: tuple[Change, ...] = (
            evidence="measured on 2.1.332 (memory-resume): a folder's CLAUDE.md and a scoped rule loaded before a "
                     "--resume are not loaded again after it; the first release with it is not bisected (the row "
                     "above leaves 2.1.279 to 2.1.331 not-modelled)"),
+    Change(behaviour="memory_loaded_on_write", since=(2, 1, 332), value=True,
+           evidence="measured on 2.1.332 (memory-rules-write-edit): a Write that creates a file a scoped rule or a "
+                    "folder's CLAUDE.md covers, and an Edit of such a file not read yet, bring it as a Read does; "
+                    "2.1.252, 2.1.257 and 2.1.278 show nothing after the call; not bisected (earlier releases "
+                    "stay not-modelled)"),
     Change(behaviour="shell_line_failure_printed", since=(2, 1, 318), value=True,
            evidence="measured: first in 2.1.318, not in 2.1.317 (`cc-harness bisect slash-command-shell-line-fails "
                     "--good 2.1.278 --bad 2.1.332 --results docs/timeline/bisect/shell_line_failure_printed.jsonl`): "
@@ -340,5 +345,15 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/bisect/read_deny_write_is_listed_denial.jsonl`): up to 2.1.268 permission_denials "
                     "stays empty for a Write refused by a bare Read deny rule, from 2.1.269 it lists it "
                     "(permission-read-deny-blocks-write; found by cc-harness explore, seed 1)"),
+    Change(behaviour="tool_search_tool", since=(2, 1, 304), value=True,
+           evidence="measured: first in 2.1.304, not in 2.1.303 (`cc-harness bisect tool-builtin-task-unknown-hooks "
+                    "--field 'steps[0].turns[2].call.expect.result' --good 2.1.278 --bad 2.1.332 --results "
+                    "docs/timeline/bisect/tool_search_tool.jsonl`): ToolSearch select:Read answers with a tool "
+                    "reference (empty text) instead of 'No such tool available: ToolSearch'"),
+    Change(behaviour="task_output_tool", since=(2, 1, 277), value=False,
+           evidence="measured: first in 2.1.277, not in 2.1.276 (`cc-harness bisect tool-builtin-task-unknown-hooks "
+                    "--field 'steps[0].turns[1].call.expect.result' --good 2.1.257 --bad 2.1.278 --results "
+                    "docs/timeline/bisect/task_output_tool.jsonl`): TaskOutput with an unknown id is answered 'No such "
+                    "tool available: TaskOutput' instead of 'No task found with ID: nosuch-2'"),
 )
 

@@ -167,12 +167,20 @@ class Profile:
     memory_loaded_kept_on_resume: bool | None
     """A folder's CLAUDE.md or a scoped rule a context loaded stays loaded in a process resuming the session
     (false: each process loads it again, on its first Read of a file it covers); None: not measured."""
+    memory_loaded_on_write: bool | None
+    """A successful Write or Edit of a file a folder's CLAUDE.md or a scoped rule covers loads it as a Read does
+    (memory-rules-write-edit); None: not modelled (2.1.252 to 2.1.278 show nothing after the call: what they
+    load or mark loaded is not measured)."""
     hook_rewrite_refusal_suffix: str
     """The last line of the refusal of a PreToolUse ``updatedInput`` that the tool's schema refuses (hook_rewrite.py);
     empty: none."""
     shell_line_failure_printed: bool
     """A command whose one ``!`` line fails prints ``Shell command failed for pattern "!`cmd`": [stderr]\n...``
     (false: it prints nothing); either way the model is not asked (slash.py)."""
+    task_output_tool: bool
+    """TaskOutput is a tool (refusing an unknown task id); without it a call is answered ``No such tool available``."""
+    tool_search_tool: bool
+    """ToolSearch is a tool (lookup_tools.py); without it a call is answered ``No such tool available``."""
     documented: bool = False
     """The articles' readings for this version are laid over the measured profile (readings.py)."""
     readings: tuple[str, ...] = ()

@@ -14,9 +14,11 @@ Measured, each with a path it binds and one it leaves alone (cases/rule-*):
 - a name glob without a slash (``*.txt``): a file of that name at any depth of the working copy, notes.txt and
   src/deep.txt, not src/code.py (rule-read-glob-deny, rule-read-path-ask);
 - ``./name`` (a plain name, no wildcard) in the project's settings: that name at any depth of the working copy,
-  .env and sub/.env, not notes.txt or src/code.py (rule-read-dot-slash-name-deny), as ``*.txt`` binds its names.
+  .env and sub/.env, not notes.txt or src/code.py (rule-read-dot-slash-name-deny), as ``*.txt`` binds its names;
+- ``./seg/**`` in the project's settings: as ``seg/**``, the folder at any depth, secrets/top.txt and
+  sub/secrets/deep.txt, not notes.txt or src/ (rule-read-dot-slash-folder-deny).
 
-Not measured, so not modelled: ``./`` before a folder or a glob, or from another settings level, ``**`` alone,
+Not measured, so not modelled: ``./`` before another glob, or from another settings level, ``**`` alone,
 globs inside a path (``src/**/*.py``), a plain name, a relative rule or a name glob against a path outside the
 working copy, an anchored folder rule against the folder itself, ``?``, ``[...]`` and ``{...}`` in a glob, and any
 relative or ``/`` rule of a ``--settings`` file.
@@ -39,6 +41,8 @@ _FOLDER = re.compile(rf"(//|/|~/)?({_SEGMENTS})/\*\*")
 _HOME_FILE = re.compile(rf"~/({_SEGMENTS})")
 #: ``./name``: a plain file name (no wildcard) after ``./``.
 _DOT_NAME = re.compile(r"\./([\w.-]*[\w-][\w.-]*)")
+#: ``./seg/**``: a folder glob after ``./`` (measured in the project's settings).
+_DOT_FOLDER = re.compile(rf"\./({_SEGMENTS}/\*\*)")
 #: A name glob: no slash, ``*`` the only wildcard (a plain name is not measured: binds() asks for a ``*``).
 _NAME_GLOB = re.compile(r"[\w.*-]*[\w.-][\w.*-]*")
 
@@ -76,6 +80,11 @@ def binds(specifier: str, path: Path, places: Places) -> bool:
             return parts[-1] == name if parts else False
 
         return _relative(specifier, path, places, is_name)
+    if (m := _DOT_FOLDER.fullmatch(specifier)) is not None:
+        # ./secrets/** binds the folder at any depth, as secrets/** does (rule-read-dot-slash-folder-deny)
+        if not places.levels <= PROJECT:
+            raise NotModelled(f"path rule {specifier} from the {'/'.join(sorted(places.levels))} settings")
+        specifier = m.group(1)
     if any(seg in (".", "..") for seg in specifier.split("/")):
         raise NotModelled(f"path rule {specifier} (unmodelled permission rule form: . or .. in it)")
     m = _FOLDER.fullmatch(specifier)

@@ -31,6 +31,9 @@ def validation_error(rt: Runtime, tool_input: Mapping[str, Any]) -> str | None:
     if not name:
         return messages.invalid_skill_format(str(tool_input.get("skill", "")))
     skill = rt.config.skill(name)
+    if skill is not None and skill.hidden_from_tool:
+        raise NotModelled(f"a Skill call on the command {skill.name!r}, which carries hide-from-slash-command-tool "
+                          "(measured only listed and typed: slash-command-hide-from-tool)")
     if skill is not None and skill.alias and name == skill.name and rt.profile.plugin_skill_name_replaces_folder:
         skill = None  # L3 as the notes read it: the folder's name is replaced, not kept
     if skill is None and name in messages.UI_COMMANDS:

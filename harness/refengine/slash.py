@@ -18,6 +18,7 @@ A project command in one sub-folder (``.claude/commands/ns/deploy.md``) is typed
 Everything else is not-modelled: a command of the same name at two levels, other sub-folders, a skill or built-in
 command typed as one, ``$0``, quoted arguments, a body without ``$ARGUMENTS`` given arguments, ``${...}``
 variables, several failing ``!`` lines (a race), ``model`` and ``argument-hint`` frontmatter, an untrusted folder.
+A plugin command's ``hide-from-slash-command-tool`` changes nothing measured (skill_keys.COMMAND_KEYS).
 ``allowed-tools`` pre-approves its rules for the prompt's turn (slash-command-allowed-tools, -absent).
 """
 
@@ -27,7 +28,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.refengine import hook_quiet, slash_shell
+from harness.refengine import hook_quiet, skill_keys, slash_shell
 from harness.refengine.config_model import tool_list
 from harness.refengine.errors import NotModelled
 from harness.refengine.frontmatter import split_frontmatter
@@ -59,7 +60,9 @@ def parse(prompt: str) -> tuple[str, str] | None:
 def expand(rt: Runtime, name: str, args: str) -> Expansion:
     path = _command_file(rt, name)
     meta, body = split_frontmatter(path.read_text(encoding="utf-8"))
-    unmeasured = sorted(set(meta) - _MEASURED_KEYS)
+    defined = rt.config.skills.get(name)
+    plugin = defined.plugin if defined is not None else None
+    unmeasured = sorted(set(meta) - _MEASURED_KEYS - skill_keys.command_keys(plugin=plugin, command=True))
     if unmeasured:
         raise NotModelled(f"a slash command's frontmatter {', '.join(unmeasured)} ({path.name})")
     if "${" in body or "$0" in body:

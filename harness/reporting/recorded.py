@@ -31,7 +31,7 @@ from harness.engines.base import Engine
 from harness.engines.sdk import SdkEngine
 from harness.engines.sdk_ts import SdkTsEngine
 from harness.engines.translated import TranslatedEngine
-from harness.errors import NotModelled
+from harness.errors import CaseFormatError, NotModelled
 from harness.expectations import Expectations, judged
 from harness.results import Record
 
@@ -63,7 +63,11 @@ def record_of(case: Case, engine: Engine, *, snapshot_root: Path, expectations: 
     """``case`` on ``engine`` from the repository: not-modelled with the adapter's reasons, else its committed
     snapshot judged; None when it has neither."""
     name = engine.name
-    if reasons := _unsayable(engine, case):
+    try:
+        reasons = _unsayable(engine, case)
+    except CaseFormatError as exc:  # a fixture no run may copy (a link out of the case): this case alone fails
+        return Record.faulted(case, engine=name, fault=exc.fault(phase="load"))
+    if reasons:
         fault = NotModelled(f"{engine.name}: {'; '.join(reasons)}", phase="run").fault(phase="run")
         return Record.faulted(case, engine=name, fault=fault)
     shown = snapshots.read(snapshot_root, name, case.id)

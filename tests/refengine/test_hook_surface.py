@@ -139,3 +139,10 @@ def test_a_userpromptsubmit_json_block_is_the_reason_alone() -> None:
     exit2 = combine("UserPromptSubmit", None, [ActionResult(action=action, exit_code=2, stderr="WHY\n")])
     assert hook_messages.prompt_blocked_result(exit2.message or "", "Say hello.") == (
         "UserPromptSubmit operation blocked by hook:\n[x]: WHY\n\n\nOriginal prompt: Say hello.")
+
+
+def test_a_description_on_a_handler_is_measured_in_a_plugins_hooks_only() -> None:
+    handler = [("command", ("type", "command", "description"))]
+    hook_surface.check_rule("UserPromptSubmit", handler, origin="plugin:prompt-improver")
+    with pytest.raises(NotModelled, match="'description'"):
+        hook_surface.check_rule("UserPromptSubmit", handler, origin=".claude/settings.json")

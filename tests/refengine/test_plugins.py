@@ -170,3 +170,11 @@ def test_the_projects_server_beats_a_user_scoped_one_and_the_plugins_is_apart(tm
     write_files(work, {".claude/settings.local.json": '{"enableAllProjectMcpServers": true}'})
     with pytest.raises(NotModelled):  # approved by the local file while the project's level is left out
         load_project(workdir=work, home=home, trusted=True, launch=Launch(setting_sources=frozenset({"user", "local"})))
+
+
+def test_hide_from_slash_command_tool_is_known_on_a_plugins_command_only(tmp_path: Path) -> None:
+    key = "---\ndescription: d\nhide-from-slash-command-tool: \"true\"\n---\nBody.\n"
+    plugin = load_plugin(_plugin(tmp_path / "team", {"commands/cancel.md": key, "skills/s/SKILL.md": key}))
+    command, skill = sorted(plugin.skills, key=lambda s: not s.command)
+    assert command.command and command.hidden_from_tool and not command.unmodelled
+    assert not skill.hidden_from_tool and "hide-from-slash-command-tool" in skill.unmodelled[0]

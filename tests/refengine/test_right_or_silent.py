@@ -35,7 +35,9 @@ def load(work: Path, home: Path) -> None:
     ({"CLAUDE.md": "See @missing.md\n"}, "the @ import 'missing.md'"),
     ({"CLAUDE.local.md": "See @CLAUDE.md\n", "CLAUDE.md": "x\n"}, "an @ import in CLAUDE.local.md"),
     ({".claude/rules/a.md": "A\n", ".claude/rules/b.md": "B\n"}, "several unscoped .claude/rules/"),
-    ({".claude/rules/a.md": "---\npaths: ['*.py']\n---\nA\n"}, "paths other than a list of <folder>/\\*\\* globs"),
+    ({".claude/rules/a.md": "---\npaths: ['src/?.py']\n---\nA\n"}, "the glob 'src/\\?.py'"),
+    ({".claude/rules/a.md": "---\npaths: ['*.{yml,yaml}']\n---\nA\n"}, "the glob"),
+    ({".claude/rules/a.md": "---\npaths: src/**\n---\nA\n"}, "paths other than a list of strings"),
     ({"CLAUDE.md": ""}, "empty"),
 ])
 def test_memory_the_measurements_do_not_cover_is_not_modelled(tmp_path: Path, files: dict[str, str],

@@ -91,7 +91,25 @@ def test_relative_rules_of_every_settings_file_but_the_flags_are_read_against_th
         binds("*.txt", WORKDIR / "notes.txt", places("flag"))
 
 
-@pytest.mark.parametrize("rule", ["./src/**", "**", "src/**/*.py", "src/*.py", "**/*.env", "*.t?t", "src/"])
+@pytest.mark.parametrize("rule", ["**", "src/**/*.py", "src/*.py", "**/*.env", "*.t?t", "src/"])
 def test_unmeasured_forms_are_not_modelled(rule: str) -> None:
     with pytest.raises(NotModelled):
         binds(rule, WORKDIR / "src" / "app.py", PROJECT)
+
+
+def test_a_dot_slash_folder_binds_it_at_any_depth_from_the_project_settings() -> None:
+    # rule-read-dot-slash-folder-deny: ./secrets/** as secrets/**
+    assert binds("./secrets/**", WORKDIR / "secrets" / "top.txt", PROJECT)
+    assert binds("./secrets/**", WORKDIR / "sub" / "secrets" / "deep.txt", PROJECT)
+    assert not binds("./secrets/**", WORKDIR / "notes.txt", PROJECT)
+    with pytest.raises(NotModelled):  # from the user's settings: not measured
+        binds("./secrets/**", WORKDIR / "secrets" / "top.txt", places("user"))
+    with pytest.raises(NotModelled):  # ./ before ..: not measured
+        binds("./../secrets/**", WORKDIR / "secrets" / "top.txt", PROJECT)
+
+
+def test_a_dot_slash_folder_rule_can_bind_a_file_in_that_folder() -> None:
+    # the Write of secrets/new.txt under Read(./secrets/**) is refused (rule-read-dot-slash-folder-deny)
+    from harness.refengine.edit_rules import cannot_bind
+    assert not cannot_bind("./secrets/**", WORKDIR / "secrets" / "new.txt")
+    assert cannot_bind("./secrets/**", WORKDIR / "src" / "out.py")

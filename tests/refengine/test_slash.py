@@ -9,6 +9,7 @@ import pytest
 
 from harness.case.spec import RunOptions
 from harness.model_request import slash_command_header
+from harness.refengine import skills
 from harness.refengine.errors import NotModelled
 from harness.refengine.permission_rules import RuleSet
 from harness.refengine.profiles import profile_for
@@ -179,3 +180,21 @@ def test_a_hook_on_what_a_slash_command_wakes_is_not_modelled(tmp_path: Path, ev
         expand(engine._rt, "greet", "")
     (tmp_path / "work" / ".claude" / "settings.json").write_text("{}")  # the contrast: no such hook
     assert "Hello" in expand(_engine(tmp_path, body)._rt, "greet", "").body
+
+
+def test_a_plugin_commands_hide_key_expands_as_measured_and_a_skill_call_on_it_is_not_modelled(
+        tmp_path: Path) -> None:
+    _engine(tmp_path, "---\ndescription: d\n---\nHello.")
+    plugin = tmp_path / "work" / "plugins" / "team"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "team"}')
+    (plugin / "commands").mkdir()
+    (plugin / "commands" / "stop.md").write_text(
+        "---\ndescription: d\nhide-from-slash-command-tool: \"true\"\n---\nSTOP $ARGUMENTS.\n")
+    invocation = Invocation(workdir=tmp_path / "work", home=tmp_path / "home", trusted=True,
+                            permission_mode="default", env={"PATH": "/usr/bin:/bin"}, timeout=RunOptions().timeout,
+                            plugin_dirs=(plugin,))
+    engine = Engine(invocation, profile=profile_for("2.1.332"), model=_Silent())
+    assert expand(engine._rt, "team:stop", "now").body == "STOP now.\n"
+    with pytest.raises(NotModelled, match="Skill call on the command 'team:stop'"):
+        skills.validation_error(engine._rt, {"skill": "team:stop"})
