@@ -43,9 +43,8 @@ _CALLED_BY_NAME = {
 #: Used only inside their module, left public while their module has edits still to merge (the rename would
 #: collide with them); each gets its underscore once those edits are in.
 _PENDING = {
+    ("harness.refengine.hook_handler_types", "Cases"),
     ("harness.refengine.hook_surface", "Cases"),
-    ("harness.refengine.hook_surface", "ENDINGS"),
-    ("harness.refengine.hook_surface", "OUTPUTS"),
     ("harness.refengine.profile_table", "Change"),
 }
 

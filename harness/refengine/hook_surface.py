@@ -79,7 +79,7 @@ def _measured(case: str, *names: str) -> dict[str, Cases]:
 
 
 #: Output fields (``field`` or ``field=value``; ``hookSpecificOutput.x`` for the event's own) per event.
-OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
+_OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
     "PreToolUse": {
         "hookSpecificOutput.hookEventName": ("tool-hook-pretooluse-deny",),
         "hookSpecificOutput.permissionDecision=deny": ("tool-hook-pretooluse-deny",),
@@ -189,7 +189,7 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
 
 #: How an action ended, per event: ``exit 0`` (no output, or JSON), ``exit 0 plain stdout`` (text that is not
 #: JSON), ``exit 2``, ``exit other`` (any other code: a non-blocking error) and ``timeout``.
-ENDINGS: Mapping[str, Mapping[str, Cases]] = {
+_ENDINGS: Mapping[str, Mapping[str, Cases]] = {
     "PreToolUse": {"exit 0": ("tool-hook-pretooluse-deny",), "exit 2": ("hook-tool-parallel-blocks-race",),
                    "exit other": ("hook-output-pretooluse-exit1",),
                    "exit 0 plain stdout": ("hook-output-pretooluse-stdout-exit0",),
@@ -225,7 +225,7 @@ ENDINGS: Mapping[str, Mapping[str, Cases]] = {
 
 #: Handler options measured in a plugin's hooks.json only: a settings file validates its hooks against a schema,
 #: in which ``description`` is not (what an unknown key does there is not measured).
-PLUGIN_HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
+_PLUGIN_HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
     "command": {"description": ("hook-option-description", "hook-option-description-absent")},
 }
 
@@ -233,7 +233,7 @@ PLUGIN_HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
 def every_case() -> set[str]:
     """Every case the table names (for the test that keeps the table honest)."""
     found: set[str] = set()
-    for table in (*HANDLER_OPTIONS.values(), *PLUGIN_HANDLER_OPTIONS.values(), *OUTPUTS.values(), *ENDINGS.values(),
+    for table in (*HANDLER_OPTIONS.values(), *_PLUGIN_HANDLER_OPTIONS.values(), *_OUTPUTS.values(), *_ENDINGS.values(),
                   EVENTS, QUIET_EVENTS):
         for cases in table.values():
             found.update(cases)
@@ -247,7 +247,7 @@ def check_rule(event: str, handlers: Iterable[tuple[str, Iterable[str]]], *, ori
         raise NotModelled(f"a hook on {event} ({origin}): the event is not modelled")
     for kind, keys in handlers:
         known = {**HANDLER_OPTIONS.get(kind, {}),
-                 **(PLUGIN_HANDLER_OPTIONS.get(kind, {}) if origin.startswith("plugin:") else {})}
+                 **(_PLUGIN_HANDLER_OPTIONS.get(kind, {}) if origin.startswith("plugin:") else {})}
         for key in keys:
             if key not in known:
                 raise NotModelled(f"the hook handler option {key!r} on a {kind} hook ({event}, {origin})")
@@ -293,7 +293,7 @@ def _js(value: Any) -> str:
 
 def check_output(event: str, output: Mapping[str, Any]) -> None:
     """NotModelled for the first output field the table has no measurement of for ``event``."""
-    known = OUTPUTS.get(event, {})
+    known = _OUTPUTS.get(event, {})
     for name in output_fields(event, output):
         if name not in known:
             raise NotModelled(f"the hook output {name} on {event}")
@@ -324,5 +324,5 @@ def ending(exit_code: int, stdout: str, output: Mapping[str, Any] | None) -> str
 
 def check_ending(event: str, exit_code: int, stdout: str, output: Mapping[str, Any] | None) -> None:
     name = ending(exit_code, stdout, output)
-    if name not in ENDINGS.get(event, {}):
+    if name not in _ENDINGS.get(event, {}):
         raise NotModelled(f"a hook on {event} that ends with {name}")

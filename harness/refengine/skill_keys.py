@@ -23,7 +23,7 @@ Not modelled, so the run says not-modelled:
   plugin or MCP skill with the same suffix is loaded (``Dropping fallback skill``), which was not measured;
 - any of these keys in a plugin's skill or in a command file (a plugin's SKILL.md may stand for its manifest).
 
-``hide-from-slash-command-tool`` (``COMMAND_KEYS``), in no release's schema, is what public plugins' commands carry
+``hide-from-slash-command-tool`` (``_COMMAND_KEYS``), in no release's schema, is what public plugins' commands carry
 (ralph-loop): in a plugin's command file it changes nothing measured (slash-command-hide-from-tool against its
 ``-absent`` contrast, 2.1.252 to 2.1.332: the command is listed to the model as before and expands when typed). A
 Skill call on such a command is not measured (skills.validation_error says not-modelled), nor the key in a skill
@@ -44,7 +44,7 @@ _MANIFEST_KEYS = frozenset({
 #: Keys the binary reads for other things than the skill's own run (see the module's text).
 _CONDITIONAL_KEYS = frozenset({"background", "fallback"})
 #: Keys of a plugin's command file measured to change its listing and its typed expansion in nothing.
-COMMAND_KEYS = frozenset({"hide-from-slash-command-tool"})
+_COMMAND_KEYS = frozenset({"hide-from-slash-command-tool"})
 #: Every key this module decides on.
 KEYS = _MANIFEST_KEYS | _CONDITIONAL_KEYS
 #: Manifest keys whose value in a plugin manifest defines things to load: measured only empty.
@@ -52,8 +52,8 @@ _DEFINING = frozenset({"agents", "lspServers", "mcpServers", "settings", "userCo
 
 
 def command_keys(*, plugin: str | None, command: bool) -> frozenset[str]:
-    """The keys of ``COMMAND_KEYS`` known where the file is: a plugin's command only."""
-    return COMMAND_KEYS if plugin and command else frozenset()
+    """The keys of ``_COMMAND_KEYS`` known where the file is: a plugin's command only."""
+    return _COMMAND_KEYS if plugin and command else frozenset()
 
 
 def _scalar(value: Any) -> bool:
