@@ -25,6 +25,7 @@ from harness.refengine import (
     hook_quiet,
     hook_reads,
     memory,
+    memory_hooks,
     memory_resume,
     slash,
 )
@@ -190,8 +191,8 @@ def _start_process(rt: Runtime, *, source: str, home: Path) -> None:
     if source == "resume":
         memory_resume.on_resume(rt, home)
         hook_quiet.wake(rt, "resume")
-    if rt.config.memory.present:
-        hook_quiet.wake(rt, "memory")
+    if source == "resume":
+        memory_hooks.check_context(rt, _main(rt), "a resumed session")
     hook_quiet.wake_for_definitions(rt)
     rt.mcp.start()
     if rt.profile.settings_errors_logged:
@@ -209,6 +210,7 @@ def _start_process(rt: Runtime, *, source: str, home: Path) -> None:
         rt.session.main.seen_files.clear()
     outcome = fire(rt, _main(rt), "SessionStart", subject=source, fields={"source": source})
     rt.session.pending_context.extend(outcome.contexts)
+    memory_hooks.at_start(rt, _main(rt))
 
 
 def _end_process(rt: Runtime) -> None:
