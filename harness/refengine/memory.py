@@ -32,9 +32,9 @@ from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.profiles import Profile
 from harness.refengine.scope import memory_files
 
-_USER_LABEL = "user's private global instructions for all projects"
-_PROJECT_LABEL = "project instructions, checked into the codebase"
-_LOCAL_LABEL = "user's private project instructions, not checked in"
+USER_LABEL = "user's private global instructions for all projects"
+PROJECT_LABEL = "project instructions, checked into the codebase"
+LOCAL_LABEL = "user's private project instructions, not checked in"
 _INTRO = ("Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These "
           "instructions OVERRIDE any default behavior and you MUST follow them exactly as written.")
 _CONTEXT_HEADER = "As you answer the user's questions, you can use the following context:\n# claudeMd\n"
@@ -47,7 +47,7 @@ _IMPORT = re.compile(r"(?<!\S)@(\S+)")
 class MemoryFile:
     path: Path
     text: str
-    label: str = _PROJECT_LABEL
+    label: str = PROJECT_LABEL
     parent: Path | None = None
     """The file whose ``@path`` imports this one."""
 
@@ -120,7 +120,7 @@ def _load(workdir: Path, home: Path, found: list[Path]) -> MemoryModel:
         raise NotModelled(f"memory file {_shown(path, workdir, home)} (measured: ~/.claude/CLAUDE.md, ./CLAUDE.md, "
                           "./CLAUDE.local.md, .claude/rules/*.md, a folder's CLAUDE.md)")
     if user.is_file():
-        opening.append(MemoryFile(path=user, text=_text(user, imports=False), label=_USER_LABEL))
+        opening.append(MemoryFile(path=user, text=_text(user, imports=False), label=USER_LABEL))
     if project.is_file():
         opening.append(MemoryFile(path=project, text=_text(project)))
         opening += [MemoryFile(path=p, text=_text(p, imports=False), parent=project)
@@ -129,7 +129,7 @@ def _load(workdir: Path, home: Path, found: list[Path]) -> MemoryModel:
     opening += unscoped
     deferred += scoped
     if local.is_file():
-        opening.append(MemoryFile(path=local, text=_text(local, imports=False), label=_LOCAL_LABEL))
+        opening.append(MemoryFile(path=local, text=_text(local, imports=False), label=LOCAL_LABEL))
     return MemoryModel(opening=tuple(opening), deferred=tuple(deferred))
 
 
