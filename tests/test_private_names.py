@@ -45,6 +45,9 @@ _CALLED_BY_NAME = {
 _PENDING = {
     ("harness.refengine.hook_handler_types", "Cases"),
     ("harness.refengine.hook_surface", "Cases"),
+    ("harness.refengine.hook_quiet", "Quiet"),
+    ("harness.refengine.permission_request_hooks", "EVENT"),
+    ("harness.refengine.permission_request_hooks", "SUGGESTIONS"),
     ("harness.refengine.profile_table", "Change"),
 }
 

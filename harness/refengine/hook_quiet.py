@@ -41,7 +41,7 @@ _TRIGGERS: Mapping[str, str] = {
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Quiet:
+class Quiet:
     cases: _Cases
     wakes: tuple[str, ...] = ()
     """TRIGGERS that fire the event (measured, or named by the release), where this engine answers not-modelled."""
@@ -50,31 +50,31 @@ class _Quiet:
 _ALL = ("hook-event-quiet-default-mode", "hook-event-quiet-bypass-mode", "hook-event-quiet-dontask-mode")
 
 #: Events measured silent in print mode, with what wakes each.
-QUIET: Mapping[str, _Quiet] = {
+QUIET: Mapping[str, Quiet] = {
     # Notification: an interactive permission dialog, an idle prompt, a login, background agents, teammates, the
     # SDK's permission requests and an MCP elicitation (not modelled); never a permission prompt tool's prompt.
-    "Notification": _Quiet(cases=("hook-event-notification-print-mode", "hook-event-notification-permission-prompt",
+    "Notification": Quiet(cases=("hook-event-notification-print-mode", "hook-event-notification-permission-prompt",
                                  *_ALL)),
     # From 2.1.268 print mode fires it for a call default mode asks about (hook-event-permissionrequest-refused):
     # permission_request_hooks.py models the asks measured; dontAsk's refusals fire it on no version.
-    "PermissionRequest": _Quiet(cases=_ALL, wakes=("refused", "refused-in-mode")),
+    "PermissionRequest": Quiet(cases=_ALL, wakes=("refused", "refused-in-mode")),
     # Auto mode's classifier denials (hook-event-permissiondenied; auto mode is not modelled); silent for the
     # refusals of default and dontAsk mode, unmeasured for acceptEdits' and plan's.
-    "PermissionDenied": _Quiet(cases=_ALL, wakes=("refused-in-mode",)),
+    "PermissionDenied": Quiet(cases=_ALL, wakes=("refused-in-mode",)),
     # 2.1.252 and 2.1.257 fire PostModelSwitch (source resume, from the [1m] model id to the plain one) when a
     # session resumes; 2.1.278 and 2.1.332 do not (hook-event-postmodelswitch-resume). PreModelSwitch fires on none.
     # A skill's or agent's ``model`` key may switch the model when it runs: not measured.
-    "PostModelSwitch": _Quiet(cases=_ALL, wakes=("resume", "model")),
-    "PreModelSwitch": _Quiet(cases=_ALL, wakes=("model",)),  # /model: hook-output-premodelswitch-deny
-    "UserPromptExpansion": _Quiet(cases=_ALL, wakes=("slash",)),  # hook-output-userpromptexpansion-*
-    "PreSkillShellCommand": _Quiet(cases=_ALL, wakes=("slash-shell",)),  # hook-output-preskillshellcommand-*
-    "CwdChanged": _Quiet(cases=_ALL, wakes=("cd",)),  # hook-output-cwdchanged-watch-paths (Bash's cd)
-    "ConfigChange": _Quiet(cases=_ALL, wakes=("settings-write",)),
+    "PostModelSwitch": Quiet(cases=_ALL, wakes=("resume", "model")),
+    "PreModelSwitch": Quiet(cases=_ALL, wakes=("model",)),  # /model: hook-output-premodelswitch-deny
+    "UserPromptExpansion": Quiet(cases=_ALL, wakes=("slash",)),  # hook-output-userpromptexpansion-*
+    "PreSkillShellCommand": Quiet(cases=_ALL, wakes=("slash-shell",)),  # hook-output-preskillshellcommand-*
+    "CwdChanged": Quiet(cases=_ALL, wakes=("cd",)),  # hook-output-cwdchanged-watch-paths (Bash's cd)
+    "ConfigChange": Quiet(cases=_ALL, wakes=("settings-write",)),
     # Fired when a file the model read changes (an Edit, a Bash append: hook-event-quiet-bypass-mode's contrast);
     # a file written but never read, and the hooks' own files, fire nothing. Which files are watched beyond that
     # is not measured: any call that may change a file wakes it.
-    "FileChanged": _Quiet(cases=_ALL, wakes=("file-change",)),
-    **{event: _Quiet(cases=_ALL) for event in (
+    "FileChanged": Quiet(cases=_ALL, wakes=("file-change",)),
+    **{event: Quiet(cases=_ALL) for event in (
         "PreCompact", "PostCompact", "Elicitation", "ElicitationResult", "Setup", "TaskCreated", "TaskCompleted",
         "TeammateIdle", "WorktreeCreate", "WorktreeRemove", "DirectoryAdded", "StopFailure")},
 }
@@ -88,7 +88,7 @@ def wake(rt: Runtime, trigger: str) -> None:
     """NotModelled when the run holds a rule on an event ``trigger`` wakes (checked where the run reaches it)."""
     if rt.config.hooks_disabled:
         return
-    woken = sorted(e for e in _events_with_rules(rt) if trigger in QUIET.get(e, _Quiet(cases=())).wakes)
+    woken = sorted(e for e in _events_with_rules(rt) if trigger in QUIET.get(e, Quiet(cases=())).wakes)
     if woken:
         raise NotModelled(f"a hook on {', '.join(woken)} in a run with {_TRIGGERS[trigger]} (not measured)")
 

@@ -74,7 +74,7 @@ _UNREAD_FIELDS = ("continue=false", "stopReason", "suppressOutput=true", "system
 _DEFER = "hookSpecificOutput.permissionDecision=defer"
 _DEFER_IGNORED = "hook-output-defer-ignored-events"
 #: PermissionRequest's answers, measured where permission_request_hooks.py runs the event.
-PERMISSION_REQUEST_CASES: Cases = ("hook-output-permissionrequest-outputs", "approval-permissionrequest-hook-deny",
+_PERMISSION_REQUEST_CASES: Cases = ("hook-output-permissionrequest-outputs", "approval-permissionrequest-hook-deny",
                                    "approval-permissionrequest-hook-allow", "hook-event-permissionrequest-refused")
 
 
@@ -184,8 +184,8 @@ _OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
                                                "hook-output-messagedisplay-display-content-earlier"),
     },
     # What each decision does, and which shapes of it are measured: permission_request_hooks.py.
-    "PermissionRequest": {"hookSpecificOutput.hookEventName": PERMISSION_REQUEST_CASES,
-                          "hookSpecificOutput.decision": PERMISSION_REQUEST_CASES},
+    "PermissionRequest": {"hookSpecificOutput.hookEventName": _PERMISSION_REQUEST_CASES,
+                          "hookSpecificOutput.decision": _PERMISSION_REQUEST_CASES},
     "PostToolBatch": {
         **_measured("hook-output-posttoolbatch-ignored", *_PERMISSION_FIELDS[1:],
                     "hookSpecificOutput.permissionDecision=defer", "suppressOutput=true", "systemMessage",
@@ -229,7 +229,7 @@ _ENDINGS: Mapping[str, Mapping[str, Cases]] = {
                        **_measured("hook-output-messagedisplay-ignored", "exit 2", "exit other",
                                    "exit 0 plain stdout")},
     # Exit 1 and 2 and plain text decide nothing: the call is refused as without the hook (2.1.268 and later).
-    "PermissionRequest": {"exit 0": PERMISSION_REQUEST_CASES, "exit 2": ("hook-output-permissionrequest-outputs",),
+    "PermissionRequest": {"exit 0": _PERMISSION_REQUEST_CASES, "exit 2": ("hook-output-permissionrequest-outputs",),
                           "exit other": ("hook-output-permissionrequest-outputs",),
                           "exit 0 plain stdout": ("hook-output-permissionrequest-outputs",)},
     "PostToolBatch": {"exit 0": ("hook-event-posttoolbatch",),
