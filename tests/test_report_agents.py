@@ -134,7 +134,7 @@ def test_a_case_whose_fixture_links_out_is_a_case_error_of_its_own_not_the_end_o
 @pytest.mark.parametrize("content", [b"not json", b"\xff\xfe", b"[1, 2]"])
 def test_a_snapshot_that_is_not_a_transcript_is_one_line_naming_its_file(tmp_path: Path, content: bytes) -> None:
     case = _case(KNOWN_ON_CODEX)
-    path = path_for(tmp_path, CODEX, case.id)
+    path = path_for(tmp_path, EngineName.parse(CODEX), case.id)
     path.parent.mkdir(parents=True)
     path.write_bytes(content)
     with pytest.raises(UsageError) as err:
