@@ -245,10 +245,13 @@ def _deferred_memory(rt: Runtime, conversation: Conversation, name: str, tool_in
                      result: ToolResult) -> list[str]:
     """The texts of the folder CLAUDE.md files and scoped rules a call loads (memory.py). Measured: a successful
     Read on the main thread, and a successful Write or Edit where the profile says they load as a Read does
-    (memory-rules-write-edit); other file tools, a failed call and a call in another context are not."""
+    (memory-rules-write-edit); a successful Glob or Grep loads nothing; other file tools, a failed call and a
+    call in another context are not."""
     model = rt.config.memory
     if not model.deferred or name not in ("Read", "Glob", "Grep", *FILE_WRITING_TOOLS):
         return []
+    if name in ("Glob", "Grep") and not result.failed and conversation.kind == "main":
+        return []  # measured: they load nothing, a later Read still does (memory-rules-search-tools)
     loads = name == "Read" or (name in ("Write", "Edit") and rt.profile.memory_loaded_on_write is True)
     if not loads or result.failed or conversation.kind != "main":
         raise NotModelled(f"{name} {'that failed ' if result.failed else ''}in a {conversation.kind} context with a "
