@@ -56,7 +56,8 @@ HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
     "mcp_tool": {"type": ("hook-tool-mcp-tool",), "server": ("hook-tool-mcp-tool",),
                  "tool": ("hook-tool-mcp-tool",), "input": ("hook-tool-mcp-tool",),
                  **hook_handler_types.OPTIONS["mcp_tool"]},
-    "prompt": {"type": ("hook-prompt-action",), "prompt": ("hook-prompt-action",)},
+    "prompt": {"type": ("hook-prompt-action",), "prompt": ("hook-prompt-action",),
+               **hook_handler_types.OPTIONS["prompt"]},
     "agent": {"type": ("hook-subagent-agent-action",), "prompt": ("hook-subagent-agent-action",)},
 }
 
