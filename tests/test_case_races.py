@@ -96,6 +96,7 @@ def test_a_python_handler_naming_its_file_is_read(write_case: CaseWriter) -> Non
 def test_arrows_and_comparisons_in_a_script_are_no_writes() -> None:
     code = "def do_POST(self) -> None:\n    if n >= 2: f = lambda: x\n    const g = (a) => a;\n"
     assert written_files(code) == set()
+    assert written_files("# appends to <$1>/<the loaded path, / as _>.txt\n  # echo > notes.txt\n") == set()
     assert written_files('echo x >"$CLAUDE_PROJECT_DIR/a.txt"; echo y 2>/dev/null >> ./b.txt') == {"a.txt", "b.txt"}
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from pathlib import Path
 
 import pytest
 
+from harness import baseline
 from harness.case import Case, discover_cases, load_case
 from harness.checks import DEBUG_LOG_AT
 from harness.engine_name import EngineName
@@ -172,3 +174,20 @@ def test_hook_events_and_mcp_are_rows_of_their_own() -> None:
 @functools.cache
 def _cases() -> list[Case]:
     return [c for c in discover_cases(SUITE.cases, catalogue=SUITE.catalogue) if isinstance(c, Case)]
+
+
+def test_check_of_an_agent_takes_a_case_its_adapter_cannot_say_as_unchanged(tmp_path: Path) -> None:
+    """`check sdk-ts@V`: an approvals case has no snapshot by design; its baseline is the adapter's not-modelled
+    record, and a run's not-modelled record of it (with the conversation so far as detail) is no change."""
+    approvals = next(c for c in _cases() if c.approvals is not None)
+    engine = EngineName.parse("sdk-ts@0.3.333")
+    base = baseline.from_snapshots([approvals], engine=engine, snapshot_root=tmp_path, expectations_root=tmp_path)
+    assert base.records[approvals.id].status is Status.NOT_MODELLED
+    fault = base.records[approvals.id].fault
+    assert fault is not None
+    run = Record.faulted(approvals, engine=engine, fault=dataclasses.replace(fault, detail="conversation so far: -"))
+    (change,) = baseline.changes(base, [run], case_ids=[approvals.id])
+    assert not change.changed
+    other = Record.faulted(approvals, engine=engine, fault=dataclasses.replace(fault, message="another cause"))
+    (change,) = baseline.changes(base, [other], case_ids=[approvals.id])
+    assert change.changed  # a not-modelled run for another reason is still a change
