@@ -170,8 +170,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     # ToolSearch asks for no approval in the modes it was measured in (lookup_tools.check holds it to those).
     decision = ALLOW if name == lookup_tools.TOOL_SEARCH else decide(request)
     hooked = decision.behaviour != "allow" and permission_request_hooks.measured(rt, conversation, name, decision)
-    if decision.behaviour != "allow" and not hooked:
-        hook_quiet.wake_refused(rt, conversation.mode or rt.mode)
+    if decision.behaviour != "allow":
+        hook_quiet.wake_refused(rt, conversation.mode or rt.mode, request_modelled=hooked)
     if conversation.mode is None:  # the session's mode; a hook agent's own dontAsk answers as default does
         decision = modes.adjust(decision, request, refusals=len(rt.session.denials),
                                 classifier_refusals=rt.session.classifier_refusals, profile=rt.profile)
