@@ -46,9 +46,11 @@ _PENDING = {
     ("harness.refengine.hook_handler_types", "Cases"),
     ("harness.refengine.hook_surface", "Cases"),
     ("harness.refengine.hook_quiet", "Quiet"),
+    ("harness.refengine.permission_request_hooks", "ACCEPT_EDITS_SUGGESTIONS"),
     ("harness.refengine.permission_request_hooks", "EVENT"),
     ("harness.refengine.permission_request_hooks", "SUGGESTIONS"),
     ("harness.refengine.profile_table", "Change"),
+    ("harness.refengine.settings_keys", "MeasuredKey"),
 }
 
 
