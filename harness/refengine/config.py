@@ -5,7 +5,8 @@ settings.py reads the settings files, definition_files.py the skills and agents,
 holds what they give; this module puts them together with the MCP servers. Only reading happens here;
 what the definitions *do* lives in skills.py, agents.py, hooks.py and
 permissions.py. Folder trust (E4) is recorded on the result, because each consumer applies it
-differently: project allow rules are ignored untrusted, agent hooks dropped, skill hooks kept (S8).
+differently: project allow rules are ignored untrusted (local ones apply), agent hooks dropped, skill hooks kept
+(S8).
 
 User level next to project level, measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 (NOT_MODELLED.md,
 "User level"): a user skill beats a project skill of the same name, a project agent beats a user agent
