@@ -18,8 +18,10 @@ from harness.case import Case
 from harness.changes import CaseChange
 from harness.compare import compare_case
 from harness.engine_name import EngineName
+from harness.engines import make_engine
 from harness.expectations import KnownDifference
 from harness.outcome import Status
+from harness.reporting import recorded
 from harness.results import Record
 from harness.versions import newest
 
@@ -58,9 +60,15 @@ def from_snapshots(
     name = engine.text()
     known = expectations.load(expectations_root, name)
     records = {}
+    adapter = make_engine(engine) if engine.family != "claude" else None
     for case in cases:
         transcript = snapshots.read(snapshot_root, name, case.id)
         if transcript is None:
+            # Another agent's case its adapter cannot say has no snapshot, by design: its baseline is the
+            # not-modelled record a run gives, so that check reports it unchanged.
+            unsayable = recorded.not_modelled(case, adapter) if adapter is not None else None
+            if unsayable is not None:
+                records[case.id] = unsayable
             continue
         records[case.id] = replay(case, engine=engine, transcript=transcript, listed=known.get(case.id, []))
     source = (

@@ -200,7 +200,7 @@ def compare_case(
     fields: list[FieldChange] = []
     if old is not None and new is not None and old.transcript is not None and new.transcript is not None:
         fields = transcript_changes(old.transcript, new.transcript)
-    elif old is not None and new is not None and (old.fault or new.fault) and old.fault != new.fault:
+    elif old is not None and new is not None and (old.fault or new.fault) and _cause(old) != _cause(new):
         fields = [FieldChange(where="fault", kind="fault", old=_fault(old), new=_fault(new))]
     return CaseChange(
         case=some.case,
@@ -251,6 +251,15 @@ def by_claim(changes: Iterable[CaseChange], catalogue: Catalogue | None) -> list
             for claim in change.claims:
                 groups.setdefault(claim, []).append(change)
     return [(cid, groups[cid]) for cid in claim_order(groups, catalogue)]
+
+
+def _cause(record: Record) -> object:
+    """What a fault says of its cause: a not-modelled run's detail (the conversation so far) is left out, since the
+    baseline of a case an adapter cannot say is that check, made without a run (reporting/recorded.py)."""
+    fault = record.fault
+    if fault is not None and fault.status is Status.NOT_MODELLED:
+        return (fault.status, fault.message, fault.phase)
+    return fault
 
 
 def _fault(record: Record) -> str:

@@ -19,6 +19,7 @@ from syrupy.types import SerializableData, SerializedData, SnapshotIndex
 
 from harness.case import BrokenCase, Case
 from harness.engines import engine_dir
+from harness.errors import UsageError
 from harness.results import Record
 
 #: Where the pytest plugin keeps the suite's snapshot folder for the extension to find.
@@ -68,9 +69,18 @@ def dump(transcript: Any) -> str:
 
 
 def read(root: Path, engine: str, case_id: str) -> dict[str, Any] | None:
-    """A committed snapshot, or None."""
+    """A committed snapshot, or None; one that is no transcript (not UTF-8 JSON holding an object) is a
+    one-line error naming the file, as the reports, ``check`` and pytest's older-version rule read it."""
     path = path_for(root, engine, case_id)
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"{path}: not a snapshot ({type(exc).__name__}: {str(exc).splitlines()[0]})") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: not a snapshot (a JSON {type(data).__name__}, not an object)")
+    return data
 
 
 def compared(found: Case | BrokenCase, record: Record) -> bool:

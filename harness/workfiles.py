@@ -109,7 +109,13 @@ def printable(name: str) -> str:
 
 
 def changed(before: dict[str, FileState], after: dict[str, FileState]) -> dict[str, FileState | None]:
-    """Files the run created, changed (new content) or removed (None)."""
+    """Files the run created, changed (new content) or removed (None), but Python's bytecode caches: a hook in
+    Python that imports its own modules (a plugin's, as hookify's do) leaves ``__pycache__/*.pyc`` files whose
+    bytes depend on the interpreter's version and the run's folder, not on anything a case can state."""
     out: dict[str, FileState | None] = {k: v for k, v in after.items() if before.get(k) != v}
     out.update({k: None for k in before if k not in after})
-    return dict(sorted(out.items()))
+    return dict(sorted((k, v) for k, v in out.items() if not _bytecode(k)))
+
+
+def _bytecode(name: str) -> bool:
+    return "__pycache__" in name.split("/") and name.endswith((".pyc", ".pyo"))

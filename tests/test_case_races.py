@@ -11,7 +11,7 @@ import json
 import pytest
 
 from harness.case import Case, load_case
-from harness.case.shared_writes import shared_writes
+from harness.case.shared_writes import shared_writes, written_files
 from tests.conftest import CaseWriter
 
 HEADER = """\
@@ -91,6 +91,13 @@ def test_a_python_handler_naming_its_file_is_read(write_case: CaseWriter) -> Non
     script = {".claude/hooks/log.py": 'open(os.path.join(root, "hooks.txt"), "a").write(sys.argv[1])\n'}
     settings = _settings(("", "python3 .claude/hooks/log.py a"), ("", "python3 .claude/hooks/log.py b"))
     assert [w.file for w in shared_writes(_case(write_case, settings, files=script))] == ["hooks.txt"]
+
+
+def test_arrows_and_comparisons_in_a_script_are_no_writes() -> None:
+    code = "def do_POST(self) -> None:\n    if n >= 2: f = lambda: x\n    const g = (a) => a;\n"
+    assert written_files(code) == set()
+    assert written_files("# appends to <$1>/<the loaded path, / as _>.txt\n  # echo > notes.txt\n") == set()
+    assert written_files('echo x >"$CLAUDE_PROJECT_DIR/a.txt"; echo y 2>/dev/null >> ./b.txt') == {"a.txt", "b.txt"}
 
 
 def test_handlers_of_other_sources_race_too(write_case: CaseWriter) -> None:

@@ -127,3 +127,33 @@ def test_explore_without_a_version_or_a_file_to_rejudge_is_a_usage_error(capsys:
 
     assert main(["explore"]) == 2
     assert "--version is required" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("engines", "options", "words"),
+    [
+        (None, {"command": "run"}, "options.seed"),  # a results file of `run`, not of the explorer
+        (None, {"command": "explore", "seed": "x", "budget": BUDGET}, "options.seed: 'x' is not a whole number"),
+        (None, {"command": "explore", "seed": SEED, "budget": -3}, "options.budget: -3"),
+        (["reference@2.1.332"], {"command": "explore", "seed": SEED, "budget": BUDGET}, "no claude engine"),
+    ],
+)
+def test_a_results_file_that_is_no_exploration_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], engines: list[str] | None, options: dict[str, object],
+    words: str,
+) -> None:
+    from harness.cli import main
+
+    head = results_writer.header(
+        engines=engines or [EngineName("reference", VERSION).text(), EngineName.claude(VERSION).text()],
+        options=options, revision="explore",
+    )
+    path = tmp_path / "r.jsonl"
+    with results_writer.Writer(path, head=head):
+        pass
+    assert main(["explore", "--rejudge", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {path}: ") and words in err and len(err.strip().splitlines()) == 1, err
+    if engines is None:  # storing drawn cases needs a seed and a budget, and no claude record
+        with pytest.raises(ResultsError, match="options"):
+            store_drawn_cases(path)

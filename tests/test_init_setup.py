@@ -6,6 +6,7 @@ test_init.py)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -221,13 +222,13 @@ def test_a_rule_left_out_because_of_another_says_which(tmp_path: Path, capsys: p
     deny cases for ... Read/Edit rules for a folder': the reference engine could not decide its probe because of
     an unmodelled rule beside it, and the line did not say so."""
     repo = tmp_path / "repo"
-    settings = '{"permissions": {"deny": ["Read(./src/**)", "Read(secrets/**)"]}}\n'
+    settings = '{"permissions": {"deny": ["Read(./src/*.py)", "Read(secrets/**)"]}}\n'
     write_files(repo, {"pyproject.toml": SUITE, ".claude/settings.json": settings})
     assert main(["init", str(repo), "--no-snapshots"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if "permission rule deny Read(secrets/**)" in line]
     assert len(lines) == 1 and "init writes deny cases for" not in lines[0]
-    assert "cannot decide Read of secrets/cc-harness-probe.txt with these rules (not modelled: path rule ./src/**" in (
-        lines[0])
+    why = "cannot decide Read of secrets/cc-harness-probe.txt with these rules (not modelled: path rule ./src/*.py"
+    assert why in lines[0]
 
 
 def test_a_dot_slash_name_rule_leaves_the_other_rules_their_cases(tmp_path: Path) -> None:
@@ -238,6 +239,32 @@ def test_a_dot_slash_name_rule_leaves_the_other_rules_their_cases(tmp_path: Path
     write_files(repo, {"pyproject.toml": SUITE, ".claude/settings.json": settings})
     assert main(["init", str(repo), "--no-snapshots"]) == 0
     assert _reference(repo / "claude-cases" / "rule-deny-read-secrets") is Status.PASS
+
+
+def test_a_bash_rule_beside_a_pretooluse_hook_on_bash_checks_the_refusal_only(tmp_path: Path) -> None:
+    """A team's guard hook on Bash refused `git push --force` with its own message before the deny rule
+    Bash(git push --force:*) did (claude 2.1.332), and init's case expected the rule's message: it failed on claude
+    right after init. A Read folder rule is read before any hook, so its case keeps the engine's message."""
+    repo = tmp_path / "repo"
+    hook = {"matcher": "Bash", "hooks": [{"type": "command", "command": "python3 .claude/hooks/guard.py"}]}
+    settings = {"permissions": {"deny": ["Bash(git push --force:*)", "Read(secrets/**)"]},
+                "hooks": {"PreToolUse": [hook]}}
+    write_files(repo, {"pyproject.toml": SUITE, ".claude/settings.json": json.dumps(settings),
+                       ".claude/hooks/guard.py": "import sys\nsys.exit(0)\n"})
+    assert main(["init", str(repo), "--no-snapshots"]) == 0
+    cases = repo / "claude-cases"
+    bash = yaml.safe_load((cases / "rule-deny-git-push-force" / "case.yaml").read_text())
+    assert bash["steps"][0]["turns"][0]["call"]["expect"] == {"is_error": True}
+    assert "may refuse the call first with its own message" in bash["notes"]
+    read = yaml.safe_load((cases / "rule-deny-read-secrets" / "case.yaml").read_text())
+    assert read["steps"][0]["turns"][0]["call"]["expect"] == {"result": messages.path_denied(), "is_error": True}
+    # without the hook, the Bash rule's case names the engine's message
+    plain = tmp_path / "plain"
+    write_files(plain, {"pyproject.toml": SUITE,
+                        ".claude/settings.json": json.dumps({"permissions": settings["permissions"]})})
+    assert main(["init", str(plain), "--no-snapshots"]) == 0
+    bash = yaml.safe_load((plain / "claude-cases" / "rule-deny-git-push-force" / "case.yaml").read_text())
+    assert bash["steps"][0]["turns"][0]["call"]["expect"]["result"] == messages.bash_denied_by_rule("git push --force")
 
 
 def test_memory_rules_and_nested_claude_folders_get_no_case_lines(tmp_path: Path) -> None:

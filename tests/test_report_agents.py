@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from pathlib import Path
 
 import pytest
 
+from harness import baseline
 from harness.case import Case, discover_cases, load_case
 from harness.checks import DEBUG_LOG_AT
 from harness.engine_name import EngineName
 from harness.engines import make_engine
+from harness.errors import UsageError
 from harness.expectations import Expectations
 from harness.outcome import Status
 from harness.report import html, markdown
@@ -20,7 +23,7 @@ from harness.reporting.agents import ALL, MCP, setup_rows
 from harness.reporting.recorded import record_of, recorded
 from harness.results import Record
 from harness.snapshots import path_for
-from tests.conftest import SUITE
+from tests.conftest import SUITE, CaseWriter
 
 
 def _record(case: str, engine: str, status: Status, combination: str, sources: str = "") -> Record:
@@ -112,6 +115,33 @@ def test_a_case_an_agent_sdk_cannot_script_is_not_modelled_without_a_run(tmp_pat
     assert got.unrecorded == (plain.id,)  # no snapshot under tmp_path
 
 
+def test_a_case_whose_fixture_links_out_is_a_case_error_of_its_own_not_the_end_of_the_report(
+    tmp_path: Path, write_case: CaseWriter
+) -> None:
+    """A translated agent's column copies each case's fixture: a link out of a case folder (a pull request adding
+    ``leak.txt -> /etc/hostname``) makes that case a case-error naming the link, and the other cases are judged."""
+    directory = write_case("evil", "id: evil\ntitle: t\nsteps:\n  - prompt: Hi.\n    turns: [{say: hi}]\n")
+    (directory / ".claude").mkdir()
+    (directory / ".claude" / "leak.txt").symlink_to("/etc/hostname")
+    evil, plain = load_case(directory), _case(KNOWN_ON_CODEX)
+    (got,) = recorded([evil, plain], [EngineName.parse(CODEX)], snapshot_root=SUITE.snapshots,
+                      expectations=Expectations(root=SUITE.expectations))
+    assert [(r.case, r.status) for r in got.records] == [("evil", Status.CASE_ERROR), (plain.id, Status.KNOWN)]
+    fault = got.records[0].fault
+    assert fault is not None and "leak.txt" in fault.message and "links outside the fixture" in fault.message
+
+
+@pytest.mark.parametrize("content", [b"not json", b"\xff\xfe", b"[1, 2]"])
+def test_a_snapshot_that_is_not_a_transcript_is_one_line_naming_its_file(tmp_path: Path, content: bytes) -> None:
+    case = _case(KNOWN_ON_CODEX)
+    path = path_for(tmp_path, CODEX, case.id)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    with pytest.raises(UsageError) as err:
+        record_of(case, make_engine(CODEX), snapshot_root=tmp_path, expectations=Expectations(root=SUITE.expectations))
+    assert str(err.value).startswith(f"{path}: not a snapshot") and "\n" not in str(err.value)
+
+
 def test_a_known_difference_found_in_the_debug_log_is_left_to_live_runs() -> None:
     """A snapshot holds no debug log: an entry found there would be taken for stale (a failure)."""
     expectations = Expectations(root=SUITE.expectations)
@@ -144,3 +174,20 @@ def test_hook_events_and_mcp_are_rows_of_their_own() -> None:
 @functools.cache
 def _cases() -> list[Case]:
     return [c for c in discover_cases(SUITE.cases, catalogue=SUITE.catalogue) if isinstance(c, Case)]
+
+
+def test_check_of_an_agent_takes_a_case_its_adapter_cannot_say_as_unchanged(tmp_path: Path) -> None:
+    """`check sdk-ts@V`: an approvals case has no snapshot by design; its baseline is the adapter's not-modelled
+    record, and a run's not-modelled record of it (with the conversation so far as detail) is no change."""
+    approvals = next(c for c in _cases() if c.approvals is not None)
+    engine = EngineName.parse("sdk-ts@0.3.333")
+    base = baseline.from_snapshots([approvals], engine=engine, snapshot_root=tmp_path, expectations_root=tmp_path)
+    assert base.records[approvals.id].status is Status.NOT_MODELLED
+    fault = base.records[approvals.id].fault
+    assert fault is not None
+    run = Record.faulted(approvals, engine=engine, fault=dataclasses.replace(fault, detail="conversation so far: -"))
+    (change,) = baseline.changes(base, [run], case_ids=[approvals.id])
+    assert not change.changed
+    other = Record.faulted(approvals, engine=engine, fault=dataclasses.replace(fault, message="another cause"))
+    (change,) = baseline.changes(base, [other], case_ids=[approvals.id])
+    assert change.changed  # a not-modelled run for another reason is still a change

@@ -47,6 +47,12 @@ def test_changed_files_reports_new_changed_and_removed() -> None:
     assert changed(before, after) == {"b": _state(b"22"), "c": None, "d": _state(b"4")}
 
 
+def test_python_bytecode_caches_a_hook_leaves_are_not_files_of_the_run() -> None:
+    after = {"plugins/p/core/__pycache__/rules.cpython-311.pyc": _state(b"\x00pyc"), "log.txt": _state(b"ran"),
+             "__pycache__.txt": _state(b"kept"), "notes/__pycache__/readme.md": _state(b"kept")}
+    assert sorted(changed({}, after)) == ["__pycache__.txt", "log.txt", "notes/__pycache__/readme.md"]
+
+
 def test_unordered_files_are_sorted_line_by_line() -> None:
     from harness.transcript import _file_value
 

@@ -34,8 +34,11 @@ import yaml
 from harness.case.spec import Case, Turn
 
 _FRONTMATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*(?:\n|\Z)", re.S)
-# A file a shell line writes: the word after > or >> (quotes and the project-dir variable taken off).
-_REDIRECT = re.compile(r"""(?<![0-9&<>])>>?\s*(["']?)([^\s"';|&<>()]+)\1""")
+# A file a shell line writes: the word after a > or >> that follows a space (quotes and the project-dir variable
+# taken off); not an arrow or a comparison of a script's code (``-> None:``, ``=>``, ``>=``), nor ``2>``.
+_REDIRECT = re.compile(r"""(?:^|(?<=[\s;|&(]))>>?(?!=)\s*(["']?)([^\s"';|&<>()=]+)\1""", re.M)
+# A comment line of a shell or Python script: what it says is not run.
+_COMMENT = re.compile(r"^\s*#.*$", re.M)
 # A file named as a quoted literal in a script (Python, JavaScript): written when the script opens it.
 _QUOTED = re.compile(r"""["']([\w.\-/]*[\w\-]\.(?:txt|jsonl|log|out|json))["']""")
 _PROJECT_DIR = re.compile(r"^(?:\$\{?CLAUDE_PROJECT_DIR\}?|\$\{?PWD\}?|\.)/")
@@ -100,6 +103,7 @@ def shared_writes(case: Case) -> list[SharedWrite]:
 
 def written_files(text: str) -> set[str]:
     """The working-copy files a handler's text writes (paths relative to the working copy)."""
+    text = _COMMENT.sub("", text)
     names = {m.group(2) for m in _REDIRECT.finditer(text)} | {m.group(1) for m in _QUOTED.finditer(text)}
     out = {_relative(n) for n in names if not n.startswith("/dev/")}
     return {n for n in out if "$" not in n and re.search(r"\w", n)}

@@ -248,9 +248,12 @@ def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | Non
     today's grammar, and named in ``redrawn`` (and on stderr): it is the recorded case only if the grammar
     has not changed since. ``partial``: a run still going (or killed) is judged on the cases it finished."""
     done = results.merge(paths, partial=partial)
-    options = done.head.get("options", {})
-    seed, budget = int(options["seed"]), int(options["budget"])
-    real_engine = next(e for e in map(EngineName.parse, done.head["engines"]) if e.family == "claude")
+    named = ", ".join(map(str, paths))
+    seed, budget = _seed_and_budget(done.head, named)
+    real_engine = next((e for e in map(EngineName.parse, done.head["engines"]) if e.family == "claude"), None)
+    if real_engine is None:
+        raise results.ResultsError(f"{named}: line 1: engines: no claude engine ({', '.join(done.head['engines'])}):"
+                                   " an exploration compares the reference engine with claude")
     version = real_engine.version or ""
     real = {r.case: r for r in done.records if r.engine == real_engine}
     exploration = Exploration(version=version, seed=seed)
@@ -291,6 +294,22 @@ def rejudge(paths: list[Path], *, progress: Callable[[Outcome, int], None] | Non
     return exploration
 
 
+def _seed_and_budget(head: dict[str, Any], named: str) -> tuple[int, int]:
+    """The seed and budget an exploration's header holds; any other results file is a one-line error."""
+    options = head.get("options")
+    options = options if isinstance(options, dict) else {}
+    out = []
+    for key in ("seed", "budget"):
+        if key not in options:
+            raise results.ResultsError(f"{named}: line 1: options.{key} is missing: not a results file of"
+                                       f" cc-harness explore (written by {options.get('command', 'another command')})")
+        value = options[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise results.ResultsError(f"{named}: line 1: options.{key}: {value!r} is not a whole number")
+        out.append(value)
+    return out[0], out[1]
+
+
 def store_drawn_cases(path: Path) -> list[Path]:
     """For a results file written before the explorer kept its cases: the folder of each case it ran, drawn
     again from its seed with today's grammar, written to ``<its folder>/cases/``. Run it while the grammar is
@@ -298,8 +317,7 @@ def store_drawn_cases(path: Path) -> list[Path]:
     calls it made are the case's scripted calls), and a mismatch is an error, nothing written for it. A
     case already stored is left as it is. Returns the folders written."""
     done = results.read(path, partial=True)
-    options = done.head.get("options", {})
-    seed, budget = int(options["seed"]), int(options["budget"])
+    seed, budget = _seed_and_budget(done.head, str(path))
     # the real engine's record where there is one (the reference engine's may be a bare abstention)
     ran = {r.case: r for r in sorted(done.records, key=lambda r: r.engine.family == "claude")}
     cases = path.parent / CASES

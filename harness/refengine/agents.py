@@ -193,6 +193,8 @@ def subagent(rt: Runtime, parent: Conversation, agent: AgentDef, opening: list[d
         if fork or not same_block:
             raise NotModelled(f"memory files with a {'forked skill' if fork else f'{agent.name} subagent'} "
                               "(measured: a general-purpose subagent)")
+        from harness.refengine import memory_hooks  # here: hook_actions, which it imports, imports this module
+        memory_hooks.check_context(rt, parent, "a subagent's opening block")
         opening = [memory.opening_block(rt.config.memory.opening, rt.profile), *opening] \
             if rt.config.memory.opening else opening
     conversation = Conversation(

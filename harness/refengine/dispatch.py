@@ -22,10 +22,12 @@ from harness.refengine import (
     hook_rewrite,
     lookup_tools,
     memory,
+    memory_hooks,
     messages,
     modes,
     notebook_rules,
     path_denials,
+    permission_request_hooks,
     read_guard,
     skills,
     web,
@@ -167,7 +169,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     )
     # ToolSearch asks for no approval in the modes it was measured in (lookup_tools.check holds it to those).
     decision = ALLOW if name == lookup_tools.TOOL_SEARCH else decide(request)
-    if decision.behaviour != "allow":
+    hooked = decision.behaviour != "allow" and permission_request_hooks.measured(rt, conversation, name, decision)
+    if decision.behaviour != "allow" and not hooked:
         hook_quiet.wake_refused(rt, conversation.mode or rt.mode)
     if conversation.mode is None:  # the session's mode; a hook agent's own dontAsk answers as default does
         decision = modes.adjust(decision, request, refusals=len(rt.session.denials),
@@ -182,6 +185,16 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     if decision.behaviour != "allow" and pre.updated_without_decision:
         # Measured only where the rewritten call was allowed anyway (hook-output-pretooluse-updated-input-alone).
         raise NotModelled(f"a PreToolUse updatedInput without a decision whose rewritten {name} call is not allowed")
+    if hooked and decision.behaviour == "ask" and (hook_answer := permission_request_hooks.ask_hooks(
+            rt, conversation, name, reported, decision,
+            pre_added=bool(pre.contexts or pre.stop_turn or pre.updated_input is not None))) is not None:
+        if not hook_answer.allowed:
+            _deny(rt, name, reported)
+            return _error(use_id, hook_answer.message)
+        if hook_answer.updated_input is not None:
+            tool_input = dict(hook_answer.updated_input)
+            reported = normalized_input(name, tool_input, workdir=rt.workdir)
+        return _run_allowed(rt, conversation, name, tool_input, use_id, pre, reported=reported)
     if decision.behaviour == "ask" and approvals.can_ask(rt, conversation, name, hook_ask=False):
         _check_plain_ask(pre)
         answer = approvals.ask_user(rt, name, tool_input)
@@ -243,6 +256,7 @@ def _deferred_memory(rt: Runtime, conversation: Conversation, name: str, tool_in
                           "Write or an Edit on 2.1.332)")
     path = resolve(str(tool_input.get("file_path", "")), workdir=rt.workdir)
     due = memory.on_read(model, conversation.memory_loaded, path, rt.workdir, tool=name)
+    memory_hooks.on_load(rt, conversation, due, tool=name, trigger=path)
     return [memory.deferred_text(f, rt.profile) for f in due]
 
 

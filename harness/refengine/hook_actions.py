@@ -74,7 +74,7 @@ def check_settings_command_rule(rule: HookRule, event: str) -> None:
 
 def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | None,
          fields: Mapping[str, Any], tool: str | None = None,
-         ran_input: Mapping[str, Any] | None = None) -> HookOutcome:
+         ran_input: Mapping[str, Any] | None = None, effort: bool | None = None) -> HookOutcome:
     """Run every action whose rule matches ``subject`` (the tool name, agent type or source) and whose ``if``
     holds; ``ran_input`` is the input a tool ran with when a PreToolUse ``updatedInput`` rewrote it."""
     if rt.config.hooks_disabled:
@@ -89,7 +89,7 @@ def fire(rt: Runtime, conversation: Conversation, event: str, *, subject: str | 
                 hook_exec.check(rule.event, a.command, a.options["args"], from_settings=rule.from_settings,
                                 where=f"({rule.event}, {rule.origin})")
         hook_surface.check_rule(rule.event, ((a.type, a.keys) for a in rule.actions), origin=rule.origin)
-    data = payload(event, source=rt.payload_source(conversation), fields=fields)
+    data = payload(event, source=rt.payload_source(conversation), fields=fields, effort=effort)
     results: list[ActionResult] = []
     seen: set[str] = set()  # settings handlers already run for this event (measured: once, whatever the matcher)
     for rule in rules:
@@ -152,6 +152,13 @@ def _run(rt: Runtime, conversation: Conversation, rule: HookRule, action: HookAc
     if action.type == "prompt":
         return _prompt(rt, action, data, event)
     return _agent(rt, conversation, action, event=event, data=data)
+
+
+def run_command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str, Any], *,
+                event: str) -> ActionResult:
+    """One command handler run as ``fire`` runs it, for an event whose answer another module reads
+    (permission_request_hooks.py)."""
+    return _command(rt, rule, action, data, event=event)
 
 
 def _timeout(rt: Runtime, action: HookAction) -> float:

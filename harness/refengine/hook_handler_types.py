@@ -1,4 +1,5 @@
-"""The handler options ``if``, ``once``, ``timeout``, ``statusMessage`` and ``onFailure`` on http and mcp_tool handlers.
+"""The handler options ``if``, ``once``, ``timeout``, ``statusMessage`` and ``onFailure`` on http, mcp_tool and prompt
+handlers.
 
 Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332, each option beside a handler without it on the same event:
 on these handlers each does what it does on a command handler (hook_options.py, hook_failure.py).
@@ -15,6 +16,10 @@ do not: hook_failure.py), and ``timeout`` on a call that fails otherwise than by
 mcp_tool call that fails, an http request that times out or gets another error). The values and events the
 options were measured with are hook_options.py's and hook_failure.py's checks, which every handler type goes
 through.
+
+A prompt handler's ``if``, ``once``, ``statusMessage`` and ``timeout`` on PreToolUse: its request goes out for the
+matching Bash calls only, as without the options (hook-option-prompt-handler-plain); ``onFailure`` on a prompt
+handler is not measured.
 """
 
 from __future__ import annotations
@@ -29,11 +34,13 @@ Cases = tuple[str, ...]
 _MCP_TOOL: Cases = ("hook-option-mcp-tool-handler", "hook-option-mcp-tool-handler-events")
 _HTTP: Cases = ("hook-option-http-handler", "hook-option-http-handler-events", "hook-option-http-handler-refused")
 _KEYS = ("if", "once", "timeout", "statusMessage", "onFailure")
+_PROMPT: Cases = ("hook-option-prompt-handler-plain",)
 
 #: The options measured per handler type, with their cases (hook_surface's HANDLER_OPTIONS takes them).
 OPTIONS: Mapping[str, Mapping[str, Cases]] = {
     "http": {key: _HTTP for key in _KEYS},
     "mcp_tool": {key: _MCP_TOOL for key in _KEYS},
+    "prompt": {key: _PROMPT for key in _KEYS if key != "onFailure"},
 }
 
 

@@ -28,12 +28,11 @@ Cases = tuple[str, ...]
 
 #: Triggers this engine reaches, each with the words of its reason.
 TRIGGERS: Mapping[str, str] = {
-    "refused": "a call refused or asked about outside dontAsk mode",
+    "refused": "a call refused or asked about in default or bypass mode beyond the measured asks",
     "refused-in-mode": "a call refused or asked about in acceptEdits or plan mode",
     "resume": "a resumed session",
     "slash": "a slash command that expands",
     "slash-shell": "a slash command's !`command` line",
-    "memory": "memory files",
     "cd": "a Bash command that changes directory",
     "settings-write": "a call that may write under .claude/",
     "file-change": "a call that may change a file",
@@ -56,9 +55,9 @@ QUIET: Mapping[str, Quiet] = {
     # SDK's permission requests and an MCP elicitation (not modelled); never a permission prompt tool's prompt.
     "Notification": Quiet(cases=("hook-event-notification-print-mode", "hook-event-notification-permission-prompt",
                                  *_ALL)),
-    # 2.1.278 and 2.1.332 fire it for a call default mode refuses in print mode, 2.1.252 and 2.1.257 do not
-    # (hook-event-permissionrequest-refused); dontAsk's refusals fire it on none.
-    "PermissionRequest": Quiet(cases=_ALL, wakes=("refused",)),
+    # From 2.1.268 print mode fires it for a call default mode asks about (hook-event-permissionrequest-refused):
+    # permission_request_hooks.py models the asks measured; dontAsk's refusals fire it on no version.
+    "PermissionRequest": Quiet(cases=_ALL, wakes=("refused", "refused-in-mode")),
     # Auto mode's classifier denials (hook-event-permissiondenied; auto mode is not modelled); silent for the
     # refusals of default and dontAsk mode, unmeasured for acceptEdits' and plan's.
     "PermissionDenied": Quiet(cases=_ALL, wakes=("refused-in-mode",)),
@@ -69,7 +68,6 @@ QUIET: Mapping[str, Quiet] = {
     "PreModelSwitch": Quiet(cases=_ALL, wakes=("model",)),  # /model: hook-output-premodelswitch-deny
     "UserPromptExpansion": Quiet(cases=_ALL, wakes=("slash",)),  # hook-output-userpromptexpansion-*
     "PreSkillShellCommand": Quiet(cases=_ALL, wakes=("slash-shell",)),  # hook-output-preskillshellcommand-*
-    "InstructionsLoaded": Quiet(cases=_ALL, wakes=("memory",)),  # hook-event-payloads (a CLAUDE.md)
     "CwdChanged": Quiet(cases=_ALL, wakes=("cd",)),  # hook-output-cwdchanged-watch-paths (Bash's cd)
     "ConfigChange": Quiet(cases=_ALL, wakes=("settings-write",)),
     # Fired when a file the model read changes (an Edit, a Bash append: hook-event-quiet-bypass-mode's contrast);
@@ -103,11 +101,12 @@ def wake_for_definitions(rt: Runtime) -> None:
 
 
 def wake_refused(rt: Runtime, mode: str) -> None:
-    """A call refused or asked about (not allowed outright) in ``mode``."""
-    if mode != "dontAsk":
-        wake(rt, "refused")
+    """A call refused or asked about (not allowed outright) in ``mode``, beyond the asks whose PermissionRequest hooks
+    permission_request_hooks.py models."""
     if mode in ("acceptEdits", "plan"):
         wake(rt, "refused-in-mode")
+    elif mode != "dontAsk":
+        wake(rt, "refused")
 
 
 def wake_for_call(rt: Runtime, name: str, tool_input: Mapping[str, object]) -> None:

@@ -37,6 +37,7 @@ EVENTS: Mapping[str, Cases] = {
     "SessionEnd": ("hook-event-sessionend",),
     "MessageDisplay": ("hook-event-messagedisplay",),
     "PostToolBatch": ("hook-event-posttoolbatch", "hook-output-posttoolbatch-additional-context"),
+    "InstructionsLoaded": ("hook-event-instructionsloaded",),  # memory_hooks.py
 }
 
 #: Events measured not to fire in a print-mode run on every pinned version (hook_quiet.py, with what wakes each): a
@@ -55,7 +56,8 @@ HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
     "mcp_tool": {"type": ("hook-tool-mcp-tool",), "server": ("hook-tool-mcp-tool",),
                  "tool": ("hook-tool-mcp-tool",), "input": ("hook-tool-mcp-tool",),
                  **hook_handler_types.OPTIONS["mcp_tool"]},
-    "prompt": {"type": ("hook-prompt-action",), "prompt": ("hook-prompt-action",)},
+    "prompt": {"type": ("hook-prompt-action",), "prompt": ("hook-prompt-action",),
+               **hook_handler_types.OPTIONS["prompt"]},
     "agent": {"type": ("hook-subagent-agent-action",), "prompt": ("hook-subagent-agent-action",)},
 }
 
@@ -71,6 +73,9 @@ _UNREAD_FIELDS = ("continue=false", "stopReason", "suppressOutput=true", "system
 #: A defer on any event but PreToolUse changes nothing (measured on each of them at once; hook_defer for PreToolUse).
 _DEFER = "hookSpecificOutput.permissionDecision=defer"
 _DEFER_IGNORED = "hook-output-defer-ignored-events"
+#: PermissionRequest's answers, measured where permission_request_hooks.py runs the event.
+PERMISSION_REQUEST_CASES: Cases = ("hook-output-permissionrequest-outputs", "approval-permissionrequest-hook-deny",
+                                   "approval-permissionrequest-hook-allow", "hook-event-permissionrequest-refused")
 
 
 def _measured(case: str, *names: str) -> dict[str, Cases]:
@@ -178,6 +183,9 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "hookSpecificOutput.displayContent": ("hook-output-messagedisplay-display-content",
                                                "hook-output-messagedisplay-display-content-earlier"),
     },
+    # What each decision does, and which shapes of it are measured: permission_request_hooks.py.
+    "PermissionRequest": {"hookSpecificOutput.hookEventName": PERMISSION_REQUEST_CASES,
+                          "hookSpecificOutput.decision": PERMISSION_REQUEST_CASES},
     "PostToolBatch": {
         **_measured("hook-output-posttoolbatch-ignored", *_PERMISSION_FIELDS[1:],
                     "hookSpecificOutput.permissionDecision=defer", "suppressOutput=true", "systemMessage",
@@ -185,6 +193,8 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
         "hookSpecificOutput.hookEventName": ("hook-output-posttoolbatch-additional-context",),
         "hookSpecificOutput.additionalContext": ("hook-output-posttoolbatch-additional-context",),
     },
+    "InstructionsLoaded": _measured("hook-event-instructionsloaded", "continue=false", "stopReason", "systemMessage",
+                                    "hookSpecificOutput.hookEventName", "hookSpecificOutput.additionalContext"),
 }
 
 #: How an action ended, per event: ``exit 0`` (no output, or JSON), ``exit 0 plain stdout`` (text that is not
@@ -218,8 +228,13 @@ ENDINGS: Mapping[str, Mapping[str, Cases]] = {
     "MessageDisplay": {"exit 0": ("hook-event-messagedisplay",),
                        **_measured("hook-output-messagedisplay-ignored", "exit 2", "exit other",
                                    "exit 0 plain stdout")},
+    # Exit 1 and 2 and plain text decide nothing: the call is refused as without the hook (2.1.268 and later).
+    "PermissionRequest": {"exit 0": PERMISSION_REQUEST_CASES, "exit 2": ("hook-output-permissionrequest-outputs",),
+                          "exit other": ("hook-output-permissionrequest-outputs",),
+                          "exit 0 plain stdout": ("hook-output-permissionrequest-outputs",)},
     "PostToolBatch": {"exit 0": ("hook-event-posttoolbatch",),
                       **_measured("hook-output-posttoolbatch-ignored", "exit other", "exit 0 plain stdout")},
+    "InstructionsLoaded": _measured("hook-event-instructionsloaded", "exit 0", "exit 2"),
 }
 
 

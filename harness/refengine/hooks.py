@@ -263,8 +263,10 @@ class PayloadSource:
     haiku`` agent's payloads have no ``effort``)."""
 
 
-def payload(event: str, *, source: PayloadSource, fields: Mapping[str, Any]) -> dict[str, Any]:
-    """The stdin JSON of a hook, with the field order measured on 2.1.252 (hook-input.jsonl)."""
+def payload(event: str, *, source: PayloadSource, fields: Mapping[str, Any], effort: bool | None = None
+            ) -> dict[str, Any]:
+    """The stdin JSON of a hook, with the field order measured on 2.1.252 (hook-input.jsonl); ``effort`` says
+    whether it carries the context's effort where that depends on more than the event (memory_hooks.py)."""
     out: dict[str, Any] = {
         "session_id": source.session_id,
         "transcript_path": str(source.transcript_path),
@@ -278,7 +280,7 @@ def payload(event: str, *, source: PayloadSource, fields: Mapping[str, Any]) -> 
         out["agent_id"] = source.agent_id
     if source.agent_type is not None:
         out["agent_type"] = source.agent_type
-    if event in _WITH_EFFORT and source.effort is not None:
+    if (event in _WITH_EFFORT if effort is None else effort) and source.effort is not None:
         out["effort"] = {"level": source.effort}
     out["hook_event_name"] = event
     out.update(fields)

@@ -8,21 +8,22 @@ API), with the two change points bisected (docs/timeline/probes/memory-*):
   in this order: ``~/.claude/CLAUDE.md``, ``./CLAUDE.md`` followed by each file its ``@path`` imports, the
   ``.claude/rules/*.md`` without ``paths``, ``./CLAUDE.local.md``. Up to 2.1.267 the block opens with the
   user-context header (``# claudeMd``) and ends with ``# currentDate``; from 2.1.268 it holds the files alone.
-- A folder's own CLAUDE.md (``sub/CLAUDE.md``) and a rule scoped by ``paths`` load once per context, on the first
-  Read of a file they cover: up to 2.1.306 as a message of their own after the tool result (a system note), from
-  2.1.307 as a ``<system-reminder>`` block of the tool result's message.
+- A folder's own CLAUDE.md (``sub/CLAUDE.md``), a rule of its own ``sub/.claude/rules/`` and a rule scoped by
+  ``paths`` (relative to the folder whose rules hold it) load once per context, on the first Read of a file they
+  cover (2.1.332: a Write or an Edit too, memory-rules-write-edit): up to 2.1.306 as a message of their own after
+  the tool result (a system note), from 2.1.307 as a ``<system-reminder>`` block of the tool result's message.
 
 Everything else a fixture's memory can hold is not-modelled (``MemoryModel.problem``): other memory files,
-imports that are not a plain relative path to a file, several unscoped rules (the engine lists them in the
-folder's order, not by name), imports or rules of the user, ``paths`` globs outside the measured forms
-(rule_globs.py).
+imports that are not a plain relative path to a file (in an unscoped rule an ``@path`` stays text), several
+unscoped rules (the engine lists them in the folder's order, not by name), imports or rules of the user,
+``paths`` globs outside the measured forms (rule_globs.py).
 """
 
 from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from harness.refengine import rule_globs
@@ -47,6 +48,8 @@ class MemoryFile:
     path: Path
     text: str
     label: str = PROJECT_LABEL
+    parent: Path | None = None
+    """The file whose ``@path`` imports this one."""
 
     def section(self, *, labelled: bool) -> str:
         return f"Contents of {self.path}" + (f" ({self.label})" if labelled else "") + f":\n\n{self.text}"
@@ -60,12 +63,18 @@ class Deferred:
     folder: Path | None = None
     """A folder's CLAUDE.md covers the files under that folder."""
     globs: tuple[str, ...] = ()
-    """A scoped rule covers the files its ``paths`` globs (rule_globs.py, relative to the working copy) match."""
+    """A scoped rule covers the files its ``paths`` globs (rule_globs.py, relative to ``base``) match."""
+    base: Path | None = None
+    """The folder a scoped rule's globs are relative to: the working copy, or the folder whose own
+    ``.claude/rules/`` holds it."""
+    nested_rule: bool = False
+    """A rule of a folder's own ``.claude/rules/`` (not the working copy's)."""
 
     def covers(self, path: Path, workdir: Path) -> bool:
         if self.folder is not None:
             return path.is_relative_to(self.folder)
-        rel = path.relative_to(workdir).as_posix() if path.is_relative_to(workdir) else None
+        root = self.base or workdir
+        rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else None
         return rel is not None and any(rule_globs.covers(g, rel) for g in self.globs)
 
 
@@ -103,13 +112,19 @@ def _load(workdir: Path, home: Path, found: list[Path]) -> MemoryModel:
         if path.name == "CLAUDE.md" and in_project:
             deferred.append(Deferred(file=MemoryFile(path=path, text=_text(path, imports=False)), folder=path.parent))
             continue
+        if path.name == "rules" and path.parent.name == ".claude" and path.parent.parent != workdir and \
+                path.parent.parent.is_relative_to(workdir) and \
+                ".claude" not in path.parent.parent.relative_to(workdir).parts:
+            deferred += _folder_rules(path)
+            continue
         raise NotModelled(f"memory file {_shown(path, workdir, home)} (measured: ~/.claude/CLAUDE.md, ./CLAUDE.md, "
                           "./CLAUDE.local.md, .claude/rules/*.md, a folder's CLAUDE.md)")
     if user.is_file():
         opening.append(MemoryFile(path=user, text=_text(user, imports=False), label=USER_LABEL))
     if project.is_file():
         opening.append(MemoryFile(path=project, text=_text(project)))
-        opening += [MemoryFile(path=p, text=_text(p, imports=False)) for p in _imports(project, workdir)]
+        opening += [MemoryFile(path=p, text=_text(p, imports=False), parent=project)
+                    for p in _imports(project, workdir)]
     unscoped, scoped = _rules(rules)
     opening += unscoped
     deferred += scoped
@@ -118,8 +133,9 @@ def _load(workdir: Path, home: Path, found: list[Path]) -> MemoryModel:
     return MemoryModel(opening=tuple(opening), deferred=tuple(deferred))
 
 
-def _text(path: Path, *, imports: bool = True) -> str:
-    """The file's text as the block shows it: without its final line breaks (measured with one)."""
+def _text(path: Path, *, imports: bool = True, literal: bool = False) -> str:
+    """The file's text as the block shows it: without its final line breaks (measured with one). ``literal``: an
+    ``@path`` in it stays text (measured in an unscoped rule: memory-rules-import)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
@@ -127,7 +143,7 @@ def _text(path: Path, *, imports: bool = True) -> str:
     shown = text.rstrip("\n")
     if not shown or shown != shown.strip() or "\r" in text:
         raise NotModelled(f"memory file {path.name} that is empty, or starts or ends with blanks or CR")
-    if not imports and _IMPORT.search(shown):
+    if not imports and not literal and _IMPORT.search(shown):
         raise NotModelled(f"an @ import in {path.name} (measured: in ./CLAUDE.md only, one level)")
     return shown
 
@@ -145,6 +161,15 @@ def _imports(project: Path, workdir: Path) -> list[Path]:
     return out
 
 
+def _folder_rules(folder: Path) -> list[Deferred]:
+    """A folder's own ``<folder>/.claude/rules/`` (memory-nested-rules): an unscoped rule loads as the folder's
+    CLAUDE.md does, on the first Read under the folder; a scoped one's globs are relative to the folder."""
+    base = folder.parent.parent
+    unscoped, scoped = _rules(folder)
+    return [*(Deferred(file=f, folder=base, nested_rule=True) for f in unscoped),
+            *(replace(d, base=base, nested_rule=True) for d in scoped)]
+
+
 def _rules(folder: Path) -> tuple[list[MemoryFile], list[Deferred]]:
     if not folder.is_dir():
         return [], []
@@ -159,7 +184,7 @@ def _rules(folder: Path) -> tuple[list[MemoryFile], list[Deferred]]:
             raise NotModelled(f"rule {path.name} frontmatter other than paths")
         globs = meta.get("paths")
         if globs is None:
-            unscoped.append(MemoryFile(path=path, text=_text(path, imports=False)))
+            unscoped.append(MemoryFile(path=path, text=_text(path, imports=False, literal=True)))
             continue
         if not isinstance(globs, list) or not globs or not all(isinstance(g, str) for g in globs):
             raise NotModelled(f"rule {path.name} paths other than a list of strings (measured: a YAML list)")

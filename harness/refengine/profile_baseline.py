@@ -88,8 +88,13 @@ BASELINE: dict[str, Any] = {
     # 2.1.252, 2.1.257 and 2.1.278 show nothing after a Write or an Edit (memory-rules-write-edit): what they load
     # is not measured; 2.1.332: the row below.
     "memory_loaded_on_write": None,
+    # Measured on 2.1.252, 2.1.257 and 2.1.278 (hook-event-instructionsloaded); 2.1.332: the rows below.
+    "instructions_loaded_effort": False,
     # Measured on 2.1.252, 2.1.257 and 2.1.278 (hook-pretooluse-updated-input-invalid); later: the row below.
     "hook_rewrite_refusal_suffix": "",
+    # Measured on 2.1.252 and 2.1.257 (hook-event-permissionrequest-refused, approval-permissionrequest-hook-allow):
+    # no PermissionRequest hook runs in print mode; later: the row below.
+    "permission_request_hooks": False,
     # Measured on 2.1.252 and 2.1.257 (tool-builtin-task-unknown-hooks); later: the rows below.
     "task_output_tool": True,
     "tool_search_tool": False,

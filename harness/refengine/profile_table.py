@@ -153,6 +153,12 @@ CHANGES: tuple[Change, ...] = (
                     "after a Stop JSON block's 'Stop hook feedback:\\nRUN-THE-TESTS-FIRST' 2.1.259 sends 'Stop hook "
                     "blocking error from command: \"python3 .claude/hooks/gate.py\": RUN-THE-TESTS-FIRST' (the "
                     "same for SubagentStop: hook-event-subagentstop-block on 2.1.278 and 2.1.332)"),
+    Change(behaviour="permission_request_hooks", since=(2, 1, 268), value=True,
+           evidence="measured: first in 2.1.268, not in 2.1.267 (`cc-harness bisect "
+                    "hook-event-permissionrequest-refused --field 'effects[1].content' --good 2.1.257 --bad 2.1.278 "
+                    "--results docs/timeline/bisect/permission_request_hooks.jsonl`): a Bash touch that default mode "
+                    "refuses in print mode leaves the PermissionRequest recorder's line from 2.1.268 "
+                    "(hook-event-permissionrequest-refused, approval-permissionrequest-hook-allow, -deny)"),
     Change(behaviour="unavailable_tool_says_continue", since=(2, 1, 293), value=True,
            evidence="measured: first in 2.1.293, not in 2.1.292 (every release 2.1.252 to 2.1.332 in "
                     "docs/timeline/scan.jsonl; `cc-harness bisect subagent-subagent-depth-cap-252 --good 2.1.278 "
@@ -197,6 +203,13 @@ CHANGES: tuple[Change, ...] = (
            evidence="measured on 2.1.332 (memory-resume): a folder's CLAUDE.md and a scoped rule loaded before a "
                     "--resume are not loaded again after it; the first release with it is not bisected (the row "
                     "above leaves 2.1.279 to 2.1.331 not-modelled)"),
+    Change(behaviour="instructions_loaded_effort", since=(2, 1, 279), value=None,
+           evidence="not measured between 2.1.278 (no effort in an InstructionsLoaded payload) and 2.1.332: "
+                    "hook-event-instructionsloaded, not bisected"),
+    Change(behaviour="instructions_loaded_effort", since=(2, 1, 332), value=True,
+           evidence="measured on 2.1.332 (hook-event-instructionsloaded): the firings for a folder's CLAUDE.md and a "
+                    "scoped rule, within a prompt, carry effort after prompt_id; the first release with it is not "
+                    "bisected (the row above leaves 2.1.279 to 2.1.331 not-modelled)"),
     Change(behaviour="memory_loaded_on_write", since=(2, 1, 332), value=True,
            evidence="measured on 2.1.332 (memory-rules-write-edit): a Write that creates a file a scoped rule or a "
                     "folder's CLAUDE.md covers, and an Edit of such a file not read yet, bring it as a Read does; "

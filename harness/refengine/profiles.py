@@ -167,6 +167,9 @@ class Profile:
     memory_loaded_kept_on_resume: bool | None
     """A folder's CLAUDE.md or a scoped rule a context loaded stays loaded in a process resuming the session
     (false: each process loads it again, on its first Read of a file it covers); None: not measured."""
+    instructions_loaded_effort: bool | None
+    """An InstructionsLoaded payload fired within a prompt (a folder's CLAUDE.md or a scoped rule loaded) carries
+    ``effort`` (memory_hooks.py); None: not measured."""
     memory_loaded_on_write: bool | None
     """A successful Write or Edit of a file a folder's CLAUDE.md or a scoped rule covers loads it as a Read does
     (memory-rules-write-edit); None: not modelled (2.1.252 to 2.1.278 show nothing after the call: what they
@@ -177,6 +180,9 @@ class Profile:
     shell_line_failure_printed: bool
     """A command whose one ``!`` line fails prints ``Shell command failed for pattern "!`cmd`": [stderr]\n...``
     (false: it prints nothing); either way the model is not asked (slash.py)."""
+    permission_request_hooks: bool | None
+    """Print mode runs the PermissionRequest hooks for a call default mode asks about, and honours their decision
+    (permission_request_hooks.py; false: it runs none); None: not measured."""
     task_output_tool: bool
     """TaskOutput is a tool (refusing an unknown task id); without it a call is answered ``No such tool available``."""
     tool_search_tool: bool

@@ -25,7 +25,9 @@ from harness.refengine import (
     hook_quiet,
     hook_reads,
     memory,
+    memory_hooks,
     memory_resume,
+    settings_keys,
     slash,
 )
 from harness.refengine.config import load_project
@@ -113,7 +115,8 @@ class Engine:
             rules=RuleSet.from_lists(allow=config.permissions.allow, deny=config.permissions.deny,
                                      ask=config.permissions.ask, home=invocation.home,
                                      origins=config.permissions.origins),
-            mode=invocation.permission_mode, env=env, model=model,
+            mode=settings_keys.session_mode(invocation.permission_mode, bypass_disabled=config.bypass_disabled),
+            env=env, model=model,
             mcp=McpPool(servers=config.mcp_servers, cwd=invocation.workdir, env=env, timeout=invocation.timeout),
             timeout=invocation.timeout, depth_cap=_depth_cap(env, profile), main_agent=main_agent,
             session=new_session(home=invocation.home, workdir=invocation.workdir),
@@ -190,8 +193,8 @@ def _start_process(rt: Runtime, *, source: str, home: Path) -> None:
     if source == "resume":
         memory_resume.on_resume(rt, home)
         hook_quiet.wake(rt, "resume")
-    if rt.config.memory.present:
-        hook_quiet.wake(rt, "memory")
+    if source == "resume":
+        memory_hooks.check_context(rt, _main(rt), "a resumed session")
     hook_quiet.wake_for_definitions(rt)
     rt.mcp.start()
     if rt.profile.settings_errors_logged:
@@ -209,6 +212,7 @@ def _start_process(rt: Runtime, *, source: str, home: Path) -> None:
         rt.session.main.seen_files.clear()
     outcome = fire(rt, _main(rt), "SessionStart", subject=source, fields={"source": source})
     rt.session.pending_context.extend(outcome.contexts)
+    memory_hooks.at_start(rt, _main(rt))
 
 
 def _end_process(rt: Runtime) -> None:

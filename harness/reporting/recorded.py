@@ -31,7 +31,7 @@ from harness.engines.base import Engine
 from harness.engines.sdk import SdkEngine
 from harness.engines.sdk_ts import SdkTsEngine
 from harness.engines.translated import TranslatedEngine
-from harness.errors import NotModelled
+from harness.errors import CaseFormatError, NotModelled
 from harness.expectations import Expectations, judged
 from harness.results import Record
 
@@ -45,12 +45,19 @@ class Recorded:
     unrecorded: tuple[str, ...]
 
 
-def _unsayable(engine: Engine, case: Case) -> list[str]:
-    """The adapter's reasons it cannot say ``case`` (empty: it can), on a private copy of the fixture."""
+def _unsayable(engine: Engine, case: Case) -> str | None:
+    """Why the adapter cannot say ``case``, in the words its run gives (None: it can)."""
     if isinstance(engine, SdkEngine | SdkTsEngine):  # the checks the Agent SDK adapters make before a run
-        return not_scripted(case, engine.name)
+        reasons = not_scripted(case, engine.name)
+        return reasons[0] if reasons else None  # approvals.not_scripted_here raises with the first
     if not isinstance(engine, TranslatedEngine):
-        return []
+        return None
+    reasons = _untranslatable(engine, case)
+    return f"{engine.name}: {'; '.join(reasons)}" if reasons else None  # as TranslatedEngine.run says it
+
+
+def _untranslatable(engine: TranslatedEngine, case: Case) -> list[str]:
+    """The translating adapter's reasons it cannot say ``case`` (empty: it can), on a private copy of the fixture."""
     with tempfile.TemporaryDirectory(prefix=f"cch-{case.id}-") as root:
         work, home = Path(root) / "work", Path(root) / "home"
         copy_fixture(case, work)
@@ -59,13 +66,26 @@ def _unsayable(engine: Engine, case: Case) -> list[str]:
         return engine.tables.unexpressible(case, work, home)
 
 
+def not_modelled(case: Case, engine: Engine) -> Record | None:
+    """``case`` as not-modelled on ``engine``, with the adapter's reasons, when the adapter cannot say it (a
+    case-error when its fixture cannot be copied; None when it can): known without a run, so no snapshot is ever
+    recorded for such a case."""
+    try:
+        message = _unsayable(engine, case)
+    except CaseFormatError as exc:  # a fixture no run may copy (a link out of the case): this case alone fails
+        return Record.faulted(case, engine=engine.name, fault=exc.fault(phase="load"))
+    if message is not None:
+        fault = NotModelled(message, phase="run").fault(phase="run")
+        return Record.faulted(case, engine=engine.name, fault=fault)
+    return None
+
+
 def record_of(case: Case, engine: Engine, *, snapshot_root: Path, expectations: Expectations) -> Record | None:
     """``case`` on ``engine`` from the repository: not-modelled with the adapter's reasons, else its committed
     snapshot judged; None when it has neither."""
     name = engine.name
-    if reasons := _unsayable(engine, case):
-        fault = NotModelled(f"{engine.name}: {'; '.join(reasons)}", phase="run").fault(phase="run")
-        return Record.faulted(case, engine=name, fault=fault)
+    if (unsayable := not_modelled(case, engine)) is not None:
+        return unsayable
     shown = snapshots.read(snapshot_root, name.text(), case.id)
     if shown is None:
         return None

@@ -72,7 +72,8 @@ def init(root: Path, *, pinned: str | None, plugin_dirs: tuple[Path, ...] = (), 
         planned.append(Planned(path=root / OWN_FILE, text=_config(version), what="suite configuration"))
     config = _read(root, report)
     planned += _cases(config, root=root, cases=cases, profile=profile_for(version), report=report)
-    planned += setup_parts.plan(root, cases=cases, config=config, plugin_dirs=plugin_dirs, report=report)
+    planned += setup_parts.plan(root, cases=cases, config=config, plugin_dirs=plugin_dirs, report=report,
+                                profile=profile_for(version))
     if home is not None:
         planned += setup_parts.home_cases(home, root=root, cases=cases, version=version, report=report)
     else:

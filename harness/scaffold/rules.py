@@ -12,8 +12,14 @@ whatever the engine does, because the rule refuses it before anything runs:
   request (``WebFetch denied access to domain:H.``).
 
 Which message the call gets is the reference engine's own decision (``refengine.permissions.decide``), so
-a form it does not model gets no case. Every other rule gets a ``no case:`` line with the reason; allow
-rules above all: a call a rule lets through runs the team's command or tool for real.
+a form it does not model gets no case. A PreToolUse hook of the repository on the probe's tool may answer
+first: it runs before a Bash rule is read (a team's guard hook on ``git push --force`` refused the call with its
+own message before ``Bash(git push --force:*)`` did, claude 2.1.332), and its order against a WebFetch rule is
+not measured, so there the case checks only that the call is refused. A Read or Edit folder rule is read in the
+tool's input validation, before any hook (rule-path-deny-hooks).
+
+Every other rule gets a ``no case:`` line with the reason; allow rules above all: a call a rule lets through
+runs the team's command or tool for real.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,9 +35,11 @@ from typing import Any
 from harness.refengine import messages
 from harness.refengine.config_model import PermissionLists
 from harness.refengine.errors import NotModelled
+from harness.refengine.hooks import HookRule, matcher_hits
 from harness.refengine.permission_request import Request
 from harness.refengine.permission_rules import Rule, RuleSet, host_of
 from harness.refengine.permissions import decide
+from harness.refengine.profiles import Profile
 from harness.scaffold.casefile import Planned, Report, case_file, make_case, notes, slug
 
 #: A plain command: words of letters, digits and ``-_./=``, nothing the shell would read as more.
@@ -39,6 +48,8 @@ _PLAIN = re.compile(r"[\w./=-]+(?: [\w./=-]+)*")
 _FOLDER = re.compile(r"(//)?([\w.-]+(?:/[\w.-]+)*)/\*\*")
 #: The file a path rule's probe names: never a file of the team's (the call is refused before it is touched).
 PROBE_FILE = "cc-harness-probe.txt"
+#: Tools whose rules a PreToolUse hook may answer before (the folder rules of Read and Edit come before hooks).
+_HOOKS_FIRST = frozenset({"Bash", "WebFetch"})
 #: The case's own user settings for a WebFetch probe: the engine's domain preflight would reach the network.
 _NO_PREFLIGHT = {"skipWebFetchPreflight": True}
 
@@ -49,14 +60,23 @@ class _Probe:
 
     slug: str
     call: dict[str, Any]
-    result: str
+    result: str | None
+    """The engine's refusal; None where a PreToolUse hook answers first (the case checks the refusal only)."""
     says: str
     home: dict[str, Any] | None = None
     """Settings for the case's own HOME (``home/.claude/settings.json``), if the probe needs any."""
 
 
-def plan(lists: PermissionLists, *, root: Path, cases: Path, report: Report) -> list[Planned]:
-    """A case per deny or ask rule of a modelled form; a ``no case:`` line for every other rule."""
+def pre_tool_hooked(hooks: Iterable[HookRule], profile: Profile) -> Callable[[str], bool]:
+    """Whether a PreToolUse hook of ``hooks`` runs on a call of the tool named."""
+    pre = [h for h in hooks if h.event == "PreToolUse"]
+    return lambda tool: any(matcher_hits(h.matcher, tool, profile=profile, debug=lambda _line: None) for h in pre)
+
+
+def plan(lists: PermissionLists, *, root: Path, cases: Path, report: Report,
+         hooked: Callable[[str], bool] = lambda _tool: False) -> list[Planned]:
+    """A case per deny or ask rule of a modelled form; a ``no case:`` line for every other rule. ``hooked`` says
+    whether a PreToolUse hook runs on a tool: such a hook answers a Bash or WebFetch call before the rule."""
     rules = RuleSet.from_lists(allow=lists.allow, deny=lists.deny, ask=lists.ask)
     out: list[Planned] = []
     for kind, texts in (("allow", lists.allow), ("ask", lists.ask), ("deny", lists.deny)):
@@ -65,6 +85,8 @@ def plan(lists: PermissionLists, *, root: Path, cases: Path, report: Report) -> 
             if isinstance(probe, str):
                 report.skipped.append(f"permission rule {kind} {text}: {probe}")
                 continue
+            if probe.call["name"] in _HOOKS_FIRST and hooked(probe.call["name"]):
+                probe = dataclasses.replace(probe, result=None)
             folder = cases / slug(f"rule-{kind}-{probe.slug}")
             out.append(case_file(folder, _case(kind, text, probe), root=root, what=f"permission rule {kind} {text}"))
             if probe.home is not None:
@@ -150,7 +172,8 @@ def _why_not(kind: str, rule: Rule) -> str:
 
 
 def _case(kind: str, rule: str, probe: _Probe) -> dict[str, object]:
-    call = {**probe.call, "expect": {"result": probe.result, "is_error": True}}
+    expect = {"is_error": True} if probe.result is None else {"result": probe.result, "is_error": True}
+    call = {**probe.call, "expect": expect}
     base: dict[str, Any] = {"project": "../.."}
     if probe.home is not None:
         base["home"] = "home"
@@ -161,6 +184,9 @@ def _case(kind: str, rule: str, probe: _Probe) -> dict[str, object]:
             " --dangerously-skip-permissions")
     if probe.home is not None:
         what += "; the case's HOME sets skipWebFetchPreflight, so no domain check reaches the network"
+    if probe.result is None:
+        what += (f"; a PreToolUse hook of the repository runs on {probe.call['name']} before the rule is read and may"
+                 " refuse the call first with its own message, so the case checks the refusal, not its text")
     return make_case(
         f"The deny rule {rule} refuses {probe.says}, even in bypass mode" if kind == "deny" else
         f"The ask rule {rule}: {probe.says} is refused in print mode, even in bypass mode",

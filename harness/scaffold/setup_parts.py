@@ -15,7 +15,7 @@ from harness.errors import HarnessError
 from harness.refengine.config import load_project
 from harness.refengine.config_model import ProjectConfig, SkillDef
 from harness.refengine.plugins import MANIFEST, load_plugin
-from harness.refengine.profiles import profile_for
+from harness.refengine.profiles import Profile, profile_for
 from harness.scaffold import rules
 from harness.scaffold.casefile import Planned, Report, case_file, make_case, notes, slug
 from harness.scaffold.definitions import agent_case, quotable_line, skill_case
@@ -26,13 +26,14 @@ _SKIP = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", RESUL
 
 
 def plan(
-    root: Path, *, cases: Path, config: ProjectConfig, plugin_dirs: tuple[Path, ...], report: Report
+    root: Path, *, cases: Path, config: ProjectConfig, plugin_dirs: tuple[Path, ...], report: Report, profile: Profile
 ) -> list[Planned]:
     """The cases of the plugins, and a ``no case:`` line for each part left out."""
     out: list[Planned] = []
     for folder in _plugins(root, cases=cases, named=plugin_dirs, report=report):
         out += _plugin_case(folder, root=root, cases=cases, report=report)
-    out += rules.plan(config.permissions, root=root, cases=cases, report=report)
+    out += rules.plan(config.permissions, root=root, cases=cases, report=report,
+                      hooked=rules.pre_tool_hooked(config.hooks, profile))
     for name in (".env", ".env.local"):
         if (root / name).is_file():
             report.skipped.append(

@@ -136,10 +136,10 @@ def test_a_rule_on_a_quiet_event_is_inert_where_nothing_wakes_it(write_case: Cas
     ("CwdChanged", {"command": "cd src && echo HI"}, "changes directory"),
     ("FileChanged", {"command": "echo HI >> notes.txt"}, "may change a file"),
     ("ConfigChange", {"command": "cat .claude/settings.json"}, "under .claude/"),
-    ("PermissionRequest", {"mode": "default", "command": "touch made.txt"}, "refused or asked about"),
+    ("PermissionRequest", {"mode": "default", "command": "curl -s http://127.0.0.1:9/"}, "beyond the measured asks"),
+    ("PermissionRequest", {"mode": "acceptEdits", "command": "curl -s http://127.0.0.1:9/"}, "acceptEdits or plan"),
     ("PermissionDenied", {"mode": "acceptEdits", "command": "curl -s http://127.0.0.1:9/"}, "acceptEdits or plan"),
     ("PostModelSwitch", {"resume": True}, "a resumed session"),
-    ("InstructionsLoaded", {"files": {"CLAUDE.md": "Be brief.\n"}}, "memory files"),
     ("PreModelSwitch", {"files": {".claude/skills/alpha/SKILL.md": "---\ndescription: A.\nmodel: sonnet\n---\nB\n"}},
      "names a model"),
     ("PostModelSwitch", {"files": {".claude/agents/h.md": "---\nname: h\ndescription: H.\nmodel: sonnet\n---\n"}},
@@ -160,3 +160,17 @@ def test_a_refusal_in_dontask_mode_wakes_nothing(write_case: CaseWriter, tmp_pat
     run = run_in_copy(directory, ReferenceEngine(version="2.1.332"), tmp_path)
     assert run.model.exchanges[0].is_error
     assert (tmp_path / "work" / "fired.txt").read_text(encoding="utf-8") == "Stop\n"
+
+
+def test_instructions_loaded_fires_once_per_memory_file_at_start(write_case: CaseWriter, tmp_path: Path) -> None:
+    # measured: one firing per file of the opening block (hook-event-instructionsloaded)
+    directory = _quiet(write_case, "InstructionsLoaded", files={"CLAUDE.md": "Be brief.\n",
+                                                                "CLAUDE.local.md": "Be kind.\n"})
+    run_in_copy(directory, ReferenceEngine(version="2.1.332"), tmp_path)
+    assert (tmp_path / "work" / "fired.txt").read_text(encoding="utf-8") == "InstructionsLoaded\n" * 2 + "Stop\n"
+
+
+def test_instructions_loaded_on_a_resumed_session_is_not_modelled(write_case: CaseWriter, tmp_path: Path) -> None:
+    directory = _quiet(write_case, "InstructionsLoaded", resume=True, files={"CLAUDE.md": "Be brief.\n"})
+    with pytest.raises(NotModelled, match="InstructionsLoaded with memory files in a resumed session"):
+        run_in_copy(directory, ReferenceEngine(version="2.1.332"), tmp_path)

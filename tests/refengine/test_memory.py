@@ -68,3 +68,25 @@ def test_a_folder_claude_md_and_a_scoped_rule_load_once_on_the_first_read_they_c
 def test_no_memory_files_is_no_memory(tmp_path: Path) -> None:
     (tmp_path / "work").mkdir()
     assert not memory.load(tmp_path / "work", tmp_path / "home").present
+
+
+def test_a_folder_s_own_rules_load_under_it_and_scope_from_it(tmp_path: Path) -> None:
+    # measured on 2.1.252 to 2.1.332 (memory-nested-rules)
+    work, home = tmp_path / "work", tmp_path / "home"
+    write_files(work, {"sub/.claude/rules/n.md": "Nested rule: A.\n",
+                       "sub/.claude/rules/s.md": "---\npaths:\n  - lib/**\n---\nNested scoped: S.\n",
+                       "lib/b.py": "1\n", "sub/x.txt": "x\n", "sub/lib/a.py": "2\n"})
+    model = memory.load(work, home)
+    assert model.problem is None and model.opening == ()
+    loaded: set[Path] = set()
+    assert memory.on_read(model, loaded, work / "lib" / "b.py", work) == []
+    assert [f.text for f in memory.on_read(model, loaded, work / "sub" / "x.txt", work)] == ["Nested rule: A."]
+    assert [f.text for f in memory.on_read(model, loaded, work / "sub" / "lib" / "a.py", work)] == ["Nested scoped: S."]
+
+
+def test_an_import_in_an_unscoped_rule_stays_text(tmp_path: Path) -> None:
+    # measured on 2.1.252 to 2.1.332 (memory-rules-import)
+    work, home = tmp_path / "work", tmp_path / "home"
+    write_files(work, {".claude/rules/team.md": "Team: T.\nSee @docs/x.md\n", "docs/x.md": "X\n"})
+    model = memory.load(work, home)
+    assert [f.text for f in model.opening] == ["Team: T.\nSee @docs/x.md"]
