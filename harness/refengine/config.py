@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.refengine import skill_keys
+from harness.refengine import settings_keys, skill_keys
 from harness.refengine.commands import project_commands
 from harness.refengine.config_model import NO_LAUNCH, Launch, McpServerDef, ProjectConfig, SettingsProblem
 from harness.refengine.definition_files import load_agents, load_skills
@@ -51,7 +51,7 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
     paths = settings_files(workdir=workdir, home=home, launch=launch)
     read = {level: read_settings(path, warnings, problems) for level, path in paths.items()}
     files = {level: settings for level, (settings, _) in read.items()}
-    unmodelled = [p for level, settings in files.items() if (p := settings_problem(paths[level], settings))]
+    unmodelled = [p for level, settings in files.items() if (p := settings_problem(paths[level], settings, level))]
     memory = load_memory(workdir, home)
     if memory.problem:
         unmodelled.append(memory.problem)
@@ -80,6 +80,8 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
     env = settings_env(files)
     every_hook = (*settings_hooks, *plugin_hooks, *(r for s in skills.values() for r in s.hooks),
                   *(r for a in agents.values() for r in a.hooks))
+    if reason := settings_keys.run_problem(files, every_hook):
+        unmodelled.append(reason)
     if env and (reason := env_unmodelled(files, env, trusted=trusted, hooks=every_hook, servers=mcp_servers)):
         unmodelled.append(reason)
     return ProjectConfig(
@@ -97,6 +99,7 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
         plugins=launch.plugins,
         env=env,
         memory=memory,
+        bypass_disabled=settings_keys.bypass_disabled(files),
     )
 
 

@@ -207,6 +207,9 @@ class ProjectConfig:
     process it starts."""
     memory: MemoryModel = field(default_factory=MemoryModel)
     """CLAUDE.md and the rest, as far as the measurements go (memory.py)."""
+    bypass_disabled: bool = False
+    """A settings file sets ``permissions.disableBypassPermissionsMode: "disable"``: a bypass run works in default
+    mode (settings_keys.py)."""
 
     def skill(self, name: str) -> SkillDef | None:
         """The skill the Skill tool's ``skill`` names: its key, or a plugin skill's frontmatter name."""

@@ -17,9 +17,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from harness.refengine import settings_keys
 from harness.refengine.errors import NotModelled
 
-#: Settings keys the engine reads; ``$schema`` only points an editor at the schema.
+#: Settings keys the engine reads; ``$schema`` only points an editor at the schema. Keys measured to change nothing
+#: (or one thing) with some values are settings_keys.py's.
 SETTINGS_KEYS = frozenset({
     "$schema", "hooks", "permissions", "disableAllHooks", "enableAllProjectMcpServers", "enabledMcpjsonServers",
     "skipWebFetchPreflight", "disabledMcpjsonServers", "allowedMcpServers", "deniedMcpServers",
@@ -58,13 +60,22 @@ def _unknown(keys: Iterable[Any], known: frozenset[str]) -> list[str]:
     return sorted(str(k) for k in keys if str(k) not in known)
 
 
-def settings_problem(path: Path, settings: Mapping[str, Any]) -> str | None:
-    """What a settings file the run reads holds that the engine does not model, if anything."""
-    if unknown := _unknown(settings, SETTINGS_KEYS):
+def settings_problem(path: Path, settings: Mapping[str, Any], level: str) -> str | None:
+    """What the ``level`` settings file the run reads holds that the engine does not model, if anything: a key it
+    neither reads nor has measured (settings_keys.py), or a measured key with a value or in a file not measured."""
+    if unknown := _unknown(settings, SETTINGS_KEYS | settings_keys.INERT.keys()):
         return f"settings key {', '.join(unknown)} in {path.name} (unknown settings key)"
+    for key in sorted(settings_keys.INERT.keys() & settings.keys()):
+        if problem := settings_keys.problem(level, path.name, key, settings[key]):
+            return problem
     perms = settings.get("permissions")
-    if isinstance(perms, Mapping) and (unknown := _unknown(perms, PERMISSIONS_KEYS)):
+    if not isinstance(perms, Mapping):
+        return None
+    if unknown := _unknown(perms, PERMISSIONS_KEYS | settings_keys.PERMISSIONS.keys()):
         return f"settings key permissions.{', permissions.'.join(unknown)} in {path.name}"
+    for key in sorted(settings_keys.PERMISSIONS.keys() & perms.keys()):
+        if problem := settings_keys.problem(level, path.name, key, perms[key], permissions=True):
+            return problem
     return None
 
 

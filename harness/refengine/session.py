@@ -27,6 +27,7 @@ from harness.refengine import (
     memory,
     memory_hooks,
     memory_resume,
+    settings_keys,
     slash,
 )
 from harness.refengine.config import load_project
@@ -114,7 +115,8 @@ class Engine:
             rules=RuleSet.from_lists(allow=config.permissions.allow, deny=config.permissions.deny,
                                      ask=config.permissions.ask, home=invocation.home,
                                      origins=config.permissions.origins),
-            mode=invocation.permission_mode, env=env, model=model,
+            mode=settings_keys.session_mode(invocation.permission_mode, bypass_disabled=config.bypass_disabled),
+            env=env, model=model,
             mcp=McpPool(servers=config.mcp_servers, cwd=invocation.workdir, env=env, timeout=invocation.timeout),
             timeout=invocation.timeout, depth_cap=_depth_cap(env, profile), main_agent=main_agent,
             session=new_session(home=invocation.home, workdir=invocation.workdir),
