@@ -5,7 +5,8 @@ settings.py reads the settings files, definition_files.py the skills and agents,
 holds what they give; this module puts them together with the MCP servers. Only reading happens here;
 what the definitions *do* lives in skills.py, agents.py, hooks.py and
 permissions.py. Folder trust (E4) is recorded on the result, because each consumer applies it
-differently: project allow rules are ignored untrusted, agent hooks dropped, skill hooks kept (S8).
+differently: project allow rules are ignored untrusted (local ones apply), agent hooks dropped, skill hooks kept
+(S8).
 
 User level next to project level, measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 (NOT_MODELLED.md,
 "User level"): a user skill beats a project skill of the same name, a project agent beats a user agent
@@ -69,9 +70,7 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
     for plugin in launch.plugins:
         warnings.extend(plugin.warnings)
     skills = load_skills(skill_roots, warnings, plugins=launch.plugins,
-                         commands=lambda taken: project_commands(
-                             command_roots, warnings, taken=taken,
-                             project=workdir / ".claude" / "commands" if launch.loads("project") else None))
+                         commands=lambda taken: project_commands(command_roots, warnings, taken=taken))
     agents = load_agents(agent_roots, warnings, plugins=launch.plugins, flag=launch.agents)
     mcp_servers = _load_mcp(workdir=workdir, home=home, settings=files, launch=launch,
                             warnings=warnings, unmodelled=unmodelled)
