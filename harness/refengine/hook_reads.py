@@ -1,7 +1,7 @@
 """A prompt a UserPromptSubmit hook's ``continue: false`` stopped (what the session prints and keeps).
 
-What each event reads of a command's result is hook_results.as_read's (exit 2, ``decision: block`` and
-``continue: false`` per event, measured on 2.1.252 to 2.1.332); a stop beside a block: hook_results.HOLDS_BLOCK.
+What each event reads of a command's result is hook_results._as_read's (exit 2, ``decision: block`` and
+``continue: false`` per event, measured on 2.1.252 to 2.1.332); a stop beside a block: hook_results._HOLDS_BLOCK.
 """
 
 from __future__ import annotations

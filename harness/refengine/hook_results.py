@@ -303,7 +303,7 @@ def _legacy_decision(value: Any, event: str) -> Permission | None:
 #   its text, listed as a permission denial, and the turn ends (dispatch: a refused call's ``stop_turn``). Without
 #   a ``stopReason`` the call runs and the turn ends, as with one (hook-output-pretooluse-continue-false).
 # - PostToolUse: the turn ends after the call; nothing is printed.
-# - PostToolUseFailure: ``continue`` is not read (hook_results.CONTINUE_READ); the block's text reaches the model.
+# - PostToolUseFailure: ``continue`` is not read (hook_results._CONTINUE_READ); the block's text reaches the model.
 # - UserPromptSubmit: the stop wins over the block: ``Operation stopped by hook: <stopReason>``, and without a
 #   ``stopReason`` ``Operation stopped by hook`` (hook_reads.stopped_prompt).
 # - Stop, SubagentStop (HOLDS_BLOCK): ``continue: false`` alone changes nothing (hook-output-stop-ignored,
