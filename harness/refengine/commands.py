@@ -8,7 +8,8 @@ before a user ``plan``, a user ``alpha`` before a project ``mid``).
 
 A project command in a sub-folder, ``.claude/commands/ns/deploy.md``, is the command ``ns:deploy``: listed as
 ``- ns:deploy: <description>`` and typed as ``/ns:deploy args`` (slash.py); ``/deploy`` does not find it (measured
-on 2.1.252 to 2.1.332, case slash-command-namespaced).
+on 2.1.252 to 2.1.332, case slash-command-namespaced). The same for a user's ``~/.claude/commands/ops/deploy.md``
+(slash-user-command-namespaced).
 
 Not modelled, so not-modelled for the whole run: a command without ``description`` (what the listing shows
 then), frontmatter other than ``description`` and ``allowed-tools`` (``argument-hint`` and ``model`` may show in
@@ -30,10 +31,11 @@ from harness.refengine.frontmatter import split_frontmatter
 _MEASURED_KEYS = frozenset({"description", "allowed-tools"})
 
 
-def project_commands(roots: Iterable[Path], warnings: list[str], *, taken: set[str],
-                     project: Path | None = None) -> dict[str, SkillDef]:
-    """The commands of ``roots`` (the user's, the project's ``commands`` folders) as skills, in listing order;
-    ``project``: the project's folder, where one sub-folder's command is measured."""
+def project_commands(roots: Iterable[Path], warnings: list[str], *, taken: set[str]) -> dict[str, SkillDef]:
+    """The commands of ``roots`` (the user's, the project's ``commands`` folders, those the run loads) as skills,
+    in listing order."""
+    roots = list(roots)
+    roots_seen = set(roots)  # the folders whose direct sub-folders were measured (project and user)
     files = [p for root in roots if root.is_dir() for p in root.glob("*.md")]
     names = [p.stem for p in files]
     out: dict[str, SkillDef] = {}
@@ -47,12 +49,12 @@ def project_commands(roots: Iterable[Path], warnings: list[str], *, taken: set[s
         skill = skill_def(path, warnings, name=name, command=True)
         meta, _ = split_frontmatter(path.read_text(encoding="utf-8"))
         problems = [*skill.unmodelled, *_problems(path, meta, clash=name in taken or name in out)]
-        if path.parent.parent != project or len(files) + len(out) > 0:
-            # Measured: one project command in a sub-folder, no other command beside it (its place among other
-            # commands, a user's sub-folder, deeper folders are not).
+        if path.parent.parent not in roots_seen or len(files) + len(out) > 0:
+            # Measured: one command in one sub-folder of the project's or the user's commands folder, no other
+            # command beside it (its place among other commands and deeper folders are not).
             problems.append(f"a command in a sub-folder of a commands folder ({path.parent.name}/{path.name}) "
-                            "beside other commands, deeper or in the user's folder (measured: one project command "
-                            "in one sub-folder)")
+                            "beside other commands or deeper (measured: one project or user command in one "
+                            "sub-folder)")
         out[name] = _with_problems(skill, problems)
     return out
 

@@ -69,9 +69,7 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
     for plugin in launch.plugins:
         warnings.extend(plugin.warnings)
     skills = load_skills(skill_roots, warnings, plugins=launch.plugins,
-                         commands=lambda taken: project_commands(
-                             command_roots, warnings, taken=taken,
-                             project=workdir / ".claude" / "commands" if launch.loads("project") else None))
+                         commands=lambda taken: project_commands(command_roots, warnings, taken=taken))
     agents = load_agents(agent_roots, warnings, plugins=launch.plugins, flag=launch.agents)
     mcp_servers = _load_mcp(workdir=workdir, home=home, settings=files, launch=launch,
                             warnings=warnings, unmodelled=unmodelled)

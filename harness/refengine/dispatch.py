@@ -170,8 +170,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     # ToolSearch asks for no approval in the modes it was measured in (lookup_tools.check holds it to those).
     decision = ALLOW if name == lookup_tools.TOOL_SEARCH else decide(request)
     hooked = decision.behaviour != "allow" and permission_request_hooks.measured(rt, conversation, name, decision)
-    if decision.behaviour != "allow" and not hooked:
-        hook_quiet.wake_refused(rt, conversation.mode or rt.mode)
+    if decision.behaviour != "allow":
+        hook_quiet.wake_refused(rt, conversation.mode or rt.mode, request_modelled=hooked)
     if conversation.mode is None:  # the session's mode; a hook agent's own dontAsk answers as default does
         decision = modes.adjust(decision, request, refusals=len(rt.session.denials),
                                 classifier_refusals=rt.session.classifier_refusals, profile=rt.profile)
@@ -245,10 +245,13 @@ def _deferred_memory(rt: Runtime, conversation: Conversation, name: str, tool_in
                      result: ToolResult) -> list[str]:
     """The texts of the folder CLAUDE.md files and scoped rules a call loads (memory.py). Measured: a successful
     Read on the main thread, and a successful Write or Edit where the profile says they load as a Read does
-    (memory-rules-write-edit); other file tools, a failed call and a call in another context are not."""
+    (memory-rules-write-edit); a successful Glob or Grep loads nothing; other file tools, a failed call and a
+    call in another context are not."""
     model = rt.config.memory
     if not model.deferred or name not in ("Read", "Glob", "Grep", *FILE_WRITING_TOOLS):
         return []
+    if name in ("Glob", "Grep") and not result.failed and conversation.kind == "main":
+        return []  # measured: they load nothing, a later Read still does (memory-rules-search-tools)
     loads = name == "Read" or (name in ("Write", "Edit") and rt.profile.memory_loaded_on_write is True)
     if not loads or result.failed or conversation.kind != "main":
         raise NotModelled(f"{name} {'that failed ' if result.failed else ''}in a {conversation.kind} context with a "

@@ -84,11 +84,12 @@ _PLAIN_ECHO = re.compile(r"echo( [A-Za-z0-9_=$.-]+)*")
 _CD = re.compile(r"(?:^|[\s;&|(])(?:cd|pushd|popd)(?:$|[\s;&|)])")
 
 
-def wake(rt: Runtime, trigger: str) -> None:
-    """NotModelled when the run holds a rule on an event ``trigger`` wakes (checked where the run reaches it)."""
+def wake(rt: Runtime, trigger: str, *, modelled: frozenset[str] = frozenset()) -> None:
+    """NotModelled when the run holds a rule on an event ``trigger`` wakes (checked where the run reaches it), but for
+    the ``modelled`` events, which the caller fires itself."""
     if rt.config.hooks_disabled:
         return
-    woken = sorted(e for e in _events_with_rules(rt) if trigger in QUIET.get(e, Quiet(cases=())).wakes)
+    woken = sorted(e for e in _events_with_rules(rt) - modelled if trigger in QUIET.get(e, Quiet(cases=())).wakes)
     if woken:
         raise NotModelled(f"a hook on {', '.join(woken)} in a run with {TRIGGERS[trigger]} (not measured)")
 
@@ -100,13 +101,14 @@ def wake_for_definitions(rt: Runtime) -> None:
         wake(rt, "model")
 
 
-def wake_refused(rt: Runtime, mode: str) -> None:
-    """A call refused or asked about (not allowed outright) in ``mode``, beyond the asks whose PermissionRequest hooks
-    permission_request_hooks.py models."""
+def wake_refused(rt: Runtime, mode: str, *, request_modelled: bool = False) -> None:
+    """A call refused or asked about (not allowed outright) in ``mode``; ``request_modelled``: one whose
+    PermissionRequest hooks permission_request_hooks.py models."""
+    modelled = frozenset({"PermissionRequest"}) if request_modelled else frozenset()
     if mode in ("acceptEdits", "plan"):
-        wake(rt, "refused-in-mode")
+        wake(rt, "refused-in-mode", modelled=modelled)
     elif mode != "dontAsk":
-        wake(rt, "refused")
+        wake(rt, "refused", modelled=modelled)
 
 
 def wake_for_call(rt: Runtime, name: str, tool_input: Mapping[str, object]) -> None:

@@ -2,8 +2,9 @@
 
 Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 (hook-event-permissionrequest-refused, approval-prompt-none,
 approval-permissionrequest-hook-allow, -deny, -payload, -and-prompt, -after-user, -before-user and
-hook-output-permissionrequest-outputs). From 2.1.268 (``Profile.permission_request_hooks``), when default mode
-asks about a main-thread call (the tool's own check: a Bash command that writes a file in the working folder, holds
+hook-output-permissionrequest-outputs, hook-event-permissionrequest-accept-edits). From 2.1.268
+(``Profile.permission_request_hooks``), when default mode (or acceptEdits, for what it still asks about) asks about a
+main-thread call (the tool's own check: a Bash command that writes a file in the working folder, holds
 a variable or redirects output, a Write), print mode runs the PermissionRequest hooks of the settings files before
 it refuses. The payload holds ``tool_name``, ``tool_input`` and ``permission_suggestions`` (what an interactive
 prompt would offer: measured per kind of ask, ``SUGGESTIONS``). What the hook answers:
@@ -21,7 +22,7 @@ user's allow does not, approval-permissionrequest-hook-after-user; with both at 
 approval-permissionrequest-hook-and-prompt), so that is not-modelled. 2.1.252 and 2.1.257 run no PermissionRequest
 hook in print mode.
 
-Not measured, so not-modelled: other modes, subagents, a PreToolUse hook's ask or any ask a rule makes, other
+Not measured, so not-modelled: plan and bypass mode, subagents, a PreToolUse hook's ask or any ask a rule makes, other
 tools and kinds of ask, a rule outside a settings file or on another matcher, several handlers, handlers that are not
 plain commands, ``updatedPermissions``, ``interrupt`` and every other output field, and the releases between
 2.1.257 and 2.1.278 that the profile leaves open.
@@ -88,16 +89,27 @@ SUGGESTIONS: Mapping[str, tuple[tuple[Callable[[Runtime, str], bool], tuple[Call
 }
 
 
+#: acceptEdits allows the other kinds above (they fire nothing); what it still asks about, and the suggestions
+#: (hook-event-permissionrequest-accept-edits).
+ACCEPT_EDITS_SUGGESTIONS: Mapping[str, tuple[tuple[Callable[[Runtime, str], bool],
+                                                   tuple[Callable[[Runtime], dict[str, Any]], ...]], ...]] = {
+    "Bash": ((_variable, ()),),
+}
+_BY_MODE = {"default": SUGGESTIONS, "acceptEdits": ACCEPT_EDITS_SUGGESTIONS}
+
+
 def measured(rt: Runtime, conversation: Conversation, name: str, decision: Decision) -> bool:
     """Whether a refusal (before the mode adjusts it) is one whose PermissionRequest hooks are measured."""
     # Measured in runs without ask rules, where every ask is the tool's own check (whichever module words it).
     return (decision.behaviour == "ask" and not rt.rules.ask and conversation.kind == "main"
-            and conversation.mode is None and rt.mode == "default" and rt.profile.permission_request_hooks is not None
-            and _suggestions(rt, name, decision) is not None)
+            and conversation.mode is None and rt.mode in _BY_MODE and rt.profile.permission_request_hooks is not None
+            and _suggestions(SUGGESTIONS, rt, name, decision) is not None)
 
 
-def _suggestions(rt: Runtime, name: str, decision: Decision) -> list[dict[str, Any]] | None:
-    for reads, offered in SUGGESTIONS.get(name, ()):
+def _suggestions(table: Mapping[str, tuple[tuple[Callable[[Runtime, str], bool],
+                                                 tuple[Callable[[Runtime], dict[str, Any]], ...]], ...]],
+                 rt: Runtime, name: str, decision: Decision) -> list[dict[str, Any]] | None:
+    for reads, offered in table.get(name, ()):
         if reads(rt, decision.message):
             return [make(rt) for make in offered]
     return None
@@ -116,7 +128,9 @@ def ask_hooks(rt: Runtime, conversation: Conversation, name: str, reported: Mapp
     actions = _actions(rules, name)
     if len(actions) > 1:
         raise NotModelled(f"several {EVENT} handlers for one call (measured with one)")
-    suggestions = _suggestions(rt, name, decision)
+    suggestions = _suggestions(_BY_MODE[rt.mode], rt, name, decision)
+    if suggestions is None:
+        raise NotModelled(f"a {EVENT} hook for a {name} call {rt.mode} mode still asks about (not measured)")
     data = payload(EVENT, source=rt.payload_source(conversation),
                    fields={"tool_name": name, "tool_input": dict(reported), "permission_suggestions": suggestions})
     answers = [_answer(run_command(rt, rule, action, data, event=EVENT).output) for rule, action in actions]

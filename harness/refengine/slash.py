@@ -13,7 +13,8 @@ slash-user-command, slash-plugin-command; the same on all four):
   ``!`backticked command``` replaced by its output, as far as slash_shell.py models the lines (the permission
   check of a Bash call, the command's ``allowed-tools``, a failing line ending the prompt).
 
-A project command in one sub-folder (``.claude/commands/ns/deploy.md``) is typed ``/ns:deploy`` (commands.py).
+A project's or the user's command in one sub-folder (``.claude/commands/ns/deploy.md``) is typed ``/ns:deploy``
+(commands.py).
 
 Everything else is not-modelled: a command of the same name at two levels, other sub-folders, a skill or built-in
 command typed as one, ``$0``, quoted arguments, a body without ``$ARGUMENTS`` given arguments, ``${...}``
@@ -91,8 +92,8 @@ def _command_file(rt: Runtime, name: str) -> Path:
     plugin, _, command = name.rpartition(":")
     nested = rt.config.skills.get(name)
     if plugin and nested is not None and nested.command and nested.plugin is None:
-        # a project command in a sub-folder (commands.py): .claude/commands/<plugin>/<command>.md
-        return rt.workdir / ".claude" / "commands" / plugin / f"{command}.md"
+        # a project's or the user's command in a sub-folder (commands.py): commands/<plugin>/<command>.md
+        return nested.directory / f"{command}.md"
     if plugin:
         found = [s.plugin_root for s in rt.config.skills.values() if s.command and s.name == name and s.plugin_root]
         if not found:

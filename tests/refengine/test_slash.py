@@ -149,11 +149,13 @@ def test_a_shell_line_beside_deny_rules_or_in_another_mode_is_not_modelled(tmp_p
         expand(engine._rt, "greet", "")
 
 
-def test_a_command_in_a_sub_folder_is_typed_with_its_folder(tmp_path: Path) -> None:
-    (tmp_path / "work" / ".claude" / "commands" / "ns").mkdir(parents=True)
-    (tmp_path / "work" / ".claude" / "commands" / "ns" / "deploy.md").write_text(
-        "---\ndescription: Deploy it\n---\nNS $ARGUMENTS\n")
+@pytest.mark.parametrize("level", ["work", "home"])
+def test_a_command_in_a_sub_folder_is_typed_with_its_folder(tmp_path: Path, level: str) -> None:
+    (tmp_path / "work").mkdir()
     (tmp_path / "home").mkdir()
+    (tmp_path / level / ".claude" / "commands" / "ns").mkdir(parents=True)
+    (tmp_path / level / ".claude" / "commands" / "ns" / "deploy.md").write_text(
+        "---\ndescription: Deploy it\n---\nNS $ARGUMENTS\n")
     invocation = Invocation(workdir=tmp_path / "work", home=tmp_path / "home", trusted=True,
                             permission_mode="default", env={"PATH": "/usr/bin:/bin"}, timeout=RunOptions().timeout)
     engine = Engine(invocation, profile=profile_for("2.1.332"), model=_Silent())
