@@ -9,9 +9,8 @@ nothing, and never touches a case a person edited. The example team repository g
 
 from __future__ import annotations
 
-import json
-
 import hashlib
+import json
 import os
 import shutil
 import subprocess
