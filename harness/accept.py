@@ -25,18 +25,19 @@ from typing import Any
 import yaml
 
 from harness import expectations, snapshots
+from harness.engine_name import EngineName
 from harness.outcome import Judgement, Status
 from harness.results import Record
 from harness.yamlfile import read_yaml
 
 #: The reason a new entry gets: ``tests/test_expectations.py`` and the pytest plugin refuse it.
-TODO_REASON = "TODO"
+_TODO_REASON = "TODO"
 #: The width PyYAML folds long strings at, as in the committed expectations files.
 _WIDTH = 120
 #: A case id's key line inside ``differences:`` (two spaces, a plain scalar, a colon).
 _CASE_KEY = re.compile(r"^  ([^\s#'\"][^:]*):\s*$")
 
-Entry = dict[str, Any]
+_Entry = dict[str, Any]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,7 +100,7 @@ class _EngineFile:
     path: Path
     engine: str
     text: str | None
-    entries: dict[str, list[Entry]]
+    entries: dict[str, list[_Entry]]
     touched: set[str] = field(default_factory=set)
 
 
@@ -117,14 +118,14 @@ def plan(records: Iterable[Record], *, snapshot_root: Path, expectations_root: P
             skipped.append((record.engine.text(), record.case, f"{record.status.value}: {why}"))
             continue
         accepted += 1
-        snapshot = snapshots.path_for(snapshot_root, record.engine.text(), record.case)
+        snapshot = snapshots.path_for(snapshot_root, record.engine, record.case)
         text = snapshots.dump(record.transcript)
         old = snapshot.read_text(encoding="utf-8") if snapshot.is_file() else None
         if old != text:
             changes.append(FileChange(path=snapshot, old=old, new=text))
         name = record.engine.text()
-        book = files.get(name) or files.setdefault(name, _open(expectations_root, name))
-        entries, added, dropped = merge_entries(book.entries.get(record.case, []), record)
+        book = files.get(name) or files.setdefault(name, _open(expectations_root, record.engine))
+        entries, added, dropped = _merge_entries(book.entries.get(record.case, []), record)
         if added or dropped:
             book.touched.add(record.case)
             book.entries[record.case] = entries
@@ -132,20 +133,20 @@ def plan(records: Iterable[Record], *, snapshot_root: Path, expectations_root: P
             removed += [(name, record.case, e["at"]) for e in dropped]
     for book in files.values():
         if book.touched:
-            changes.append(FileChange(path=book.path, old=book.text, new=render(book)))
+            changes.append(FileChange(path=book.path, old=book.text, new=_render(book)))
     return Plan(
         changes=tuple(changes), skipped=tuple(skipped), todo=tuple(todo), removed=tuple(removed), accepted=accepted
     )
 
 
-def merge_entries(listed: list[Entry], record: Record) -> tuple[list[Entry], list[Entry], list[Entry]]:
+def _merge_entries(listed: list[_Entry], record: Record) -> tuple[list[_Entry], list[_Entry], list[_Entry]]:
     """(the case's entries after the run, the entries added, the entries removed).
 
     Entries the run confirmed keep their place and every key a person wrote; stale ones go; new
     differences are appended with ``reason: TODO``."""
     stale = Counter((f.at, f.observed) for f in record.findings if f.judgement is Judgement.STALE)
-    kept: list[Entry] = []
-    dropped: list[Entry] = []
+    kept: list[_Entry] = []
+    dropped: list[_Entry] = []
     for entry in listed:
         key = (str(entry.get("at")), entry.get("observed"))
         if stale[key] > 0:
@@ -156,28 +157,28 @@ def merge_entries(listed: list[Entry], record: Record) -> tuple[list[Entry], lis
     # A difference already listed is not added again: a record judged before the entry was written (a results
     # file accepted once and reused, ``run --accept --reuse``) still calls it unexpected.
     listed_already = Counter((str(e.get("at")), e.get("observed")) for e in kept)
-    added: list[Entry] = []
+    added: list[_Entry] = []
     for f in record.findings:
         if f.judgement is not Judgement.UNEXPECTED:
             continue
         if listed_already[(f.at, f.observed)] > 0:
             listed_already[(f.at, f.observed)] -= 1
             continue
-        added.append({"at": f.at, "observed": f.observed, "reason": TODO_REASON})
+        added.append({"at": f.at, "observed": f.observed, "reason": _TODO_REASON})
     return kept + added, added, dropped
 
 
-def _open(root: Path, engine: str) -> _EngineFile:
+def _open(root: Path, engine: EngineName) -> _EngineFile:
     path = expectations.file_for(root, engine)
     expectations.load(root, engine)  # a malformed file stops the accept here, named, before anything is written
     text = path.read_text(encoding="utf-8") if path.is_file() else None
     raw: Any = read_yaml(path) if text is not None else None
     differences = (raw or {}).get("differences") or {}
     entries = {str(case): [dict(e) for e in (items or ())] for case, items in differences.items()}
-    return _EngineFile(path=path, engine=engine, text=text, entries=entries)
+    return _EngineFile(path=path, engine=engine.text(), text=text, entries=entries)
 
 
-def render(book: _EngineFile) -> str:
+def _render(book: _EngineFile) -> str:
     """The expectations file after the accept.
 
     Only the cases that changed are re-written: every other case keeps its text byte for byte (a
@@ -266,7 +267,7 @@ def todo_entries(root: Path) -> list[tuple[Path, str, str]]:
 
 def is_todo(reason: object) -> bool:
     """Whether an entry's reason is still the placeholder ``--accept`` wrote."""
-    return isinstance(reason, str) and reason.strip().upper() == TODO_REASON
+    return isinstance(reason, str) and reason.strip().upper() == _TODO_REASON
 
 
 def _shown(path: Path, root: Path) -> str:

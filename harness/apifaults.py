@@ -25,7 +25,7 @@ from harness.errors import UsageError
 FaultKind = Literal["status", "hang", "malformed", "drop"]
 
 #: The ``error.type`` the real API gives with each status (https://docs.anthropic.com/en/api/errors).
-ERROR_TYPES: dict[int, str] = {
+_ERROR_TYPES: dict[int, str] = {
     400: "invalid_request_error",
     401: "authentication_error",
     403: "permission_error",
@@ -69,7 +69,7 @@ class InjectedFault:
     def error_type(self) -> str:
         """The API's ``error.type`` for a status fault (``api_error`` for a status it has no name for)."""
         assert self.status is not None
-        return ERROR_TYPES.get(self.status, "api_error")
+        return _ERROR_TYPES.get(self.status, "api_error")
 
     def describe(self) -> str:
         """What the engine got, for a message: ``HTTP 529 overloaded_error``, ``a stream that ...``."""

@@ -32,7 +32,7 @@ _SCHEMA = {
 }
 
 
-def decide(answers: list[dict[str, Any]], number: int, tool_input: dict[str, Any]) -> dict[str, Any]:
+def _decide(answers: list[dict[str, Any]], number: int, tool_input: dict[str, Any]) -> dict[str, Any]:
     """The decision for the ``number``-th prompt (from 0): what the engine reads from the tool's answer."""
     if number >= len(answers):
         return {"behavior": "deny", "message": UNSCRIPTED}
@@ -49,7 +49,7 @@ def answer_prompt(answers_file: Path, log_file: Path, arguments: dict[str, Any])
     answers = json.loads(answers_file.read_text(encoding="utf-8"))
     number = len(log_file.read_text(encoding="utf-8").splitlines()) if log_file.exists() else 0
     tool_input = arguments.get("input") or {}
-    decision = decide(answers, number, tool_input)
+    decision = _decide(answers, number, tool_input)
     if number < len(answers):
         time.sleep(answers[number].get("wait", 0))  # the user reading the prompt before answering
     given = number if number < len(answers) else None
@@ -59,7 +59,7 @@ def answer_prompt(answers_file: Path, log_file: Path, arguments: dict[str, Any])
     return decision
 
 
-def handle(message: dict[str, Any], answers_file: Path, log_file: Path) -> dict[str, Any] | None:
+def _handle(message: dict[str, Any], answers_file: Path, log_file: Path) -> dict[str, Any] | None:
     """The JSON-RPC reply to one message (None for a notification)."""
     method, ident = message.get("method"), message.get("id")
     if ident is None:
@@ -89,16 +89,16 @@ def handle(message: dict[str, Any], answers_file: Path, log_file: Path) -> dict[
     return {"jsonrpc": "2.0", "id": ident, "result": result}
 
 
-def serve(answers_file: Path, log_file: Path) -> None:
+def _serve(answers_file: Path, log_file: Path) -> None:
     """Read newline-delimited JSON-RPC from stdin until it closes, answering each request on stdout."""
     for line in sys.stdin:
         if not line.strip():
             continue
-        reply = handle(json.loads(line), answers_file, log_file)
+        reply = _handle(json.loads(line), answers_file, log_file)
         if reply is not None:
             sys.stdout.write(json.dumps(reply) + "\n")
             sys.stdout.flush()
 
 
 if __name__ == "__main__":
-    serve(Path(sys.argv[1]), Path(sys.argv[2]))
+    _serve(Path(sys.argv[1]), Path(sys.argv[2]))

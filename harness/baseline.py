@@ -58,11 +58,11 @@ def from_snapshots(
     cases: Iterable[Case], *, engine: EngineName, snapshot_root: Path, expectations_root: Path
 ) -> Baseline:
     name = engine.text()
-    known = expectations.load(expectations_root, name)
+    known = expectations.load(expectations_root, engine)
     records = {}
     adapter = make_engine(engine) if engine.family != "claude" else None
     for case in cases:
-        transcript = snapshots.read(snapshot_root, name, case.id)
+        transcript = snapshots.read(snapshot_root, engine, case.id)
         if transcript is None:
             # Another agent's case its adapter cannot say has no snapshot, by design: its baseline is the
             # not-modelled record a run gives, so that check reports it unchanged.
@@ -73,7 +73,7 @@ def from_snapshots(
         records[case.id] = replay(case, engine=engine, transcript=transcript, listed=known.get(case.id, []))
     source = (
         f"committed snapshots {snapshot_root.name}/{engine.dir}/ and "
-        f"{expectations.file_for(expectations_root, name).name}"
+        f"{expectations.file_for(expectations_root, engine).name}"
     )
     missing = f"no committed snapshot {snapshot_root.name}/{engine.dir}/<case>.json"
     return Baseline(engine=name, records=records, known=known, source=source, missing=missing)
@@ -98,7 +98,7 @@ def from_records(records: Iterable[Record], *, engine: EngineName, expectations_
     return Baseline(
         engine=name,
         records={r.case: r for r in records if r.engine == engine},
-        known=expectations.load(expectations_root, name),
+        known=expectations.load(expectations_root, engine),
         source=source,
         missing=f"not in {source}",
     )

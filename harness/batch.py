@@ -69,7 +69,7 @@ def stops_like_ctrl_c() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def default_version(suite: Suite) -> str | None:
+def _default_version(suite: Suite) -> str | None:
     """The version plain ``reference`` runs a case without ``documented_for`` at: the newest pinned one."""
     return newest(suite.pinned)
 
@@ -104,7 +104,7 @@ def run_all(
                 engine,
                 expectations=expectations,
                 keep=keep,
-                default_version=default_version(suite),
+                default_version=_default_version(suite),
                 api_faults=api_faults,
             )
             writer.add(record)

@@ -136,7 +136,7 @@ def probe(version: str, run: Runner, *, path: str | None, attempts: int, sides: 
     return Probe(version=version, outcomes=tuple(outcomes), installed=installed, records=tuple(records))
 
 
-def value_in(p: Probe, at: str) -> str:
+def _value_in(p: Probe, at: str) -> str:
     """What the typical run of ``p`` had at the case-file field ``at``: the observed difference, else the
     transcript's value where the field names one, else ``(as documented)``."""
     typical = p.typical
@@ -240,12 +240,12 @@ def describe(result: Bisection) -> list[str]:
     new = result.probe_of(result.first_different)
     if old is None or new is None:
         return lines
-    lines += side_by_side(old, new)
+    lines += _side_by_side(old, new)
     lines.append(f"{len(result.probes)} probes, {result.installs} installs")
     return lines
 
 
-def side_by_side(old: Probe, new: Probe) -> list[str]:
+def _side_by_side(old: Probe, new: Probe) -> list[str]:
     """Each field whose value differs, with the old and the new value under each other."""
     a, b = old.typical, new.typical
     fields = list(dict.fromkeys([at for at, _ in a.observed] + [at for at, _ in b.observed]))
@@ -253,7 +253,7 @@ def side_by_side(old: Probe, new: Probe) -> list[str]:
     if a.status != b.status and a.status != "field":
         lines.append(f"  status: {old.version}: {a.status}  |  {new.version}: {b.status}")
     for at in fields:
-        before, after = value_in(old, at), value_in(new, at)
+        before, after = _value_in(old, at), _value_in(new, at)
         if before == after:
             continue
         lines.append(f"  {at}")

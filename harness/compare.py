@@ -19,12 +19,12 @@ from harness.outcome import Status
 from harness.results import Record
 
 #: Rendered in place of a value one side does not have.
-ABSENT = "(absent)"
+_ABSENT = "(absent)"
 #: An exchange leaves ``offered`` out when the tools are the same as on the thread's previous turn.
-SAME_OFFER = "(same tools as the previous turn)"
+_SAME_OFFER = "(same tools as the previous turn)"
 _ALIGNMENT_KEYS = ("context", "step", "turn")
 #: A prompt's record of the tools the engine listed in its stream-json init message.
-TOOL_LISTING = "init_tools"
+_TOOL_LISTING = "init_tools"
 #: Transcript keys that name the run, not what the engine did.
 _NAMES = frozenset({"case", "engine"})
 #: Transcript keys compared with their own alignment above; every other key is compared leaf by leaf.
@@ -66,7 +66,7 @@ def _union(a: Iterable[str], b: Iterable[str]) -> list[str]:
     return list(dict.fromkeys([*a, *b]))
 
 
-def _offered_change(where: str, old: Any, new: Any, *, missing: str = SAME_OFFER) -> FieldChange:
+def _offered_change(where: str, old: Any, new: Any, *, missing: str = _SAME_OFFER) -> FieldChange:
     """A tool list's change as the names only on each side (the lists run to dozens of names)."""
     if isinstance(old, list) and isinstance(new, list):
         only_old = sorted(set(old) - set(new))
@@ -111,8 +111,8 @@ def _exchange_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> Iterato
                 yield FieldChange(
                     where=where,
                     kind=key,
-                    old=show(x[key]) if key in x else ABSENT,
-                    new=show(y[key]) if key in y else ABSENT,
+                    old=show(x[key]) if key in x else _ABSENT,
+                    new=show(y[key]) if key in y else _ABSENT,
                 )
 
 
@@ -139,8 +139,8 @@ def _leaf_changes(where: str, kind: str, old: Any, new: Any, *, present: tuple[b
     yield FieldChange(
         where=where,
         kind=kind,
-        old=show(old) if present[0] else ABSENT,
-        new=show(new) if present[1] else ABSENT,
+        old=show(old) if present[0] else _ABSENT,
+        new=show(new) if present[1] else _ABSENT,
     )
 
 
@@ -155,11 +155,11 @@ def transcript_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[F
         a, b = old_prompts.get(label), new_prompts.get(label)
         if a is not None and b is not None:
             # The tool listing the engine printed is a set of names, like ``offered``: compare it as one.
-            if a.get(TOOL_LISTING) != b.get(TOOL_LISTING):
-                where = f"{label}.{TOOL_LISTING}"
-                changes.append(_offered_change(where, a.get(TOOL_LISTING), b.get(TOOL_LISTING), missing=ABSENT))
-            a = {k: v for k, v in a.items() if k != TOOL_LISTING}
-            b = {k: v for k, v in b.items() if k != TOOL_LISTING}
+            if a.get(_TOOL_LISTING) != b.get(_TOOL_LISTING):
+                where = f"{label}.{_TOOL_LISTING}"
+                changes.append(_offered_change(where, a.get(_TOOL_LISTING), b.get(_TOOL_LISTING), missing=_ABSENT))
+            a = {k: v for k, v in a.items() if k != _TOOL_LISTING}
+            b = {k: v for k, v in b.items() if k != _TOOL_LISTING}
         changes += _leaf_changes(label, "prompt", a, b, present=(label in old_prompts, label in new_prompts))
     old_files, new_files = old.get("files", {}), new.get("files", {})
     for name in sorted(set(old_files) | set(new_files)):

@@ -68,6 +68,6 @@ class EngineName:
         return self.text().replace("@", "-")
 
 
-def version_of(engine: str) -> str:
+def _version_of(engine: str) -> str:
     """The version of an engine name in its text form (``claude@2.1.252`` -> ``2.1.252``; ``""`` for none)."""
     return EngineName.parse(engine).version or ""

@@ -48,33 +48,32 @@ class Expectations:
     """The expectations files under ``root``, each read once (``for_engine`` caches it)."""
 
     root: Path
-    _loaded: dict[str, dict[str, list[KnownDifference]]] = field(default_factory=dict, repr=False)
+    _loaded: dict[EngineName, dict[str, list[KnownDifference]]] = field(default_factory=dict, repr=False)
 
-    def for_engine(self, engine: str) -> dict[str, list[KnownDifference]]:
+    def for_engine(self, engine: EngineName) -> dict[str, list[KnownDifference]]:
         if engine not in self._loaded:
             self._loaded[engine] = load(self.root, engine)
         return self._loaded[engine]
 
-    def listed(self, engine: str, case_id: str) -> list[KnownDifference]:
+    def listed(self, engine: EngineName, case_id: str) -> list[KnownDifference]:
         return self.for_engine(engine).get(case_id, [])
 
-    def file_for(self, engine: str) -> Path:
+    def file_for(self, engine: EngineName) -> Path:
         return file_for(self.root, engine)
 
 
-def file_for(root: Path, engine: str) -> Path:
-    return root / f"{engine.replace('@', '-')}.yaml"
+def file_for(root: Path, engine: EngineName) -> Path:
+    return root / f"{engine.dir}.yaml"
 
 
-def load(root: Path, engine: str) -> dict[str, list[KnownDifference]]:
+def load(root: Path, engine: EngineName) -> dict[str, list[KnownDifference]]:
     """The known differences of ``engine`` by case id (empty when it has no file).
 
     ``sdk@V`` drives the binary of ``claude@V`` (E3), so without a file of its own it shares claude@V's.
     """
     path = file_for(root, engine)
-    name = EngineName.parse(engine)
-    if name.family == "sdk" and name.version is not None and not path.is_file():
-        engine = EngineName.claude(name.version).text()
+    if engine.family == "sdk" and engine.version is not None and not path.is_file():
+        engine = EngineName.claude(engine.version)
         path = file_for(root, engine)
     if not path.is_file():
         return {}
@@ -83,8 +82,8 @@ def load(root: Path, engine: str) -> dict[str, list[KnownDifference]]:
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         problem = " ".join(str(exc).split())  # one line: YAML's messages span several
         raise CaseFormatError(path=str(path), field="(file)", message=f"cannot be read as YAML: {problem}") from None
-    if not isinstance(raw, dict) or raw.get("engine") != engine:
-        raise CaseFormatError(path=str(path), field="engine", message=f"must be {engine!r}")
+    if not isinstance(raw, dict) or raw.get("engine") != engine.text():
+        raise CaseFormatError(path=str(path), field="engine", message=f"must be {engine.text()!r}")
     differences = raw.get("differences") or {}
     if not isinstance(differences, dict):
         raise CaseFormatError(path=str(path), field="differences", message="must be a mapping of case id to a list")

@@ -18,7 +18,7 @@ from typing import Any
 from harness.errors import UsageError
 
 #: What 0.1.0 wrote, which had no format numbers yet.
-FIRST = 1
+_FIRST = 1
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -41,9 +41,9 @@ class FileFormat:
     def version_of(self, found: object, *, where: str) -> int:
         """The format a file says it has (none: FIRST); a FormatError for a bad or too new one."""
         if found is None:
-            return FIRST
-        if isinstance(found, bool) or not isinstance(found, int) or found < FIRST:
-            raise FormatError(f"{where}: format: {found!r} is not a format number (a whole number from {FIRST})")
+            return _FIRST
+        if isinstance(found, bool) or not isinstance(found, int) or found < _FIRST:
+            raise FormatError(f"{where}: format: {found!r} is not a format number (a whole number from {_FIRST})")
         if found > self.current:
             raise FormatError(
                 f"{where}: {self.kind} format {found} is newer than cc-harness {installed_version()} reads"

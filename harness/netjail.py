@@ -111,7 +111,7 @@ class Jail:
 
 
 @contextmanager
-def loopback_only(*, ports: Iterable[int]) -> Iterator[Callable[..., list[str]]]:
+def _loopback_only(*, ports: Iterable[int]) -> Iterator[Callable[..., list[str]]]:
     """What starts a process so that it reaches only loopback, with ``ports`` of 127.0.0.1 relayed in:
     ``Jail.prefix`` of a fresh namespace, or where the machine has none (``unavailable()``), the argv as
     it is."""
@@ -124,9 +124,9 @@ def loopback_only(*, ports: Iterable[int]) -> Iterator[Callable[..., list[str]]]
 
 
 def for_engine(api_url: str, servers: Iterable[int]) -> AbstractContextManager[Callable[..., list[str]]]:
-    """``loopback_only`` for an engine process that talks to the fake model API at ``api_url`` and to the
+    """``_loopback_only`` for an engine process that talks to the fake model API at ``api_url`` and to the
     case's ``servers`` (their ports)."""
-    return loopback_only(ports=(urlsplit(api_url).port or 80, *servers))
+    return _loopback_only(ports=(urlsplit(api_url).port or 80, *servers))
 
 
 def notes() -> tuple[str, ...]:

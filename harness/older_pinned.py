@@ -54,7 +54,7 @@ from harness.versions import newest, version_key
 #: The suffix of an ``--engine`` name that narrows an older pinned version to the cases that may differ.
 SUFFIX = ":changed"
 #: A field change seen in this many cases or more is the release's, not the case's (as for tool lists).
-SHARED_IN = 3
+_SHARED_IN = 3
 #: Words, runs of white space, and single other characters: a change is compared word by word, so that
 #: "hook error: X" and "hook error: Y" share nothing but the words around X and Y.
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]")
@@ -64,7 +64,7 @@ Edit = tuple[str, frozenset[tuple[str, str, str]]]
 
 
 @cache
-def edit_of(change: FieldChange) -> Edit:
+def _edit_of(change: FieldChange) -> Edit:
     """The word-level edit that turns ``change.new`` into ``change.old`` (the newest version's text into
     the older one's), as a value two cases share when the release changed both the same way."""
     new, old = _TOKEN.findall(change.new), _TOKEN.findall(change.old)
@@ -133,17 +133,17 @@ class OlderPinned:
 
     @cache  # noqa: B019
     def _shared(self, version: str) -> dict[Edit, str]:
-        """Each edit seen in ``SHARED_IN`` cases or more on ``version``, with the first of them by id (the
+        """Each edit seen in ``_SHARED_IN`` cases or more on ``version``, with the first of them by id (the
         case that runs it on that version)."""
         seen: dict[Edit, list[str]] = {}
         for case_id, fields in self._changes(version).items():
-            for edit in {edit_of(f) for f in fields}:
+            for edit in {_edit_of(f) for f in fields}:
                 seen.setdefault(edit, []).append(case_id)
-        return {e: ids[0] for e, ids in seen.items() if len(ids) >= SHARED_IN}
+        return {e: ids[0] for e, ids in seen.items() if len(ids) >= _SHARED_IN}
 
     @cache  # noqa: B019
     def _snapshot(self, version: str, case_id: str) -> dict[str, Any] | None:
-        return snapshots.read(self.snapshot_root, EngineName.claude(version).text(), case_id)
+        return snapshots.read(self.snapshot_root, EngineName.claude(version), case_id)
 
     def _change(self, case_id: str, version: str) -> CaseChange | None:
         """What differs between ``version``'s committed snapshot and the newest version's."""
@@ -156,7 +156,7 @@ class OlderPinned:
     def reason(self, case: Case | BrokenCase, version: str) -> str | None:
         """Why ``version`` (an older pinned one) runs ``case``; None when its behaviour is known to be the
         newest version's."""
-        engine = EngineName.claude(version).text()
+        engine = EngineName.claude(version)
         if isinstance(case, BrokenCase):
             return "the case is broken"
         if _touches(case, self.edited):
@@ -175,9 +175,9 @@ class OlderPinned:
             return f"its snapshot on {version}, checked against the case file as it is now, is {replayed.value}"
         shared = self._shared(version)
         fields = self._changes(version)[case.id]
-        if own := [f.where for f in fields if edit_of(f) not in shared]:
+        if own := [f.where for f in fields if _edit_of(f) not in shared]:
             return f"its snapshot differs from {self.newest}'s at {own[0]}"
-        if first := [f.where for f in fields if shared[edit_of(f)] == case.id]:
+        if first := [f.where for f in fields if shared[_edit_of(f)] == case.id]:
             same = f"the cases whose snapshot differs from {self.newest}'s the same way"
             return f"it is the first of {same}, at {first[0]}"
         return None
@@ -219,7 +219,7 @@ def git_edited(folder: Path) -> frozenset[Path]:
     return frozenset(out)
 
 
-def counts(selection: OlderPinned, cases: Iterable[Case | BrokenCase]) -> dict[str, int]:
+def _counts(selection: OlderPinned, cases: Iterable[Case | BrokenCase]) -> dict[str, int]:
     """How many of ``cases`` each older version runs."""
     listed = list(cases)
     return {v: sum(selection.reason(c, v) is not None for c in listed) for v in selection.older}

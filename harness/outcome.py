@@ -116,9 +116,9 @@ class Finding:
 
     def render(self) -> str:
         if self.judgement is Judgement.STALE:
-            return f"{self.at}\n    stale known difference: {show(self.observed)} no longer observed"
+            return f"{self.at}\n    stale known difference: {_show(self.observed)} no longer observed"
         head = f"{self.at}" + (f"  (known: {self.reason})" if self.judgement is Judgement.KNOWN else "")
-        text = f"{head}\n    expected: {self.expected}\n    got:      {show(self.observed)}"
+        text = f"{head}\n    expected: {self.expected}\n    got:      {_show(self.observed)}"
         return text + (f"\n{self.detail}" if self.detail else "")
 
     def to_json(self) -> dict[str, Any]:
@@ -190,7 +190,7 @@ def status_of(findings: tuple[Finding, ...], *, settle_intermittent: bool) -> St
     return Status.PASS
 
 
-def show(value: str | None, *, limit: int = 600) -> str:
+def _show(value: str | None, *, limit: int = 600) -> str:
     if value is None:
         return "(nothing)"
     return repr(value) if len(value) <= limit else repr(value[:limit]) + f"… <{len(value)} chars>"

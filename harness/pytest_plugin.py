@@ -37,7 +37,7 @@ from harness.selection import Selection
 from harness.suite import Suite
 from harness.versions import newest, version_key
 
-SUITE = pytest.StashKey[Suite | None]()
+_SUITE = pytest.StashKey[Suite | None]()
 _EXPECTATIONS = pytest.StashKey[Expectations]()
 _ENGINES = pytest.StashKey[list[EngineName]]()
 _NARROWED = pytest.StashKey[set[str]]()
@@ -78,7 +78,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", line)
     option = config.getoption("--cc-suite")
     suite = Suite.from_file(Path(option)) if option else Suite.find(config.rootpath)
-    config.stash[SUITE] = suite
+    config.stash[_SUITE] = suite
     if suite is None:
         return
     # snapshot files are named by case id, not by test name, on purpose (one file per case and engine)
@@ -104,7 +104,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """Under ``--dist loadgroup``, case tests are scheduled one by one, not grouped by the version in their
     engine's name (harness/pytest_xdist.py says why); any other ``--dist`` is xdist's own."""
-    if config.option.dist != "loadgroup" or config.stash.get(SUITE, None) is None:
+    if config.option.dist != "loadgroup" or config.stash.get(_SUITE, None) is None:
         return None
     from harness.pytest_xdist import CaseTestsApart  # imports xdist, which only an xdist session has loaded
 
@@ -117,7 +117,7 @@ def case_engines(config: pytest.Config) -> list[str]:
     return [e.text() for e in engines]
 
 
-def narrowed_versions(config: pytest.Config) -> set[str]:
+def _narrowed_versions(config: pytest.Config) -> set[str]:
     """The older pinned versions this session runs only on the cases that may differ (``claude@V:changed``)."""
     found: set[str] = config.stash.get(_NARROWED, set())
     return set(found)
@@ -130,7 +130,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    suite = config.stash.get(SUITE, None)
+    suite = config.stash.get(_SUITE, None)
     if suite is None:
         return []
     engines = config.stash[_ENGINES]
@@ -147,7 +147,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> CaseFile | None:
-    suite = parent.config.stash.get(SUITE, None)
+    suite = parent.config.stash.get(_SUITE, None)
     if suite is None or file_path.name != CASE_FILE or file_path.parent.parent.resolve() != suite.cases:
         return None
     return CaseFile.from_parent(parent, path=file_path)
@@ -157,7 +157,7 @@ class CaseFile(pytest.File):
     """One case file; its tests are the engines of the run."""
 
     def collect(self) -> list[CaseTest]:
-        suite = self.config.stash[SUITE]
+        suite = self.config.stash[_SUITE]
         assert suite is not None
         found = load_or_broken(self.path.parent, catalogue=suite.catalogue)
         return [
@@ -178,7 +178,6 @@ class CaseTest(pytest.Function):
         self.found = found
         self.case_id = found.id
         self.engine = engine
-        self.engine_name = engine.text()
         self.record: Record | None = None
         self.add_marker(pytest.mark.engine(self.name))
         if isinstance(found, Case):
@@ -187,12 +186,12 @@ class CaseTest(pytest.Function):
                 self.add_marker(pytest.mark.combination(found.combination.caller, found.combination.callee))
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, 0, f"{self.case_id} on {self.engine_name}"
+        return self.path, 0, f"{self.case_id} on {self.engine}"
 
     def setup(self) -> None:
         """Run the case (a fault is an error of this phase, as a fixture's failure would be)."""
         keep = self.config.getoption("--keep-workdirs")
-        suite = self.config.stash[SUITE]
+        suite = self.config.stash[_SUITE]
         assert suite is not None
         self.record = run_named(
             self.found,
@@ -226,9 +225,9 @@ class CaseTest(pytest.Function):
             raise CaseFailure(snapshot_problem)
         if todo := [f for f in record.findings if f.judgement is not Judgement.UNEXPECTED and is_todo(f.reason)]:
             # accepted by --accept, never explained: the difference is known to the file, not to a person
-            where = self.config.stash[_EXPECTATIONS].file_for(self.engine_name)
+            where = self.config.stash[_EXPECTATIONS].file_for(self.engine)
             raise CaseFailure(
-                f"{self.case_id} on {self.engine_name}: {where} lists {', '.join(f.at for f in todo)} with"
+                f"{self.case_id} on {self.engine}: {where} lists {', '.join(f.at for f in todo)} with"
                 " reason: TODO; write why this engine version differs (or fix the case)"
             )
         if record.status is Status.KNOWN:
@@ -237,16 +236,16 @@ class CaseTest(pytest.Function):
                 for f in record.findings
                 if f.judgement in (Judgement.KNOWN, Judgement.INTERMITTENT)
             )
-            pytest.xfail(f"known difference on {self.engine_name}: {reasons}")
+            pytest.xfail(f"known difference on {self.engine}: {reasons}")
 
     def _snapshot_problem(self, record: Record) -> str | None:
         """None when the transcript equals its snapshot (or was just recorded); else what a person needs."""
         assert record.transcript is not None
         update = bool(self.config.option.update_snapshots)
-        path = snapshots.path_for(self.config.stash[snapshots.SNAPSHOT_ROOT], self.engine_name, self.case_id)
+        path = snapshots.path_for(self.config.stash[snapshots.SNAPSHOT_ROOT], self.engine, self.case_id)
         if not update and not path.is_file():
             return (
-                f"no snapshot yet for {self.case_id} on {self.engine_name} ({path} does not exist);"
+                f"no snapshot yet for {self.case_id} on {self.engine} ({path} does not exist);"
                 f" record what this engine printed with:\n    pytest --snapshot-update '{self.nodeid}'"
             )
         snapshot = SnapshotAssertion(
@@ -262,7 +261,7 @@ class CaseTest(pytest.Function):
         with disable_color() if plain else contextlib.nullcontext():
             diff = "\n".join(snapshot.get_assert_diff(diff_mode=self.config.option.diff_mode))
         return (
-            f"{self.case_id} on {self.engine_name}: the transcript differs from its snapshot {path}"
+            f"{self.case_id} on {self.engine}: the transcript differs from its snapshot {path}"
             f" (- snapshot, + this run); if the engine's new behaviour is right, record it with:\n"
             f"    pytest --snapshot-update '{self.nodeid}'\n{diff}"
         )
@@ -280,7 +279,7 @@ class CaseFailure(AssertionError):
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Apply --case, --claim, --combination and --shard, and narrow the ``:changed`` versions; what they
     leave out is reported as deselected."""
-    suite = config.stash.get(SUITE, None)
+    suite = config.stash.get(_SUITE, None)
     if suite is None:
         return
     select = Selection.from_options(

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 #: Outcomes tried at most (a run with many races checks the first ones' combinations only).
-MAX_VARIANTS = 64
+_MAX_VARIANTS = 64
 
 
 def races(transcript: dict[str, Any]) -> list[list[str]]:
@@ -25,7 +25,7 @@ def variants(transcript: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The transcripts the races allow, ``transcript`` itself first (its ``races`` entry kept)."""
     found = races(transcript)
     choices = itertools.product(*(range(len(r)) for r in found))
-    for picks in itertools.islice(choices, MAX_VARIANTS):
+    for picks in itertools.islice(choices, _MAX_VARIANTS):
         out = transcript
         for race, pick in zip(found, picks, strict=True):
             if pick:

@@ -25,7 +25,7 @@ from harness.results import Record
 #: The value of a case-file field where the run did what the case documents.
 AS_DOCUMENTED = "(as documented)"
 #: Judgements that are observations of this run (an intermittent entry not shown, or a stale one, is not).
-SHOWN = (Judgement.UNEXPECTED, Judgement.KNOWN)
+_SHOWN = (Judgement.UNEXPECTED, Judgement.KNOWN)
 #: Fields the checks report at that have no single transcript value (effects are files the case names).
 _CHECK_FIELD = re.compile(
     r"^(script|debug_log|stderr|effects\[\d+\]\..+|side_calls\..+|steps\[\d+\]\.(init_tools|events).*)$"
@@ -65,10 +65,10 @@ class Outcome:
 _ERRORS = frozenset(s.value for s in Status if s.is_error or s is Status.NOT_MODELLED)
 
 
-def shown(record: Record) -> list[tuple[str, str]]:
+def _shown(record: Record) -> list[tuple[str, str]]:
     """The differences this run showed, as (case-file field, observed text)."""
     return [
-        (f.at, f.observed if f.observed is not None else "(nothing)") for f in record.findings if f.judgement in SHOWN
+        (f.at, f.observed if f.observed is not None else "(nothing)") for f in record.findings if f.judgement in _SHOWN
     ]
 
 
@@ -77,7 +77,7 @@ def outcome_of(record: Record, path: str | None = None) -> Outcome:
     if record.status.is_error or record.status is Status.NOT_MODELLED:
         return Outcome(record.status.value)  # no verdict: fault messages carry run-specific text
     if path is None:
-        differences = tuple(shown(record))
+        differences = tuple(_shown(record))
         return Outcome("differs" if differences else "as documented", differences)
     return Outcome("field", ((path, field_value(record, path)),))
 
@@ -88,7 +88,7 @@ class FieldError(UsageError):
 
 def field_value(record: Record, path: str) -> str:
     """The value at ``path`` in this run (see the module doc)."""
-    for at, observed in shown(record):
+    for at, observed in _shown(record):
         if at == path and not _EXPECT.match(path):
             return observed
     expect = _EXPECT.match(path)

@@ -19,7 +19,7 @@ from harness import races, servers, transcript, tree, workfiles
 from harness.case import BrokenCase, Case, copy_fixture, copy_home
 from harness.case.lint import fixture_notes
 from harness.engine_name import EngineName
-from harness.engines import engine_dir, make_engine
+from harness.engines import make_engine
 from harness.engines.base import Engine, EngineRun
 from harness.errors import HarnessError, NotModelled, ScriptError
 from harness.expectations import Expectations, judged
@@ -29,7 +29,7 @@ from harness.scripted import ScriptedModel
 
 
 @dataclass(frozen=True, kw_only=True)
-class Folders:
+class _Folders:
     """A run's private folder: the working copy, HOME and TMPDIR, all removed afterwards."""
 
     root: Path
@@ -56,18 +56,18 @@ def run_case(
     if isinstance(case, BrokenCase):
         return Record.faulted(case, engine=engine.name, fault=case.error.fault(phase="load"))
     started = time.monotonic()
-    folders = Folders(root=Path(tempfile.mkdtemp(prefix=f"cch-{case.id}-")))
+    folders = _Folders(root=Path(tempfile.mkdtemp(prefix=f"cch-{case.id}-")))
     try:
         return _run(case, engine, folders, expectations=expectations, started=started)
     except HarnessError as exc:
         fault = exc.fault(phase="run")
     except Exception as exc:  # our own bug: a result too, never a lost case
-        fault = bug(exc)
+        fault = _bug(exc)
     finally:
         try:
             if keep is not None:
                 # a killed engine may leave a socket or FIFO (tmp/cc-socks/<pid>.sock): not copied, never fatal
-                tree.copy(folders.root, keep / engine_dir(engine.name) / case.id)
+                tree.copy(folders.root, keep / engine.name.dir / case.id)
         finally:
             tree.remove(folders.root)
     return Record.faulted(case, engine=engine.name, fault=fault, duration=time.monotonic() - started)
@@ -89,17 +89,17 @@ def run_named(
         made = make_engine(engine, default_version=default_version, api_faults=api_faults)
         return run_case(case, made, expectations=expectations, keep=keep)
     except Exception as exc:  # a crash is a result too: the file records it and the caller carries on
-        return Record.faulted(case, engine=engine, fault=bug(exc), duration=time.monotonic() - started)
+        return Record.faulted(case, engine=engine, fault=_bug(exc), duration=time.monotonic() - started)
 
 
-def bug(exc: Exception) -> Fault:
+def _bug(exc: Exception) -> Fault:
     """A harness-error fault for an exception cc-harness did not expect (call it in the ``except``)."""
     return Fault(
         status=Status.HARNESS_ERROR, message=f"{type(exc).__name__}: {exc}", detail=traceback.format_exc(), phase="run"
     )
 
 
-def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectations, started: float) -> Record:
+def _run(case: Case, engine: Engine, folders: _Folders, *, expectations: Expectations, started: float) -> Record:
     name = engine.name  # what the record carries
     notes = (*copy_fixture(case, folders.work), *fixture_notes(folders.work))
     for folder in (folders.home, folders.tmp):
@@ -144,7 +144,7 @@ def _run(case: Case, engine: Engine, folders: Folders, *, expectations: Expectat
     if script_failure is not None:
         # a stable string (no temporary or checkout paths), so that it can be listed as a known difference
         data["script_error"] = norm.text(script_failure.splitlines()[0]).replace(str(case.directory), "<case>")
-    listed = expectations.listed(name.text(), case.id)
+    listed = expectations.listed(name, case.id)
     # an intermittent case is "known" whichever way this run went, so reports do not flip between runs
     def verdict(shown: dict[str, Any]) -> tuple[tuple[Finding, ...], Status]:
         return judged(

@@ -37,9 +37,9 @@ from harness.model_request import (
     result_text,
 )
 
-MAIN = "main"
+_MAIN = "main"
 _SPAWNING = frozenset({"Agent", "Task"})  # the tool that starts a subagent, and its name before 2.1.63
-SIDE_REPLY = "ok"
+_SIDE_REPLY = "ok"
 
 
 @dataclass(kw_only=True)
@@ -105,7 +105,7 @@ class ScriptedModel:
             if side.contains in text:
                 self.side_calls_made[side.name] = self.side_calls_made.get(side.name, 0) + 1
                 return side.reply
-        return SIDE_REPLY
+        return _SIDE_REPLY
 
     def finish(self) -> None:
         """Raise ScriptError if any scripted turn was never asked for."""
@@ -203,13 +203,13 @@ class ScriptedModel:
             return self._threads[self._by_id[ids[-1]].thread]
         opening = request.opening
         for t in reversed(self._threads):
-            if t.opening == opening and not (t.context == MAIN and not self._main_open):
+            if t.opening == opening and not (t.context == _MAIN and not self._main_open):
                 return t
         step = self.case.steps[self._step]
         may_be_main = bool(request.tools) or not self.main_needs_tools
         if not self._main_open and may_be_main and request.opens_with_prompt(step.prompt):
             self._main_open = True
-            return self._open(MAIN, opening)
+            return self._open(_MAIN, opening)
         for ctx in self.case.contexts:
             if ctx.opens_with is not None and ctx.opens_with in opening:
                 return self._open_context(ctx, opening, request)
@@ -230,7 +230,7 @@ class ScriptedModel:
         return self._open(ctx.name, opening)
 
     def _open(self, context: str, opening: str) -> _Thread:
-        parent, by_call = (None, False) if context == MAIN else self._parent_for(opening)
+        parent, by_call = (None, False) if context == _MAIN else self._parent_for(opening)
         thread = _Thread(index=len(self._threads), context=context, opening=opening, parent=parent, by_call=by_call)
         self._threads.append(thread)
         return thread
@@ -248,15 +248,16 @@ class ScriptedModel:
             spawns = call is not None and call.name in _SPAWNING and isinstance(prompt, str) and prompt in opening
             if spawns and i not in taken:
                 return i, True
-        agents = {t.index for t in self._threads if t.context == MAIN or t.by_call}
+        agents = {t.index for t in self._threads if t.context == _MAIN or t.by_call}
         for i in reversed(range(len(self.exchanges))):
             ex = self.exchanges[i]
             if ex.thread in agents and ex.reply.call is not None and ex.result is None:
                 return i, False
-        return next((i for i in reversed(range(len(self.exchanges))) if self.exchanges[i].context == MAIN), None), False
+        main = (i for i in reversed(range(len(self.exchanges))) if self.exchanges[i].context == _MAIN)
+        return next(main, None), False
 
     def _turns(self, thread: _Thread) -> tuple[Step | Context, int, str]:
-        if thread.context == MAIN:
+        if thread.context == _MAIN:
             return self.case.steps[self._step], self._step_turns_used.get(self._step, 0), f"steps[{self._step}]"
         return self.case.context(thread.context), thread.next_turn, f"contexts.{thread.context}"
 
@@ -269,7 +270,7 @@ class ScriptedModel:
                 f"but the script has {len(turns)}\n" + self.conversation()
             )
         turn = turns[min(used, len(turns) - 1)]  # then: asks-again answers every further request with the last
-        if thread.context == MAIN:
+        if thread.context == _MAIN:
             self._step_turns_used[self._step] = used + 1
         else:
             thread.next_turn = used + 1
@@ -292,7 +293,7 @@ class ScriptedModel:
                            "input": filled(turn.call.input, self.ports)})
         ex = Exchange(
             context=thread.context,
-            step=self._step if thread.context == MAIN else None,
+            step=self._step if thread.context == _MAIN else None,
             turn=used,
             thread=thread.index,
             offered=request.tools,

@@ -33,7 +33,7 @@ from harness.processes import COOKIE, contain, contained
 
 #: A server that makes a throwaway TLS certificate (tool-builtin-web: openssl) took over 10 s on a loaded machine
 #: (load 40; also twice in the timeline scan): a server missing this is broken, not slow.
-START_TIMEOUT = 30.0
+_START_TIMEOUT = 30.0
 
 
 @contextmanager
@@ -51,7 +51,7 @@ def running(case: Case, *, workdir: Path, logs: Path) -> Iterator[dict[str, int]
         try:
             for server in case.servers:
                 stderr = logs / f"server-{server.name}.stderr"
-                env = server_env(case, cookie=cookie)
+                env = _server_env(case, cookie=cookie)
                 argv = contain(list(server.command), env)
                 if jail is not None:  # a server is the case's code: it reaches loopback only, like the engine
                     argv = jail.prefix(argv, path=env.get("PATH", os.defpath))
@@ -66,7 +66,7 @@ def running(case: Case, *, workdir: Path, logs: Path) -> Iterator[dict[str, int]
                 _stop(process)
 
 
-def server_env(case: Case, *, cookie: str) -> dict[str, str]:
+def _server_env(case: Case, *, cookie: str) -> dict[str, str]:
     """The allowlisted variables of the caller, its HOME, the case's ``run.env``, the cookie."""
     env = passed_env()
     if "HOME" in os.environ:
@@ -97,7 +97,7 @@ def _read_port(case: Case, server: Server, process: subprocess.Popen[bytes], std
     """The first stdout line, as a port number; then stdout is drained so the server never blocks on it."""
     assert process.stdout is not None
     line = b""
-    deadline = time.monotonic() + START_TIMEOUT
+    deadline = time.monotonic() + _START_TIMEOUT
     with selectors.DefaultSelector() as sel:
         sel.register(process.stdout, selectors.EVENT_READ)
         while not line.endswith(b"\n") and (left := deadline - time.monotonic()) > 0:
@@ -113,7 +113,7 @@ def _read_port(case: Case, server: Server, process: subprocess.Popen[bytes], std
         _stop(process)
         process.stdout.close()
         shown = f"{text[:40]!r}{'...' if len(text) > 40 else ''}"
-        said = f"printed {shown}" if text else f"printed no port within {START_TIMEOUT:g} s"
+        said = f"printed {shown}" if text else f"printed no port within {_START_TIMEOUT:g} s"
         tail = stderr.read_text("utf-8", "replace").strip()[-2000:]
         raise ServerError(
             f"{case.case_file}: servers.{server.name}: {said}; a server prints its port as its first line"

@@ -18,7 +18,7 @@ from syrupy.location import PyTestLocation
 from syrupy.types import SerializableData, SerializedData, SnapshotIndex
 
 from harness.case import BrokenCase, Case
-from harness.engines import engine_dir
+from harness.engine_name import EngineName
 from harness.errors import UsageError
 from harness.results import Record
 
@@ -26,14 +26,18 @@ from harness.results import Record
 SNAPSHOT_ROOT = pytest.StashKey[Path]()
 
 
-def _parts(test_location: PyTestLocation) -> tuple[Path, str, str]:
+#: The engine of a test that is no case test (syrupy asks every test where its snapshots would be).
+_NO_CASE = EngineName("not-a-case")
+
+
+def _parts(test_location: PyTestLocation) -> tuple[Path, EngineName, str]:
     """(snapshot root, engine, case id) of a case test."""
     item = test_location.item
-    return item.config.stash[SNAPSHOT_ROOT], getattr(item, "engine_name", "not-a-case"), getattr(item, "case_id", "")
+    return item.config.stash[SNAPSHOT_ROOT], getattr(item, "engine", _NO_CASE), getattr(item, "case_id", "")
 
 
-def path_for(root: Path, engine: str, case_id: str) -> Path:
-    return root / engine_dir(engine) / f"{case_id}.json"
+def path_for(root: Path, engine: EngineName, case_id: str) -> Path:
+    return root / engine.dir / f"{case_id}.json"
 
 
 class TranscriptSnapshot(SingleFileSnapshotExtension):
@@ -46,7 +50,7 @@ class TranscriptSnapshot(SingleFileSnapshotExtension):
     @classmethod
     def dirname(cls, *, test_location: PyTestLocation) -> str:
         root, engine, _ = _parts(test_location)
-        return str(root / engine_dir(engine))
+        return str(root / engine.dir)
 
     @classmethod
     def discovery_dirname(cls, *, test_location: PyTestLocation) -> str:
@@ -68,7 +72,7 @@ def dump(transcript: Any) -> str:
     return json.dumps(transcript, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
-def read(root: Path, engine: str, case_id: str) -> dict[str, Any] | None:
+def read(root: Path, engine: EngineName, case_id: str) -> dict[str, Any] | None:
     """A committed snapshot, or None; one that is no transcript (not UTF-8 JSON holding an object) is a
     one-line error naming the file, as the reports, ``check`` and pytest's older-version rule read it."""
     path = path_for(root, engine, case_id)
@@ -98,7 +102,7 @@ def mismatch(root: Path, found: Case | BrokenCase, record: Record) -> str | None
     compared), else ``no snapshot yet`` or the first field where the transcript differs."""
     if not compared(found, record):
         return None
-    path = path_for(root, record.engine.text(), record.case)
+    path = path_for(root, record.engine, record.case)
     if not path.is_file():
         return f"no snapshot yet ({path.name} under {path.parent})"
     saved = path.read_text(encoding="utf-8")

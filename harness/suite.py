@@ -32,7 +32,7 @@ from harness.claims import Catalogue
 from harness.engine_name import EngineName
 from harness.errors import UsageError
 
-PYPROJECT = "pyproject.toml"
+_PYPROJECT = "pyproject.toml"
 OWN_FILE = "cc-harness.toml"
 _PATH_KEYS = ("cases", "expectations", "snapshots", "claims", "report", "results", "timeline", "surface")
 _LIST_KEYS = ("engines", "pinned", "agents")
@@ -85,7 +85,7 @@ class Suite:
         if found is None:
             raise NoSuite(
                 f"no cc-harness suite configured in {start.resolve()} or above: add a [tool.cc-harness] table"
-                f' to {PYPROJECT} (or a {OWN_FILE}), e.g. cases = "tests/claude-cases"; see docs/your-setup.md'
+                f' to {_PYPROJECT} (or a {OWN_FILE}), e.g. cases = "tests/claude-cases"; see docs/your-setup.md'
             )
         return found
 
@@ -95,7 +95,7 @@ class Suite:
             own = folder / OWN_FILE
             if own.is_file():
                 return cls.from_file(own)
-            project = folder / PYPROJECT
+            project = folder / _PYPROJECT
             if project.is_file() and _table(project) is not None:
                 return cls.from_file(project)
         return None
@@ -105,14 +105,14 @@ class Suite:
         """A suite from a ``cc-harness.toml`` or a ``pyproject.toml`` with a ``[tool.cc-harness]`` table
         (or a folder holding one of them)."""
         if path.is_dir():
-            found = next((path / n for n in (OWN_FILE, PYPROJECT) if (path / n).is_file()), None)
+            found = next((path / n for n in (OWN_FILE, _PYPROJECT) if (path / n).is_file()), None)
             if found is None:
-                raise NoSuite(f"{path}: neither {OWN_FILE} nor {PYPROJECT} here")
+                raise NoSuite(f"{path}: neither {OWN_FILE} nor {_PYPROJECT} here")
             path = found
         table = _table(path)
         if table is None:
             raise NoSuite(f"{path}: no [tool.cc-harness] table")
-        where = f"{path}: [tool.cc-harness]" if path.name == PYPROJECT else str(path)
+        where = f"{path}: [tool.cc-harness]" if path.name == _PYPROJECT else str(path)
         return cls.from_table(table, root=path.parent.resolve(), config_file=path.resolve(), where=where)
 
     @classmethod
@@ -172,7 +172,7 @@ def _table(path: Path) -> dict[str, Any] | None:
         raise UsageError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: not valid TOML: {exc}") from None
-    if path.name != PYPROJECT:  # a cc-harness.toml (or any other name --suite gives): the keys at top level
+    if path.name != _PYPROJECT:  # a cc-harness.toml (or any other name --suite gives): the keys at top level
         return data
     tool = data.get("tool")
     table = tool.get("cc-harness") if isinstance(tool, dict) else None

@@ -1,7 +1,7 @@
 """The timeline: what each case showed on every release, and where it changed.
 
-From the records, per case and per case-file field (``series``): the value on each version (the
-observed string, or ``(as documented)``) and the runs of equal values (``segments``); a **change** is a
+From the records, per case and per case-file field (``_series``): the value on each version (the
+observed string, or ``(as documented)``) and the runs of equal values (``_segments``); a **change** is a
 boundary between two runs, and a **window** a run that is neither the first nor the last (a behaviour
 that came and went again). A run without a verdict (timeout, crash) leaves a gap and changes nothing.
 The records come from a scan (harness/timeline_scan.py).
@@ -25,7 +25,7 @@ from harness.yamlfile import read_yaml
 
 
 @dataclass(frozen=True, kw_only=True)
-class Segment:
+class _Segment:
     """A run of consecutive versions on which a field had one value."""
 
     value: str
@@ -58,7 +58,7 @@ def _version(engine: EngineName) -> str:
     return engine.version or ""
 
 
-def series(records: Iterable[Record]) -> dict[tuple[str, str], list[tuple[str, str | None]]]:
+def _series(records: Iterable[Record]) -> dict[tuple[str, str], list[tuple[str, str | None]]]:
     """Per (case, field): the value on each version, oldest first (None: that run gave no verdict).
 
     Where a version did what the case documents, the value names what the case expects there (from a
@@ -85,9 +85,9 @@ def series(records: Iterable[Record]) -> dict[tuple[str, str], list[tuple[str, s
     return out
 
 
-def segments(values: Sequence[tuple[str, str | None]]) -> list[Segment]:
+def _segments(values: Sequence[tuple[str, str | None]]) -> list[_Segment]:
     """Runs of equal values; versions without a verdict are passed over."""
-    out: list[Segment] = []
+    out: list[_Segment] = []
     for version, value in values:
         if value is None:
             continue
@@ -95,15 +95,15 @@ def segments(values: Sequence[tuple[str, str | None]]) -> list[Segment]:
             last = out[-1]
             out[-1] = dataclasses.replace(last, last=version, versions=last.versions + 1)
         else:
-            out.append(Segment(value=value, first=version, last=version, versions=1))
+            out.append(_Segment(value=value, first=version, last=version, versions=1))
     return out
 
 
 def changes(records: Iterable[Record]) -> list[Change]:
     """Every change of every field, oldest first; a segment that came and went again is one window."""
     out: list[Change] = []
-    for (case, at), values in series(records).items():
-        runs = segments(values)
+    for (case, at), values in _series(records).items():
+        runs = _segments(values)
         i = 1
         while i < len(runs):
             before, now = runs[i - 1], runs[i]
@@ -133,7 +133,7 @@ def scanned_versions(records: Iterable[Record]) -> list[str]:
     return sorted({_version(r.engine) for r in records}, key=version_key)
 
 
-def cut(text: str, limit: int) -> str:
+def _cut(text: str, limit: int) -> str:
     one_line = text.replace("\n", "⏎")
     return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
 
@@ -154,8 +154,8 @@ def render_text(found: Sequence[Change], *, limit: int = 120, label: Labeller = 
     for c in found:
         name = label(c)
         lines.append(f"{describe_change(c)}  {c.case}  {c.at}" + (f"  [{name}]" if name else ""))
-        lines.append(f"    old: {cut(c.old, limit)}")
-        lines.append(f"    new: {cut(c.new, limit)}")
+        lines.append(f"    old: {_cut(c.old, limit)}")
+        lines.append(f"    new: {_cut(c.new, limit)}")
     return lines
 
 
@@ -187,13 +187,13 @@ def rows(found: Sequence[Change], *, label: Labeller = lambda _: None) -> list[R
 
 def load(path: Path | None, *, note: Sequence[Behaviour] = ()) -> Timeline | None:
     """The timeline of a scan's results file (None when there is none): its changes, labelled by the
-    note, and the rows of the note's behaviours the scan cannot show, from their bisects (``bisect_rows``)."""
+    note, and the rows of the note's behaviours the scan cannot show, from their bisects (``_bisect_rows``)."""
     if path is None or not path.is_file():
         return None
     records = results.read(path).records
     scanned = rows(changes(records), label=note_labeller(note))
     shown = {r.behaviour for r in scanned}
-    found = bisect_rows(path.parent / BISECTS, [b for b in note if b.name not in shown])
+    found = _bisect_rows(path.parent / _BISECTS, [b for b in note if b.name not in shown])
     return Timeline(
         source=path.name,
         versions=tuple(scanned_versions(records)),
@@ -203,7 +203,7 @@ def load(path: Path | None, *, note: Sequence[Behaviour] = ()) -> Timeline | Non
 
 
 #: The folder beside the scan file that keeps the bisects' results, one file per behaviour of the note.
-BISECTS = "bisect"
+_BISECTS = "bisect"
 #: The field of a whole-case bisect (no ``--field``): the outcome, a line per difference.
 OUTCOME = "(outcome)"
 
@@ -213,7 +213,7 @@ def bisect_value(record: Record, field: str | None) -> str:
     return field_value(record, field) if field else "\n".join(outcome_of(record).lines())
 
 
-def bisect_rows(folder: Path, note: Sequence[Behaviour]) -> list[Row]:
+def _bisect_rows(folder: Path, note: Sequence[Behaviour]) -> list[Row]:
     """Rows for behaviours of the note that the scan does not show (a transcript field, a probe case
     outside the scan's cases), from ``<folder>/<behaviour>.jsonl`` (``cc-harness bisect --results``): the
     values of the two probes either side of the note's first version. Where the two values share a long
@@ -272,14 +272,14 @@ class Behaviour:
         return change.case in self.cases and (change.first_different, change.window_end) == (self.first, self.last)
 
 
-NOTE = "changes.yaml"
+_NOTE = "changes.yaml"
 
 
 def read_note(scan: Path | None) -> list[Behaviour]:
     """The behaviours named in ``changes.yaml`` beside the scan file (none when there is no such file)."""
-    if scan is None or not (scan.parent / NOTE).is_file():
+    if scan is None or not (scan.parent / _NOTE).is_file():
         return []
-    path = scan.parent / NOTE
+    path = scan.parent / _NOTE
     raw = read_yaml(path) or []
     if not isinstance(raw, list):
         raise CaseFormatError(path=str(path), field="(top)", message="must be a list of behaviours")

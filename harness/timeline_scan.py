@@ -7,7 +7,7 @@ version (``claude-<V>.jsonl``; a version whose file is complete is skipped, so a
 stopped), the engine cache pruned to a budget after each version (pinned versions are kept).
 
 The per-version files keep whole records (a transcript field can be looked at afterwards); the merged
-file a suite commits is **compact** (``compact``): status, findings without their long detail, the
+file a suite commits is **compact** (``_compact``): status, findings without their long detail, the
 fault, no transcripts. The timeline reads only the outcome (harness/run_outcome.py), transcripts are four
 fifths of a scan's bytes, and a transcript field is asked of live runs with ``cc-harness bisect --field``.
 """
@@ -32,7 +32,7 @@ from harness.versions import version_key
 
 
 def file_for(folder: Path, version: str) -> Path:
-    return folder / f"claude-{version}.jsonl"
+    return folder / f"{EngineName.claude(version).dir}.jsonl"
 
 
 def done(folder: Path, version: str) -> bool:
@@ -43,14 +43,14 @@ def done(folder: Path, version: str) -> bool:
         return False
 
 
-def compact(record: Record) -> Record:
+def _compact(record: Record) -> Record:
     """The record without its transcript and the findings' and fault's long detail (see the module doc)."""
     findings = tuple(dataclasses.replace(f, detail="") for f in record.findings)
     fault = dataclasses.replace(record.fault, detail="") if record.fault else None
     return dataclasses.replace(record, findings=findings, fault=fault, transcript=None, notes=())
 
 
-def scan_version(
+def _scan_version(
     version: str, cases: Sequence[Case | BrokenCase], *, folder: Path, expectations: Expectations, jobs: int
 ) -> list[Record]:
     """Run ``cases`` on ``claude@version`` into its results file, each record written as it finishes."""
@@ -87,7 +87,7 @@ def scan(
             say(f"{version}: done before, skipped")
             continue
         started = time.monotonic()
-        records = scan_version(version, cases, folder=folder, expectations=expectations, jobs=jobs)
+        records = _scan_version(version, cases, folder=folder, expectations=expectations, jobs=jobs)
         # keep the next version: another worker may be installing it already
         removed, _ = prune(max_bytes=max_cache_bytes, pinned=pinned, keep=versions[i + 1 : i + 2], root=root)
         freed = f"; pruned {', '.join(r.version for r in removed)} ({human(sum(r.bytes for r in removed))})"
@@ -108,7 +108,7 @@ def merge_scan(files: Sequence[Path], out: Path) -> int:
     if not files:
         raise results.ResultsError("no results files to merge into a timeline")
     merged = results.merge(list(files))
-    records = [compact(r) for r in merged.records]
+    records = [_compact(r) for r in merged.records]
     versions = scanned_versions(records)
     head = {
         "engines": merged.head["engines"],

@@ -37,7 +37,7 @@ def entries(root: Path) -> Iterator[Path]:
             yield folder / name
 
 
-def is_special(path: Path) -> bool:
+def _is_special(path: Path) -> bool:
     """A FIFO, socket or device: neither a regular file, a folder nor a link (opening one may block forever,
     reading one may never end)."""
     mode = path.lstat().st_mode
@@ -85,7 +85,7 @@ def copy(source: Path, dest: Path) -> list[Path]:
             (target / name).mkdir(exist_ok=True)
         for name in others:
             path = folder / name
-            if is_special(path):
+            if _is_special(path):
                 skipped.append(path.relative_to(source))
                 continue
             if (target / name).is_symlink() or (target / name).exists():

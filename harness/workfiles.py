@@ -55,9 +55,9 @@ def snapshot(
     out: dict[str, FileState] = {}
     for path in tree.entries(root):  # does not descend into linked folders
         _in_time(deadline)
-        key = printable(str(path.relative_to(root)))
+        key = _printable(str(path.relative_to(root)))
         if path.is_symlink():
-            text = f"<symlink to {printable(os.readlink(path))}>".encode()
+            text = f"<symlink to {_printable(os.readlink(path))}>".encode()
             out[key] = FileState(size=len(text), head=text)
             continue
         try:
@@ -103,7 +103,7 @@ def _in_time(deadline: float | None) -> None:
         )
 
 
-def printable(name: str) -> str:
+def _printable(name: str) -> str:
     """A file name as text: undecodable bytes (surrogate escapes) become ``\\xNN``."""
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 

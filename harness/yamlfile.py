@@ -39,9 +39,9 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[mi
         return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
 
 #: Nodes (mappings, sequences, keys, values) a document may expand to; the largest committed file has ~400.
-MAX_NODES = 100_000
+_MAX_NODES = 100_000
 #: Characters of scalar text a document may expand to.
-MAX_CHARS = 10_000_000
+_MAX_CHARS = 10_000_000
 
 
 def read_yaml(path: Path) -> Any:
@@ -82,7 +82,11 @@ class _Measure:
             nodes, chars = self._size(document)
         except RecursionError:
             self._refuse("it is nested too deeply to read")
-        past = f"{MAX_NODES:,} nodes" if nodes > MAX_NODES else f"{MAX_CHARS:,} characters" if chars > MAX_CHARS else ""
+        past = (
+            f"{_MAX_NODES:,} nodes" if nodes > _MAX_NODES
+            else f"{_MAX_CHARS:,} characters" if chars > _MAX_CHARS
+            else ""
+        )
         if past:
             self._refuse(
                 f"with its aliases expanded it is more than {past}, the most a case or expectations file may be"
@@ -105,7 +109,7 @@ class _Measure:
         for child in children:
             n, c = self._size(child)
             nodes, chars = nodes + n, chars + c
-            if nodes > MAX_NODES or chars > MAX_CHARS:
+            if nodes > _MAX_NODES or chars > _MAX_CHARS:
                 break  # past the bound already: the exact total is not needed
         self._open.discard(key)
         self._sizes[key] = (nodes, chars)

@@ -8,6 +8,7 @@ import pytest
 
 from harness.accept import todo_entries
 from harness.checks import Difference
+from harness.engine_name import EngineName
 from harness.errors import CaseFormatError
 from harness.expectations import KnownDifference, file_for, judge, load
 from harness.outcome import Finding, Judgement, Status, status_of
@@ -59,7 +60,7 @@ def test_every_committed_expectations_file_loads() -> None:
     assert files
     for path in files:
         # The engine a file names must be the one whose file it is (a family name may hold a hyphen: sdk-ts@V).
-        engine = str(read_yaml(path)["engine"])
+        engine = EngineName.parse(str(read_yaml(path)["engine"]))
         assert file_for(REPO / "expectations", engine) == path, path
         entries = load(REPO / "expectations", engine)
         assert all(k.reason and k.reason != "unexplained" for ks in entries.values() for k in ks), path
@@ -82,4 +83,4 @@ def test_todo_entries_finds_the_placeholder(tmp_path: Path) -> None:
 def test_a_file_naming_another_engine_is_refused(tmp_path: Path) -> None:
     (tmp_path / "claude-9.9.9.yaml").write_text("engine: claude@1.0.0\ndifferences: {}\n")
     with pytest.raises(CaseFormatError, match="engine"):
-        load(tmp_path, "claude@9.9.9")
+        load(tmp_path, EngineName.claude("9.9.9"))

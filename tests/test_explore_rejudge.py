@@ -111,6 +111,19 @@ def test_store_drawn_cases_writes_the_recorded_cases_once_and_refuses_a_drift(tm
     assert not (path.parent / CASES / f"x{SEED}-0000").exists()
 
 
+def test_the_command_line_stores_a_results_files_cases(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``cc-harness explore --store-cases FILE`` writes the folders ``store_drawn_cases`` writes, and says how many."""
+    from harness.cli import main
+
+    drawn = draw(BUDGET, SEED)
+    scratch = tmp_path / "scratch"
+    records = [_as_real(_reference(store_case(s, scratch, f"x{SEED}-{n:04d}"), tmp_path)) for n, s in enumerate(drawn)]
+    path = _results(tmp_path / "run", records)
+    assert main(["explore", "--store-cases", str(path)]) == 0
+    assert f"{path}: 2 case folder(s) written to {path.parent / CASES}" in capsys.readouterr().out
+    assert sorted(d.name for d in (path.parent / CASES).iterdir() if d.is_dir()) == [f"x{SEED}-0000", f"x{SEED}-0001"]
+
+
 def test_the_command_line_rejudges_a_results_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``cc-harness explore --rejudge FILE`` prints the verdicts of ``rejudge`` on the file, as a run prints its own."""
     from harness.cli import main

@@ -16,6 +16,7 @@ import yaml
 from harness import scaffold, snapshots
 from harness.case import load_case
 from harness.cli import main
+from harness.engine_name import EngineName
 from harness.engines import cache, make_engine
 from harness.engines.cache import Install
 from harness.expectations import Expectations
@@ -168,7 +169,7 @@ def test_init_records_the_snapshots_pytest_needs(tmp_path: Path, capsys: pytest.
     write_files(repo, {"pyproject.toml": SUITE, ".claude/skills/greet/SKILL.md": SKILL.format(name="greeting")})
     assert main(["init", str(repo)]) == 0
     assert "pinned claude 2.1.332: the newest pinned version of" in capsys.readouterr().out
-    saved = snapshots.read(repo / "snapshots", "reference", "skill-greet")
+    saved = snapshots.read(repo / "snapshots", EngineName("reference"), "skill-greet")
     assert saved is not None and saved["exchanges"]
     argv = ["run", "--suite", str(repo / "pyproject.toml"), "--results", str(tmp_path / "r.jsonl")]
     assert main(argv) == 0

@@ -78,7 +78,7 @@ def _case(case_id: str) -> Case:
 
 def test_a_committed_snapshot_is_judged_by_todays_case_and_the_engines_expectations(tmp_path: Path) -> None:
     case, engine = _case(KNOWN_ON_CODEX), make_engine(CODEX)
-    listed = Expectations(root=SUITE.expectations).listed(CODEX, case.id)
+    listed = Expectations(root=SUITE.expectations).listed(EngineName.parse(CODEX), case.id)
     assert listed  # the snapshot shows a listed difference: known with the expectations file, a failure without
     known = record_of(case, engine, snapshot_root=SUITE.snapshots, expectations=Expectations(root=SUITE.expectations))
     assert known is not None and known.status is Status.KNOWN
@@ -134,7 +134,7 @@ def test_a_case_whose_fixture_links_out_is_a_case_error_of_its_own_not_the_end_o
 @pytest.mark.parametrize("content", [b"not json", b"\xff\xfe", b"[1, 2]"])
 def test_a_snapshot_that_is_not_a_transcript_is_one_line_naming_its_file(tmp_path: Path, content: bytes) -> None:
     case = _case(KNOWN_ON_CODEX)
-    path = path_for(tmp_path, CODEX, case.id)
+    path = path_for(tmp_path, EngineName.parse(CODEX), case.id)
     path.parent.mkdir(parents=True)
     path.write_bytes(content)
     with pytest.raises(UsageError) as err:
@@ -147,8 +147,8 @@ def test_a_known_difference_found_in_the_debug_log_is_left_to_live_runs() -> Non
     expectations = Expectations(root=SUITE.expectations)
     for name in ("qwen@0.24.4", "codex@0.171.0", "opencode@1.18.33"):
         engine = make_engine(name)
-        for case_id, entries in expectations.for_engine(name).items():
-            if any(k.at == DEBUG_LOG_AT for k in entries) and path_for(SUITE.snapshots, name, case_id).is_file():
+        for case_id, entries in expectations.for_engine(engine.name).items():
+            if any(k.at == DEBUG_LOG_AT for k in entries) and path_for(SUITE.snapshots, engine.name, case_id).is_file():
                 got = record_of(_case(case_id), engine, snapshot_root=SUITE.snapshots, expectations=expectations)
                 assert got is not None and DEBUG_LOG_AT not in {f.at for f in got.findings}, got.explain()
                 return

@@ -136,6 +136,6 @@ def test_committed_cases_of_each_part_run_through_the_sdk_and_its_bundled_binary
 
 
 def test_a_prompt_too_long_for_an_argument_comes_on_stdin_as_plain_text(tmp_path: Path) -> None:
-    long_prompt = "x" * 200_000  # over stream_process.ARGUMENT_PROMPT_BYTES: the CLI adapter writes it to stdin
+    long_prompt = "x" * 200_000  # over stream_process._ARGUMENT_PROMPT_BYTES: the CLI adapter writes it to stdin
     seen = _drive(tmp_path, ["-p", "--output-format", "stream-json", "--verbose"], stdin=long_prompt)
     assert seen["prompts"] == long_prompt

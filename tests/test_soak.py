@@ -31,7 +31,7 @@ import pytest
 
 from harness import results, snapshots
 from harness.case import Case
-from harness.engines import engine_dir
+from harness.engine_name import EngineName
 from harness.older_pinned import OlderPinned, git_edited
 from harness.pytest_plugin import case_engines
 from harness.versions import newest, version_key
@@ -131,7 +131,7 @@ def test_the_suite_four_at_a_time_leaves_nothing_behind(
 
     keep = pytestconfig.getoption("--cc-results", None)
     if keep and real not in case_engines(pytestconfig):  # never a record twice
-        shutil.copyfile(tmp_path / f"{real}-0.jsonl", Path(keep) / f"soak-{engine_dir(real)}.jsonl")
+        shutil.copyfile(tmp_path / f"{real}-0.jsonl", Path(keep) / f"soak-{EngineName.parse(real).dir}.jsonl")
 
 
 def _escapes(tag: str) -> dict[str, str]:

@@ -9,6 +9,7 @@ import pytest
 
 from harness import expectations
 from harness.case import load_case
+from harness.engine_name import EngineName
 from harness.errors import CaseFormatError
 from harness.yamlfile import read_yaml
 from tests.conftest import CaseWriter
@@ -37,7 +38,7 @@ def test_a_bomb_in_an_expectations_file_is_refused_naming_the_file(tmp_path: Pat
     path = tmp_path / "claude-2.1.252.yaml"
     path.write_text("engine: claude@2.1.252\n" + BOMB, encoding="utf-8")
     with pytest.raises(CaseFormatError) as err:
-        expectations.load(tmp_path, "claude@2.1.252")
+        expectations.load(tmp_path, EngineName.claude("2.1.252"))
     assert str(err.value) == f"{path}: (file): {REFUSED}"
 
 

@@ -3,44 +3,18 @@
 from harness.case.discover import BrokenCase, discover_cases, load_or_broken, scan_cases
 from harness.case.fixture import copy_fixture, copy_home
 from harness.case.load import load_case
-from harness.case.matchers import EventCheck, MessageCheck, NameChecks, Offered, TextChecks, TextMatch
+from harness.case.matchers import EventCheck, TextChecks, TextMatch
 from harness.case.paths import CASE_FILE
-from harness.case.spec import (
-    Approval,
-    Call,
-    Case,
-    Combination,
-    Context,
-    Effect,
-    Expect,
-    Flags,
-    RunOptions,
-    Server,
-    SideCall,
-    Sources,
-    Step,
-    Turn,
-)
+from harness.case.spec import Case, Context, Flags, Server, Step, Turn
 
 __all__ = [
     "CASE_FILE",
-    "Approval",
     "BrokenCase",
-    "Call",
     "Case",
-    "Combination",
     "Context",
-    "Effect",
     "EventCheck",
-    "Expect",
     "Flags",
-    "MessageCheck",
-    "NameChecks",
-    "Offered",
-    "RunOptions",
     "Server",
-    "SideCall",
-    "Sources",
     "Step",
     "TextChecks",
     "TextMatch",

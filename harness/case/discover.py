@@ -26,7 +26,7 @@ class BrokenCase:
         return self.directory / CASE_FILE
 
 
-def case_folders(root: Path) -> list[Path]:
+def _case_folders(root: Path) -> list[Path]:
     """The folders under ``root`` (one level) that hold a case file, sorted."""
     if not root.is_dir():
         raise UsageError(f"{root}: no such folder of cases (set cases = ... in the suite configuration)")
@@ -48,7 +48,7 @@ def load_or_broken(directory: Path, *, catalogue: Catalogue | None) -> Case | Br
 
 def scan_cases(root: Path, *, catalogue: Catalogue | None = None) -> list[Case | BrokenCase]:
     """Every case under ``root``, each loaded or broken on its own (one bad file does not stop the rest)."""
-    return [load_or_broken(d, catalogue=catalogue) for d in case_folders(root)]
+    return [load_or_broken(d, catalogue=catalogue) for d in _case_folders(root)]
 
 
 def discover_cases(root: Path, *, catalogue: Catalogue | None = None) -> Iterator[Case]:

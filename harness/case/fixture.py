@@ -23,7 +23,7 @@ from harness.errors import CaseFormatError
 from harness.suite import RESULTS_DEFAULT
 
 #: Left out of a project copy that is not a git work tree (in one, .gitignore decides).
-BULK = frozenset(
+_BULK = frozenset(
     {
         ".git",
         ".hg",
@@ -123,7 +123,7 @@ def _project_files(root: Path) -> list[Path]:
     if proc is not None and proc.returncode == 0:
         names = {Path(os.fsdecode(n)) for n in proc.stdout.split(b"\0") if n}
         return sorted(n for n in names if (root / n).exists() or (root / n).is_symlink())
-    return [p for p in _walk(root) if not BULK & set(p.parts)]
+    return [p for p in _walk(root) if not _BULK & set(p.parts)]
 
 
 def _copy(root: Path, files: Iterable[Path], dest: Path, *, excluded: tuple[Path, ...], case: Case) -> None:

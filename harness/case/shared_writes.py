@@ -78,7 +78,7 @@ class SharedWrite:
 def shared_writes(case: Case) -> list[SharedWrite]:
     """Each file two handlers of one event may write at once that ``case`` compares in order."""
     by_event: dict[str, dict[str, Handler]] = {}
-    for handler in handlers(case):
+    for handler in _handlers(case):
         by_event.setdefault(handler.event, {}).setdefault(handler.identity, handler)
     unordered = {_relative(name) for name in case.unordered_files}
     names = _trigger_names(case)
@@ -93,7 +93,7 @@ def shared_writes(case: Case) -> list[SharedWrite]:
         for handler in found.values():
             if handler.scope.startswith("agent:") and handler.scope[len("agent:") :] not in called:
                 continue  # an agent's own hooks run only while that agent runs
-            for name in written_files(handler.text):
+            for name in _written_files(handler.text):
                 writers.setdefault(name, []).append(handler)
         for name, group in sorted(writers.items()):
             if name not in unordered and _together(group, names.get(event), background=background):
@@ -101,7 +101,7 @@ def shared_writes(case: Case) -> list[SharedWrite]:
     return out
 
 
-def written_files(text: str) -> set[str]:
+def _written_files(text: str) -> set[str]:
     """The working-copy files a handler's text writes (paths relative to the working copy)."""
     text = _COMMENT.sub("", text)
     names = {m.group(2) for m in _REDIRECT.finditer(text)} | {m.group(1) for m in _QUOTED.finditer(text)}
@@ -109,7 +109,7 @@ def written_files(text: str) -> set[str]:
     return {n for n in out if "$" not in n and re.search(r"\w", n)}
 
 
-def handlers(case: Case) -> Iterator[Handler]:
+def _handlers(case: Case) -> Iterator[Handler]:
     """Every hook handler the case's files declare that can run: settings files, plugin ``hooks.json``,
     skill and agent frontmatter, in the working copy and the HOME folder."""
     files = dict(_files(case))

@@ -32,10 +32,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
     p.add_argument(
         "--cases-dir", type=Path, default=None, help="the case's folder, e.g. a probe in docs/timeline/probes"
     )
-    p.set_defaults(func=run)
+    p.set_defaults(func=_run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     """The first release whose outcome for the case differs from --good's; exit 0 found, 1 not found."""
     with ExitStack() as stack:
         return _bisect(args, stack)
@@ -49,7 +49,7 @@ def _bisect(args: argparse.Namespace, stack: ExitStack) -> int:
     bad = registry.resolve(args.bad)
     versions = bisect.releases_between(registry.published_versions(), good, bad)
     expectations = Expectations(root=suite.expectations)
-    listed = [expectations.for_engine(EngineName.claude(v).text()) for v in suite.pinned]
+    listed = [expectations.for_engine(EngineName.claude(v)) for v in suite.pinned]
     attempts = args.retries if bisect.is_intermittent(case.id, listed) else 1
     out = stdout()
     what = f"field {args.field}" if args.field else "outcome"

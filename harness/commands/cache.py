@@ -18,10 +18,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
     )
     p.add_argument("--max-size", default=None, help="prune: the budget, e.g. 2G (least recently used go first)")
     p.add_argument("--keep-pinned", action="append", default=[], help="a version to keep besides the suite's pinned")
-    p.set_defaults(func=run)
+    p.set_defaults(func=_run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     suite = found_suite(args)
     pinned = list(suite.pinned) if suite else []
     pinned += [v for v in args.keep_pinned or [] if v not in pinned]

@@ -59,7 +59,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
     )
     p.add_argument("--accept", action="store_true", help=ACCEPT_HELP)
     add_selection(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=_run)
 
 
 def target(text: str) -> EngineName:
@@ -120,7 +120,7 @@ def _baseline(args: argparse.Namespace, suite: Suite, cases: list[Case], engine:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     engine = target(args.version)
     assert engine.version is not None
     args.version = engine.version

@@ -108,7 +108,7 @@ def run_and_save(
     head = results_writer.header(engines=[e.text() for e in engines], options=options, revision=revision)
     known = Expectations(root=suite.expectations)
     for engine in engines:  # a broken expectations file: one error naming it, before a file is touched
-        known.for_engine(engine.text())
+        known.for_engine(engine)
     with results_writer.Writer(path, head=head) as writer:
         # Read only once the file is ours, and before a byte of it is replaced: --reuse F --results F.
         writer.begin(batch.reused(getattr(args, "reuse", None), engines, cases, console=console))

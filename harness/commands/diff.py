@@ -44,10 +44,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
         help="fresh runs' results file (default: <results>/diff-A+B[.partial].jsonl)",
     )
     add_selection(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=_run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     suite = suite_of(args)
     if bool(args.results_a) != bool(args.results_b):
         raise UsageError("--results-a and --results-b go together (or leave both out for fresh runs)")

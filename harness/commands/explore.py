@@ -41,13 +41,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
         " the real engine's records in the files (which are not run again)",
     )
     p.add_argument("--partial", action="store_true", help="--rejudge a run still going on the cases it finished")
-    p.set_defaults(func=run)
+    p.add_argument(
+        "--store-cases", type=Path, nargs="+", default=None, metavar="FILE",
+        help="write the case folders of results files recorded before the explorer kept them (cases/ beside each"
+        " file), drawn from each file's seed: run it before the grammar changes",
+    )
+    p.set_defaults(func=_run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     """Generated cases on reference@V and claude@V; agreement, disagreement classes, minimal cases."""
-    from harness.explore.explorer import explore, rejudge
+    from harness.explore.explorer import explore, rejudge, store_drawn_cases
 
+    if args.store_cases:
+        for path in args.store_cases:
+            written = store_drawn_cases(path)
+            stdout().print(f"{path}: {len(written)} case folder(s) written to {path.parent / 'cases'}", markup=False)
+        return 0
     if args.rejudge:
         return _summary(rejudge(args.rejudge, partial=args.partial))
     if args.version is None:

@@ -39,10 +39,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
     )
     p.add_argument("--no-snapshots", action="store_true", help="write the cases only; do not run them")
     p.add_argument("--jobs", type=int, default=2, help="cases run at once while recording snapshots (default 2)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=_run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     """A starter suite for the repository's setup: a configuration, a case per part, and their snapshots."""
     from harness import scaffold
 

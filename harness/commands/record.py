@@ -45,10 +45,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
         help="a plugin folder the session loaded (--plugin-dir of claude; repeatable): the case loads it too",
     )
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- the engine command to record live")
-    p.set_defaults(func=run)
+    p.set_defaults(func=_run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     """A real session as a case: from a session transcript, or live through a recording proxy."""
     from harness.record import command
 

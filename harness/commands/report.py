@@ -23,7 +23,7 @@ from harness.suite import Suite
 from harness.surface.contract import Contract
 
 #: The contract reference, beside the surfaces: ``docs/surface/../contract.md``.
-CONTRACT = Path("..") / "contract.md"
+_CONTRACT = Path("..") / "contract.md"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
@@ -49,7 +49,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
         help="inside GitHub Actions: append a job summary to $GITHUB_STEP_SUMMARY and print an annotation per"
         " case that is not a pass",
     )
-    p.set_defaults(func=run)
+    p.set_defaults(func=_run)
 
 
 def _partial(saved: results.Results, suite: Suite, cases_dir: Path) -> str | None:
@@ -87,7 +87,7 @@ def _agents(suite: Suite, cases_dir: Path) -> tuple[tuple[Recorded, ...], dict[s
     return agents, {c.id: setup_rows(c) for c in cases}
 
 
-def run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     suite = suite_of(args)
     saved = results.merge(list(args.results))
     records = saved.records
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     compat_md: list[str] = []
     if compatibility is not None:
         cases_rel = os.path.relpath(cases_dir(args, suite), target.parent)
-        reference = os.path.relpath(suite.surface / CONTRACT, target.parent) if suite.surface else None
+        reference = os.path.relpath(suite.surface / _CONTRACT, target.parent) if suite.surface else None
 
         def case_link(case_id: str) -> str:
             return f"{cases_rel}/{case_id}/case.yaml"

@@ -54,18 +54,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
     )
     p.add_argument("--accept", action="store_true", help=ACCEPT_HELP)
     add_selection(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=_run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     suite = suite_of(args)
     engines = engines_of(args, suite)
     cases = selected_cases(args, suite)
     saved = run_and_save(args, suite, engines, cases, command="run")
     records, path = saved.records, saved.path
     # --accept records the snapshots; otherwise the run judges them as pytest does
-    problems = {} if args.accept else snapshot_problems(records, cases, suite)
-    print_summary(records, engines, problems)
+    problems = {} if args.accept else _snapshot_problems(records, cases, suite)
+    _print_summary(records, engines, problems)
     stdout().print(f"\nresults: {path}  ({len(records)} runs: {results.describe_totals(records)})", markup=False)
     if args.accept:
         return unsaved(saved, accept_run(records, suite))
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     return unsaved(saved, 1 if differ or any(r.status.is_bad for r in records) else 0)
 
 
-def print_summary(
+def _print_summary(
     records: list[results.Record], engines: list[EngineName], snapshot_problems: dict[tuple[EngineName, str], str]
 ) -> None:
     """Per engine: totals and the grid; then every case that is not a plain pass, worst first, with its reason in
@@ -111,7 +111,7 @@ def print_summary(
         out.print(r.explain().split("\n", 1)[-1], markup=False)
 
 
-def snapshot_problems(
+def _snapshot_problems(
     records: list[results.Record], cases: list[Found], suite: Suite
 ) -> dict[tuple[EngineName, str], str]:
     """What pytest would say of each run's snapshot: (engine, case) -> a differing or missing snapshot."""

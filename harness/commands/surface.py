@@ -26,7 +26,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser], common
     )
     p.add_argument("version", help="claude version, e.g. 2.1.332, or latest")
     p.add_argument("--write", action="store_true", help="write it to the suite's surface folder (claude-V.json)")
-    p.set_defaults(func=run_surface)
+    p.set_defaults(func=_run_surface)
 
     p = sub.add_parser(
         "coverage",
@@ -38,7 +38,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser], common
     p.add_argument("--cases-dir", type=Path, default=None)
     p.add_argument("--elements", action="store_true", help="also list each covered element and its cases")
     p.add_argument("--contract", type=Path, default=None, help="write the contract reference (docs/contract.md)")
-    p.set_defaults(func=run_coverage)
+    p.set_defaults(func=_run_coverage)
 
 
 def _surface_root(suite: Suite) -> Path:
@@ -47,7 +47,7 @@ def _surface_root(suite: Suite) -> Path:
     return suite.surface
 
 
-def run_surface(args: argparse.Namespace) -> int:
+def _run_surface(args: argparse.Namespace) -> int:
     """What a claude release knows, read from the release; --write commits it under the suite's folder."""
     from harness.surface import read_surface
     from harness.surface.model import surface_path
@@ -66,7 +66,7 @@ def run_surface(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_coverage(args: argparse.Namespace) -> int:
+def _run_coverage(args: argparse.Namespace) -> int:
     """Covered / unreachable / backlog per pinned version; exit 1 on an element in none, or a wrong list entry."""
     from harness.surface import coverage
     from harness.surface.model import committed

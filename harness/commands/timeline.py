@@ -30,10 +30,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
         "--results", type=Path, nargs="*", default=[], help="show, merge: results files (show: the suite's timeline)"
     )
     add_selection(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=_run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     suite = suite_of(args)
     out = stdout()
     work: Path = args.work or suite.results / "scan"

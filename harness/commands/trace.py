@@ -15,10 +15,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], common:
     p = sub.add_parser("trace", parents=[common], help="traceability: each claim, its cases, their status per engine")
     p.add_argument("--results", type=Path, nargs="*", default=[], help="results files for the statuses")
     p.add_argument("--cases-dir", type=Path, default=None)
-    p.set_defaults(func=run)
+    p.set_defaults(func=_run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     """Claim -> cases -> status per engine; exit 1 when a claim has no case."""
     suite = suite_of(args)
     if suite.catalogue is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from harness.engine_name import EngineName
-from harness.engines.base import Engine, EngineRun, StepOutput
+from harness.engines.base import Engine, EngineRun
 from harness.engines.families import family_of
 from harness.errors import UsageError
 
@@ -42,9 +42,4 @@ def expand(specs: str | Sequence[str], *, pinned: Sequence[str]) -> list[EngineN
     return list(dict.fromkeys(out))
 
 
-def engine_dir(engine: EngineName | str) -> str:
-    """An engine name as a file or folder name: ``claude@2.1.252`` -> ``claude-2.1.252``."""
-    return (engine if isinstance(engine, EngineName) else EngineName.parse(engine)).dir
-
-
-__all__ = ["Engine", "EngineName", "EngineRun", "StepOutput", "check", "engine_dir", "expand", "make_engine"]
+__all__ = ["Engine", "EngineRun", "check", "expand", "make_engine"]

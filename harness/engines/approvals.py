@@ -20,8 +20,8 @@ from harness.engine_name import EngineName
 from harness.errors import NotObservable
 
 #: The server's name in the engine's MCP configuration; its tool is offered as ``mcp__<server>__<tool>``.
-SERVER = "ccharness_approvals"
-TOOL = f"mcp__{SERVER}__{approvals_server.TOOL}"
+_SERVER = "ccharness_approvals"
+TOOL = f"mcp__{_SERVER}__{approvals_server.TOOL}"
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class ApprovalsTool:
         tool.answers.write_text(json.dumps([a.as_json() for a in case.approvals]), encoding="utf-8")
         args = [approvals_server.__file__, str(tool.answers), str(tool.log)]
         server = {"type": "stdio", "command": sys.executable, "args": args}
-        tool.config.write_text(json.dumps({"mcpServers": {SERVER: server}}), encoding="utf-8")
+        tool.config.write_text(json.dumps({"mcpServers": {_SERVER: server}}), encoding="utf-8")
         return tool
 
     def argv(self) -> list[str]:

@@ -1,7 +1,7 @@
 """The engine cache as a whole: what it holds, and pruning it to a size budget.
 
 A timeline of releases needs dozens of installs of 200-400 MB each, more than a disk should keep at
-once. ``prune`` removes the least recently used installs first (``install.mark_used`` touches a file
+once. ``prune`` removes the least recently used installs first (``install._mark_used`` touches a file
 at each first use in a process) until the cache fits the budget; pinned versions are never removed,
 even when they alone exceed it, since other runs and other people rely on them being there.
 

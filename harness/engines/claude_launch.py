@@ -107,7 +107,7 @@ def flag_args(flags: Flags, *, workdir: Path) -> list[str]:
     return out
 
 
-def mcp_connect_env(timeout: float) -> dict[str, str]:
+def _mcp_connect_env(timeout: float) -> dict[str, str]:
     """The engine waits for an MCP server to connect as long as the run may last (the reference engine's
     McpPool does the same). Its default is 30 s (MCP_TIMEOUT, "Starting connection with timeout of 30000ms"
     in the debug log), and a server built on the MCP Python SDK took 54 to 57 s to connect on a loaded
@@ -124,7 +124,7 @@ def engine_env(
     and this run's key, the case's own variables, the run's cookie."""
     env = base_env(home=home, tmp=tmp, case_env={}, cookie=cookie)
     env.update(_QUIET_ENV)
-    env.update(mcp_connect_env(case.run.timeout))
+    env.update(_mcp_connect_env(case.run.timeout))
     env.update(ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY=api.api_key)
     # Older releases put their scratch (background task output, shell cwd files) under CLAUDE_CODE_TMPDIR or
     # else /tmp, whatever TMPDIR says (measured on 2.1.63: /tmp/claude-0/<project>/tasks/); newer ones read it too.

@@ -47,16 +47,16 @@ from harness.scripted import ScriptedModel
 from harness.versions import is_version
 
 PACKAGE = "@openai/codex"
-BINARY = Path("node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex")
+_BINARY = Path("node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex")
 #: The model Codex is told to use: one whose metadata Codex bundles (for a model it does not know it prints a
 #: "Model metadata … not found" warning and offers other tools; measured on 0.171.0). The fake API answers any.
-MODEL = "gpt-5.5"
+_MODEL = "gpt-5.5"
 
 TOOLS = Vocabulary(tools={"Bash": "exec_command"}, keys={"Bash": {"command": "cmd"}})
 
 #: ``codex exec`` quiet and offline: no analytics, feedback, telemetry export, update check or history file;
 #: ``--strict-config`` makes a key a later release renames an error, not a silent no-op.
-QUIET = {
+_QUIET = {
     "analytics.enabled": "false",
     "feedback.enabled": "false",
     "otel.exporter": '"none"',
@@ -65,17 +65,17 @@ QUIET = {
 }
 
 #: Claude Code's permission modes as Codex's command line (the others have no counterpart in ``codex exec``).
-PERMISSIONS: dict[str, list[str]] = {"bypass": ["--dangerously-bypass-approvals-and-sandbox"]}
+_PERMISSIONS: dict[str, list[str]] = {"bypass": ["--dangerously-bypass-approvals-and-sandbox"]}
 
 #: What the adapter lays out of a project's ``.claude/``: skills (as ``.agents/skills``), hook scripts (as
 #: they are) and a settings file holding only hooks (as ``.codex/hooks.json``).
-CLAUDE_PARTS = frozenset({"skills", "hooks", "settings.json"})
-PASSED_SETTINGS = frozenset({"hooks", "$schema"})
+_CLAUDE_PARTS = frozenset({"skills", "hooks", "settings.json"})
+_PASSED_SETTINGS = frozenset({"hooks", "$schema"})
 
 
 def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
     """Why the case cannot be said to Codex through this adapter's tables (empty: it can)."""
-    reasons = translated.opening_reasons(case, TABLES)
+    reasons = translated.opening_reasons(case, _TABLES)
     # what the harness reads of claude beside its output: Codex has no --debug-file, writes no Claude Code session
     # log, and prints no tool listing (its first event is thread.started)
     for checked, why in (
@@ -88,36 +88,36 @@ def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
     claude = workdir / ".claude"
     settings = translated.settings_file(claude / "settings.json")
     if claude.is_dir():
-        others = sorted(p.name for p in claude.iterdir() if p.name not in CLAUDE_PARTS)
+        others = sorted(p.name for p in claude.iterdir() if p.name not in _CLAUDE_PARTS)
         if others:
             reasons.append(f".claude/{', .claude/'.join(others)} (Codex is given skills and hooks only)")
-        kept = sorted(k for k in settings if k not in PASSED_SETTINGS)
+        kept = sorted(k for k in settings if k not in _PASSED_SETTINGS)
         if kept:
             reasons.append(f"settings Codex does not read ({', '.join(kept)}; it reads hooks only)")
     if _hooks(settings) and not case.run.trusted:
         reasons.append("hooks in an untrusted folder (Codex runs project hooks only with --trust)")
-    reasons += translated.fixture_reasons(workdir, home, reasons, TABLES)
+    reasons += translated.fixture_reasons(workdir, home, reasons, _TABLES)
     if "Stop" in _hooks(settings) and any(s.then == "asks-again" for s in case.steps):
         # measured on 0.171.0 (single-stop-hook-blocks-always): Codex sets no cap on a Stop hook's
         # continuations, 450 and more in 180 s, until the time limit kills it; no verdict can come of it
         reasons.append("a Stop hook with a model that always answers (Codex sets no cap: it runs until killed)")
-    return reasons + translated.unknown_calls(case, TABLES)
+    return reasons + translated.unknown_calls(case, _TABLES)
 
 
 @contextmanager
-def launch(version: str, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> Iterator[Launch]:
+def _launch(version: str, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> Iterator[Launch]:
     """See Launcher."""
-    binary = ensure_codex(version) / BINARY
+    binary = _ensure_codex(version) / _BINARY
     driver = Path(__file__).with_name("codex_driver.py")
     hooks = _hooks(translated.settings_file(workdir / ".claude" / "settings.json"))
 
     def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
         args = [sys.executable, str(driver), group[0][1].prompt, str(binary), "exec", "--json"]
-        args += ["--skip-git-repo-check", "--strict-config", "--color", "never", "-m", MODEL]
-        args += PERMISSIONS[case.run.permission_mode]
+        args += ["--skip-git-repo-check", "--strict-config", "--color", "never", "-m", _MODEL]
+        args += _PERMISSIONS[case.run.permission_mode]
         if hooks:
             args += ["--trust", "--dangerously-bypass-hook-trust"]
-        for key, value in QUIET.items():
+        for key, value in _QUIET.items():
             args += ["-c", f"{key}={value}"]
         return args
 
@@ -131,13 +131,13 @@ def launch(version: str, case: Case, *, workdir: Path, home: Path, model: Script
         yield Launch(argv, env)
 
 
-TABLES = AgentTables(
+_TABLES = AgentTables(
     family="codex",
     agent="Codex",
     unexpressible=unexpressible,
-    launch=launch,
+    launch=_launch,
     vocabulary=TOOLS,
-    modes=PERMISSIONS,
+    modes=_PERMISSIONS,
     sources=frozenset({"project", "builtin"}),
     why_mode="the adapter runs Codex in bypass only",
     why_sources="Codex is given project skills and hooks only",
@@ -152,7 +152,7 @@ TABLES = AgentTables(
 
 
 class CodexEngine(TranslatedEngine):
-    tables = TABLES
+    tables = _TABLES
 
 
 def _hooks(settings: dict[str, Any]) -> dict[str, Any]:
@@ -179,14 +179,14 @@ def translated_fixture(workdir: Path, hooks: dict[str, Any]) -> Iterator[None]:
 
 
 def _verify(staging: Path) -> dict[str, str]:
-    return {"codex": npm_install.version_of([str(staging / BINARY), "--version"], PACKAGE)}
+    return {"codex": npm_install.version_of([str(staging / _BINARY), "--version"], PACKAGE)}
 
 
-def ensure_codex(version: str, *, timeout: float = 900) -> Path:
+def _ensure_codex(version: str, *, timeout: float = 900) -> Path:
     """The install folder of Codex ``version`` (installed once per machine under a lock)."""
     if not is_version(version):
         raise InstallError(f"codex@{version}: {version!r} is no version number (e.g. 0.171.0)")
     install = npm_install.NpmInstall(
-        folder=f"codex-{version}", specs=(f"{PACKAGE}@{version}",), verify=_verify, needs=(str(BINARY),)
+        folder=f"codex-{version}", specs=(f"{PACKAGE}@{version}",), verify=_verify, needs=(str(_BINARY),)
     )
     return npm_install.ensure(install, timeout=timeout)

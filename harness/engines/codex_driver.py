@@ -27,15 +27,15 @@ import sys
 from typing import Any
 
 #: The provider the run's configuration adds: the fake API, spoken to in the Responses API's wire format.
-PROVIDER = "ccharness"
+_PROVIDER = "ccharness"
 
 
 def provider_args(base_url: str) -> list[str]:
     """``-c`` options that make the fake API the model provider (its key in ANTHROPIC_API_KEY)."""
     table = (
-        f'{{name="{PROVIDER}", base_url="{base_url}/v1", env_key="ANTHROPIC_API_KEY", wire_api="responses"}}'
+        f'{{name="{_PROVIDER}", base_url="{base_url}/v1", env_key="ANTHROPIC_API_KEY", wire_api="responses"}}'
     )
-    return ["-c", f'model_provider="{PROVIDER}"', "-c", f"model_providers.{PROVIDER}={table}"]
+    return ["-c", f'model_provider="{_PROVIDER}"', "-c", f"model_providers.{_PROVIDER}={table}"]
 
 
 class Translator:

@@ -14,12 +14,12 @@ from pathlib import Path
 from harness.processes import COOKIE
 
 #: The caller's variables an engine sees (the rest of the caller's environment stays out).
-PASS_ENV = ("PATH", "LANG", "LC_ALL", "TZ")
+_PASS_ENV = ("PATH", "LANG", "LC_ALL", "TZ")
 
 
 def passed_env() -> dict[str, str]:
     """The allowlisted variables of the caller's environment."""
-    return {k: os.environ[k] for k in PASS_ENV if k in os.environ}
+    return {k: os.environ[k] for k in _PASS_ENV if k in os.environ}
 
 
 def base_env(*, home: Path, tmp: Path, case_env: Mapping[str, str], cookie: str) -> dict[str, str]:

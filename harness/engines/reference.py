@@ -36,16 +36,16 @@ from harness.scripted import ScriptedModel
 launch.set_launcher(contain)
 
 #: The permission modes the reference engine has measurements for (acceptEdits, dontAsk and plan: refengine/modes.py).
-MODELLED_MODES = ("default", "bypass", "acceptEdits", "dontAsk", "plan")
+_MODELLED_MODES = ("default", "bypass", "acceptEdits", "dontAsk", "plan")
 #: The ``run.flags`` the reference engine has measurements for (refengine/config.py, refengine/plugins.py);
 #: any other flag a case gives makes the run not-modelled.
-MODELLED_FLAGS = frozenset({"agents", "setting_sources", "settings", "plugin_dirs"})
+_MODELLED_FLAGS = frozenset({"agents", "setting_sources", "settings", "plugin_dirs"})
 
 
 def unmodelled_parts(case: Case) -> list[str]:
     """The parts of ``case`` the reference engine has no measurement for (it answers not-modelled)."""
-    out = [f"run.flags.{name}" for name in case.run.flags.given() if name not in MODELLED_FLAGS]
-    if case.run.permission_mode not in MODELLED_MODES:
+    out = [f"run.flags.{name}" for name in case.run.flags.given() if name not in _MODELLED_FLAGS]
+    if case.run.permission_mode not in _MODELLED_MODES:
         out.append(f"run.permission_mode: {case.run.permission_mode}")
     if case.run.permission_mode in ("acceptEdits", "dontAsk", "plan") and case.approvals is not None:
         out.append(f"approvals in {case.run.permission_mode} mode (whether it shows the prompt is not measured)")
@@ -71,7 +71,7 @@ def unmodelled_parts(case: Case) -> list[str]:
 
 def _modelled_mode(mode: str) -> Mode:
     """``mode`` as the engine takes it; unmodelled_parts refused the others before the run."""
-    if mode not in MODELLED_MODES:
+    if mode not in _MODELLED_MODES:
         raise NotModelled(f"run.permission_mode: {mode}")
     return cast(Mode, mode)
 

@@ -18,13 +18,13 @@ from harness.errors import InstallError
 from harness.versions import is_version, version_key
 
 #: How long a fetched list is trusted before npm is asked again.
-MAX_AGE_SECONDS = 24 * 3600
+_MAX_AGE_SECONDS = 24 * 3600
 
 
 def published_versions(*, root: Path | None = None, refresh: bool = False) -> list[str]:
     """Every release version (``MAJOR.MINOR.PATCH``, no pre-releases), oldest first."""
     cached = (root or cache_root()) / "registry-versions.json"
-    if not refresh and cached.is_file() and time.time() - cached.stat().st_mtime < MAX_AGE_SECONDS:
+    if not refresh and cached.is_file() and time.time() - cached.stat().st_mtime < _MAX_AGE_SECONDS:
         return _releases(json.loads(cached.read_text(encoding="utf-8")))
     try:
         versions = _ask_npm()

@@ -113,7 +113,7 @@ def _text_of(blocks: list[dict[str, Any]]) -> str:
     return "\n".join(str(b.get("text", "")) for b in blocks)
 
 
-def output_items(blocks: list[dict[str, Any]], *, response_id: str) -> list[dict[str, Any]]:
+def _output_items(blocks: list[dict[str, Any]], *, response_id: str) -> list[dict[str, Any]]:
     """The scripted reply's blocks as completed Responses API output items: a ``message`` per text block, a
     ``function_call`` per tool call (``call_id`` the scripted tool_use id, ``arguments`` its input as JSON)."""
     items: list[dict[str, Any]] = []
@@ -131,7 +131,7 @@ def output_items(blocks: list[dict[str, Any]], *, response_id: str) -> list[dict
 
 def whole_response(blocks: list[dict[str, Any]], *, model: str, response_id: str) -> dict[str, Any]:
     """The reply as one JSON response (a request without ``stream``)."""
-    return _response(response_id, model, "completed", output_items(blocks, response_id=response_id))
+    return _response(response_id, model, "completed", _output_items(blocks, response_id=response_id))
 
 
 def _response(response_id: str, model: str, status: str, output: list[dict[str, Any]]) -> dict[str, Any]:
@@ -143,7 +143,7 @@ def _response(response_id: str, model: str, status: str, output: list[dict[str, 
 
 def sse_events(blocks: list[dict[str, Any]], *, model: str, message_id: str) -> Iterator[tuple[str, str]]:
     """(event name, JSON data) pairs of one streamed response."""
-    items = output_items(blocks, response_id=message_id)
+    items = _output_items(blocks, response_id=message_id)
     events: list[dict[str, Any]] = [
         {"type": "response.created", "response": _response(message_id, model, "in_progress", [])},
         {"type": "response.in_progress", "response": _response(message_id, model, "in_progress", [])},

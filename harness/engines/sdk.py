@@ -52,13 +52,13 @@ from harness.processes import contained, group_procs
 from harness.scripted import ScriptedModel
 
 #: run.env key a case may use to choose the SDK's setting sources (not passed on to the engine).
-SETTING_SOURCES_ENV = "CC_HARNESS_SDK_SETTING_SOURCES"
-DEFAULT_SETTING_SOURCES: tuple[str, ...] = ("project",)
+_SETTING_SOURCES_ENV = "CC_HARNESS_SDK_SETTING_SOURCES"
+_DEFAULT_SETTING_SOURCES: tuple[str, ...] = ("project",)
 _UNSET = "default"
 _SOURCES = ("user", "project", "local")
 #: The case's permission modes by the SDK's names where they differ (every other mode has the same name there:
 #: default, acceptEdits, plan, dontAsk, auto).
-SDK_MODES = {"bypass": "bypassPermissions"}
+_SDK_MODES = {"bypass": "bypassPermissions"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,7 +90,7 @@ class SdkEngine:
                 group: StepGroup, *, resume: str | None, debug_log: Path, api: FakeMessagesAPI
             ) -> ProcessResult:
                 stderr: list[str] = []
-                env = engine_env(case, home=home, tmp=tmp, api=api, cookie=cookie, drop=(SETTING_SOURCES_ENV,))
+                env = engine_env(case, home=home, tmp=tmp, api=api, cookie=cookie, drop=(_SETTING_SOURCES_ENV,))
                 # the engine reaches the fake API and the case's servers, relayed into its namespace, and nothing else
                 with netjail.for_engine(api.base_url, model.ports.values()) as jail:
                     start = jail([str(binary)], path=env.get("PATH"))
@@ -115,9 +115,9 @@ class SdkEngine:
         """The setting sources this run passes to the SDK (None: the option is left unset)."""
         if self.setting_sources is not None:
             return self.setting_sources
-        raw = case.run.env.get(SETTING_SOURCES_ENV)
+        raw = case.run.env.get(_SETTING_SOURCES_ENV)
         if raw is None:
-            return DEFAULT_SETTING_SOURCES
+            return _DEFAULT_SETTING_SOURCES
         if raw.strip() == _UNSET:
             return None
         sources = tuple(s.strip() for s in raw.split(",") if s.strip())
@@ -125,7 +125,7 @@ class SdkEngine:
         if unknown:
             raise CaseFormatError(
                 path=str(case.case_file),
-                field=f"run.env.{SETTING_SOURCES_ENV}",
+                field=f"run.env.{_SETTING_SOURCES_ENV}",
                 message=f"unknown setting source(s) {', '.join(unknown)}"
                 f" (use a comma list of {', '.join(_SOURCES)}, empty for none, or {_UNSET})",
             )
@@ -152,11 +152,11 @@ class SdkEngine:
             extra["agent"] = case.run.agent
         sources = self.sources_for(case)
         return ClaudeAgentOptions(
-            cli_path=str(launcher()),
+            cli_path=str(_launcher()),
             cwd=str(workdir),
-            env=launched_env(env, start=start),
+            env=_launched_env(env, start=start),
             system_prompt={"type": "preset", "preset": "claude_code"},
-            permission_mode=cast("PermissionMode", SDK_MODES.get(case.run.permission_mode, case.run.permission_mode)),
+            permission_mode=cast("PermissionMode", _SDK_MODES.get(case.run.permission_mode, case.run.permission_mode)),
             setting_sources=cast("list[SettingSource]", list(sources)) if sources is not None else None,
             resume=resume,
             extra_args=extra,
@@ -260,8 +260,8 @@ _launcher_lock = threading.Lock()
 _launcher_path: Path | None = None
 
 
-def launched_env(env: dict[str, str], *, start: list[str]) -> dict[str, str]:
-    """``options.env`` for ``launcher()``: the engine's environment, what the launcher keeps of it and of
+def _launched_env(env: dict[str, str], *, start: list[str]) -> dict[str, str]:
+    """``options.env`` for ``_launcher()``: the engine's environment, what the launcher keeps of it and of
     the SDK's own variables, the command line it execs (the binary, or ``nsenter ... binary`` that starts it
     in the run's network namespace; its program as a full path) and the run's cgroup it joins first."""
     keep = ",".join(sorted({*env, *_SDK_SETS}))
@@ -271,7 +271,7 @@ def launched_env(env: dict[str, str], *, start: list[str]) -> dict[str, str]:
     return {**env, _KEEP: keep, _BINARY: argv, **({_CGROUP: str(procs)} if procs else {})}
 
 
-def launcher() -> Path:
+def _launcher() -> Path:
     """The ``cli_path`` the SDK starts: a script that drops what the SDK merged in from ``os.environ`` and
     execs the engine with the allowlisted environment only, as the CLI adapter gives it.
 

@@ -43,7 +43,7 @@ from harness.versions import is_version
 
 PACKAGE = "@anthropic-ai/claude-agent-sdk"
 #: The SDK's peer dependencies (its package.json), installed beside it as a TypeScript project would.
-PEERS = ("@anthropic-ai/sdk", "@modelcontextprotocol/sdk", "zod@4")
+_PEERS = ("@anthropic-ai/sdk", "@modelcontextprotocol/sdk", "zod@4")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,7 +62,7 @@ class SdkTsEngine:
 
     def run(self, case: Case, *, workdir: Path, home: Path, tmp: Path, model: ScriptedModel) -> EngineRun:
         """Run every step of ``case`` through the SDK's query(); see Engine.run for the contract."""
-        install, claude_version = ensure_sdk(self.engine_version)
+        install, claude_version = _ensure_sdk(self.engine_version)
         prepare(case, model, engine=self.name, version=claude_version)
         not_scripted_here(case, self.name)
         node = shutil.which("node")
@@ -110,11 +110,11 @@ def _installation(version: str) -> npm_install.NpmInstall:
         return record.get("size") == size and isinstance(record.get("claude"), str)
 
     return npm_install.NpmInstall(
-        folder=f"sdk-ts-{version}", specs=(f"{PACKAGE}@{version}", *PEERS), verify=verify, whole=whole
+        folder=f"sdk-ts-{version}", specs=(f"{PACKAGE}@{version}", *_PEERS), verify=verify, whole=whole
     )
 
 
-def ensure_sdk(version: str, *, timeout: float = 900) -> tuple[Path, str]:
+def _ensure_sdk(version: str, *, timeout: float = 900) -> tuple[Path, str]:
     """The install folder of SDK ``version`` and the claude version its bundled binary reports (installed
     once per machine under a lock)."""
     if not is_version(version):

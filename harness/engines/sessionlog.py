@@ -35,11 +35,11 @@ def _lines(path: Path) -> Iterator[str]:
             entry = json.loads(raw)
         except json.JSONDecodeError:
             continue  # a line cut short by a process that was killed
-        if isinstance(entry, dict) and (line := notice(entry)) is not None:
+        if isinstance(entry, dict) and (line := _notice(entry)) is not None:
             yield line
 
 
-def notice(entry: dict[str, Any]) -> str | None:
+def _notice(entry: dict[str, Any]) -> str | None:
     """One log entry as a notice line: ``stopped by PostToolUse:Bash: <stopReason>``, ``system message from
     SessionStart:startup: <text>``, ``title: <sessionTitle>``; None for any other entry."""
     if entry.get("type") == "custom-title" and isinstance(entry.get("customTitle"), str):

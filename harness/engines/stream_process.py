@@ -39,12 +39,12 @@ def processes(case: Case) -> list[StepGroup]:
 #: The longest prompt (in bytes) passed as an argument: Linux refuses an argument longer than 128 KiB
 #: (MAX_ARG_STRLEN: "Argument list too long"), so a longer one goes to the engine's stdin, which ``-p``
 #: reads as the prompt when no argument gives one.
-ARGUMENT_PROMPT_BYTES = 100_000
+_ARGUMENT_PROMPT_BYTES = 100_000
 
 
 def prompt_on_stdin(group: StepGroup) -> bool:
     """Whether the one prompt of a single-step process is written to stdin rather than given as an argument."""
-    return len(group) == 1 and len(group[0][1].prompt.encode()) > ARGUMENT_PROMPT_BYTES
+    return len(group) == 1 and len(group[0][1].prompt.encode()) > _ARGUMENT_PROMPT_BYTES
 
 
 def _user_message(prompt: str) -> str:

@@ -139,7 +139,7 @@ def settings_file(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def in_claude_names(step: StepOutput, vocabulary: Vocabulary) -> StepOutput:
+def _in_claude_names(step: StepOutput, vocabulary: Vocabulary) -> StepOutput:
     """A step's tool listing and permission denials in Claude Code's tool names."""
     denials = tuple(
         {**d, "tool_name": vocabulary.claude_name(str(d.get("tool_name")))} for d in step.permission_denials
@@ -190,4 +190,4 @@ class TranslatedEngine:
                 planned=planned,
                 vocabulary=vocabulary,
             )
-        return dataclasses.replace(done, steps=tuple(in_claude_names(s, vocabulary) for s in done.steps))
+        return dataclasses.replace(done, steps=tuple(_in_claude_names(s, vocabulary) for s in done.steps))

@@ -49,7 +49,7 @@ from harness.outcome import Status
 from harness.results import Record
 from harness.runner import run_case
 
-AGREE, NOT_MODELLED, FALSE_VERDICT, UNJUDGED = "agree", "not-modelled", "false verdict", "unjudged"
+_AGREE, NOT_MODELLED, FALSE_VERDICT, UNJUDGED = "agree", "not-modelled", "false verdict", "unjudged"
 CASES = "cases"
 """The folder beside an exploration's results file that holds the cases it drew (and its minimal cases)."""
 
@@ -73,7 +73,7 @@ class Outcome:
             return UNJUDGED
         if self.reference.status is Status.NOT_MODELLED:
             return NOT_MODELLED
-        return FALSE_VERDICT if self.found else AGREE
+        return FALSE_VERDICT if self.found else _AGREE
 
 
 @dataclass(kw_only=True)
@@ -107,7 +107,7 @@ class Exploration:
 
     def verdicts(self) -> Counter[str]:
         """How many cases ended in each verdict (agree, not-modelled, false verdict)."""
-        return Counter({AGREE: 0, NOT_MODELLED: 0, FALSE_VERDICT: 0}) + Counter(o.verdict for o in self.outcomes)
+        return Counter({_AGREE: 0, NOT_MODELLED: 0, FALSE_VERDICT: 0}) + Counter(o.verdict for o in self.outcomes)
 
     def false_classes(self) -> Counter[str]:
         """The disagreement classes of the false verdicts: what the reference engine must fix or abstain on."""
@@ -230,7 +230,7 @@ def explore(
                 if progress is not None:
                     progress(outcome, n)
         for cls in sorted(exploration.false_classes()) if shrink_budget > 0 else ():
-            minimal = shrink(cls, version=version, seed=seed, budget=shrink_budget, workdir=scratch)
+            minimal = _shrink(cls, version=version, seed=seed, budget=shrink_budget, workdir=scratch)
             if minimal is not None and minimal.real is not None:
                 name = _slug(cls)
                 exploration.minimal[cls] = write_case(minimal.scenario, out / CASES, name, expect_from=minimal.real)
@@ -379,7 +379,7 @@ def draw(budget: int, seed: int) -> list[Scenario]:
     return drawn[:budget]
 
 
-def shrink(cls: str, *, version: str, seed: int, budget: int, workdir: Path) -> Outcome | None:
+def _shrink(cls: str, *, version: str, seed: int, budget: int, workdir: Path) -> Outcome | None:
     """The smallest scenario Hypothesis finds within ``budget`` runs that still shows disagreement ``cls``."""
     tried = Counter[str]()
 

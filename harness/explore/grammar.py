@@ -39,7 +39,7 @@ from harness.explore.vocabulary import (
     type_options,
 )
 
-TOOL_LISTS: tuple[tuple[str, ...] | None, ...] = (None, ("Read",), ("Read", "Bash"), ("Bash", "Agent"), ("Skill",))
+_TOOL_LISTS: tuple[tuple[str, ...] | None, ...] = (None, ("Read",), ("Read", "Bash"), ("Bash", "Agent"), ("Skill",))
 
 
 _levels = st.sampled_from(("project", "project", "user"))
@@ -56,7 +56,7 @@ def _some(keys: tuple[str, ...], *, one_in: int = 5) -> st.SearchStrategy[tuple[
 
 
 @st.composite
-def skills(draw: st.DrawFn) -> tuple[Skill, ...]:
+def _skills(draw: st.DrawFn) -> tuple[Skill, ...]:
     names = draw(st.lists(st.sampled_from(SKILL_NAMES), unique=True, max_size=2))
     return tuple(
         Skill(
@@ -76,12 +76,12 @@ def skills(draw: st.DrawFn) -> tuple[Skill, ...]:
 
 
 @st.composite
-def agents(draw: st.DrawFn) -> tuple[Agent, ...]:
+def _agents(draw: st.DrawFn) -> tuple[Agent, ...]:
     names = draw(st.lists(st.sampled_from(AGENT_NAMES), unique=True, max_size=2))
     return tuple(
         Agent(
             name=name,
-            tools=draw(st.sampled_from(TOOL_LISTS)),
+            tools=draw(st.sampled_from(_TOOL_LISTS)),
             disallowed_tools=draw(st.sampled_from((None, None, ("Bash",)))),
             skills=draw(st.sampled_from((None, None, ("alpha",)))),
             hook=draw(st.booleans()),
@@ -93,7 +93,7 @@ def agents(draw: st.DrawFn) -> tuple[Agent, ...]:
 
 
 @st.composite
-def hooks(draw: st.DrawFn) -> tuple[Hook, ...]:
+def _hooks(draw: st.DrawFn) -> tuple[Hook, ...]:
     count = draw(st.integers(min_value=0, max_value=3))
     out = []
     for index in range(count):
@@ -127,7 +127,7 @@ def hooks(draw: st.DrawFn) -> tuple[Hook, ...]:
 
 
 @st.composite
-def rules(draw: st.DrawFn) -> tuple[Rule, ...]:
+def _rules(draw: st.DrawFn) -> tuple[Rule, ...]:
     drawn = draw(st.lists(st.tuples(st.sampled_from(RULES), st.sampled_from(("allow", "allow", "deny", "ask")),
                                     _settings_levels), max_size=3, unique_by=lambda r: r[0]))
     return tuple(Rule(text=text, kind=kind, level=level) for text, kind, level in drawn)
@@ -155,7 +155,7 @@ def _call(draw: st.DrawFn, n: int) -> Call:
 
 
 @st.composite
-def steps(draw: st.DrawFn) -> tuple[Step, ...]:
+def _steps(draw: st.DrawFn) -> tuple[Step, ...]:
     count = draw(st.integers(min_value=1, max_value=3))
     out = []
     n = 0
@@ -172,13 +172,13 @@ def steps(draw: st.DrawFn) -> tuple[Step, ...]:
 @st.composite
 def scenarios(draw: st.DrawFn) -> Scenario:
     return Scenario(
-        skills=draw(skills()),
-        agents=draw(agents()),
-        hooks=draw(hooks()),
-        rules=draw(rules()),
+        skills=draw(_skills()),
+        agents=draw(_agents()),
+        hooks=draw(_hooks()),
+        rules=draw(_rules()),
         trusted=draw(st.booleans()),
         mode=draw(st.sampled_from(MODES)),
-        steps=draw(steps()),
+        steps=draw(_steps()),
         subagent_calls_bash=draw(st.booleans()),
         env=draw(_some(("user", "project", "local"), one_in=8)),
         memory=draw(_some(tuple(MEMORY), one_in=8)),

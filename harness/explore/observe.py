@@ -22,11 +22,11 @@ from harness.refengine.tool_model import MODELLED_BUILTINS
 from harness.results import Record
 
 #: Names either engine may offer that the reference engine speaks for.
-MODELLED = frozenset({*MODELLED_BUILTINS, "Task", "StructuredOutput", "TodoWrite", "MultiEdit"})
+_MODELLED = frozenset({*MODELLED_BUILTINS, "Task", "StructuredOutput", "TodoWrite", "MultiEdit"})
 
 
 def _modelled(names: Iterable[str]) -> list[str]:
-    return sorted(n for n in names if n in MODELLED or n.startswith("mcp__"))
+    return sorted(n for n in names if n in _MODELLED or n.startswith("mcp__"))
 
 
 def observable(record: Record) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from harness.explore.vocabulary import (
 )
 
 #: The MCP server a fixture may hold (``srv``, one tool ``ping``), approved by the project's settings.
-MCP_SERVER = '''"""srv: a stdio MCP server with one tool, ping, that answers PONG."""
+_MCP_SERVER = '''"""srv: a stdio MCP server with one tool, ping, that answers PONG."""
 try:  # mcp >= 2
     from mcp.server.mcpserver import MCPServer as Server
 except ImportError:  # mcp 1.x
@@ -202,7 +202,7 @@ class Scenario:
         if self.mcp:
             out[".mcp.json"] = json.dumps({"mcpServers": {"srv": {"type": "stdio", "command": "python3",
                                                                   "args": [".claude/mcp/srv.py"]}}}, indent=2)
-            out[".claude/mcp/srv.py"] = MCP_SERVER
+            out[".claude/mcp/srv.py"] = _MCP_SERVER
         return out
 
     def _settings(self, level: str) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from harness.surface.coverage import read_lists
 from harness.surface.model import Kind, Surface, split
 
 #: The committed surfaces of the pinned releases, and the list of elements no offline run reaches.
-SURFACE_ROOT = Path(__file__).resolve().parents[2] / "docs" / "surface"
+_SURFACE_ROOT = Path(__file__).resolve().parents[2] / "docs" / "surface"
 
 
 @cache
@@ -37,11 +37,11 @@ def surface(kind: str) -> tuple[str, ...]:
     """The names of ``kind`` (``hook-event``, ``skill-key``, ...) that some pinned release knows, less those
     ``unreachable.yaml`` says no offline run reaches: what the grammar draws beyond its focus vocabularies,
     so a release's new element is drawn as soon as its surface is committed."""
-    files = sorted(SURFACE_ROOT.glob("claude-*.json"))
+    files = sorted(_SURFACE_ROOT.glob("claude-*.json"))
     if not files:
-        raise FileNotFoundError(f"{SURFACE_ROOT}: no claude-*.json surface (the explorer draws from the repository's)")
+        raise FileNotFoundError(f"{_SURFACE_ROOT}: no claude-*.json surface (the explorer draws from the repository's)")
     names = set().union(*(Surface.from_file(f).elements.get(Kind(kind), frozenset()) for f in files))
-    unreachable = {name for k, name in map(split, read_lists(SURFACE_ROOT).unreachable) if k.value == kind}
+    unreachable = {name for k, name in map(split, read_lists(_SURFACE_ROOT).unreachable) if k.value == kind}
     return tuple(sorted(names - unreachable))
 
 SKILL_NAMES = ("alpha", "beta")
@@ -65,12 +65,12 @@ OTHER_MATCHERS: Mapping[str, tuple[str | None, ...]] = {
 
 #: How a hook command answers: exit codes, plain stdout, and JSON output fields (``hook_output`` writes them).
 #: Beside these, ``field:<name>`` prints one output field of the surface (``field:PostToolUse.updatedToolOutput``,
-#: ``field:terminalSequence``) with its value from ``FIELD_VALUES``: ``output_kinds`` lists them.
+#: ``field:terminalSequence``) with its value from ``_FIELD_VALUES``: ``output_kinds`` lists them.
 HOOK_OUTPUTS = ("marker", "exit2", "exit1", "stdout", "deny", "allow", "ask", "defer", "updated-allow",
                 "updated-alone", "context", "block", "continue-false", "suppress", "system-message")
 #: A value for each output field the surface names (by ``Event.field``, else by the field's own name); a field
 #: without one prints the string ``HOOK-<i>-VALUE``. ``{i}`` is the hook's index.
-FIELD_VALUES: Mapping[str, Any] = {
+_FIELD_VALUES: Mapping[str, Any] = {
     "continue": False, "stopReason": "HOOK-{i}-STOP", "suppressOutput": True, "systemMessage": "HOOK-{i}-MESSAGE",
     "decision": "block", "reason": "HOOK-{i}-REASON", "terminalSequence": "\u0007",
     "permissionDecision": "defer", "permissionDecisionReason": "HOOK-{i}-REASON",
@@ -116,7 +116,7 @@ def output_kinds(event: str) -> tuple[str, ...]:
 
 
 def _field_value(name: str, index: int) -> Any:
-    value = FIELD_VALUES.get(name, FIELD_VALUES.get(name.split(".")[-1], "HOOK-{i}-VALUE"))
+    value = _FIELD_VALUES.get(name, _FIELD_VALUES.get(name.split(".")[-1], "HOOK-{i}-VALUE"))
     return json.loads(json.dumps(value).replace("{i}", str(index)))
 
 #: Permission rules of every form: bare tools, Bash prefixes (also inside compound commands), path globs
@@ -130,7 +130,7 @@ RULES = (
 )
 
 
-def rule_form(rule: str) -> str:
+def _rule_form(rule: str) -> str:
     """The surface's ``rule-form`` of ``rule``: ``Bash(<prefix> *)``, ``<tool>(<glob>)``, ``mcp__<server>``."""
     if rule.startswith("mcp__"):
         parts = rule.split("__")
@@ -154,10 +154,10 @@ def rule_form(rule: str) -> str:
     return "<tool>(<glob>)" if "*" in specifier or "/" in specifier else "<tool>(<specifier>)"
 
 #: Skill frontmatter the ``Skill`` part writes itself; the other keys of the surface are SKILL_EXTRA.
-SKILL_OWN = frozenset({"name", "description", "context", "agent", "allowed-tools", "disallowed-tools",
+_SKILL_OWN = frozenset({"name", "description", "context", "agent", "allowed-tools", "disallowed-tools",
                        "disable-model-invocation", "hooks"})
 #: A value for the skill keys whose meaning is known; any other key of the surface gets the string ``EXPLORE``.
-SKILL_VALUES: Mapping[str, Any] = {
+_SKILL_VALUES: Mapping[str, Any] = {
     "model": "sonnet", "effort": "low", "argument-hint": "[topic]", "user-invocable": False,
     "when_to_use": "When asked for it.", "paths": ["src/**"], "shell": "bash", "version": "1.0.0",
     "license": "MIT", "disallowedTools": "Bash", "arguments": "topic", "metadata": {"team": "explore"},
@@ -165,19 +165,19 @@ SKILL_VALUES: Mapping[str, Any] = {
     "dependencies": [], "agents": [], "mcpServers": {}, "lspServers": {}, "settings": {}, "userConfig": {},
 }
 #: Skill frontmatter beyond the ``Skill`` part's own keys: every other key of the surface, with a value.
-SKILL_EXTRA: Mapping[str, Any] = {key: SKILL_VALUES.get(key, "EXPLORE") for key in surface("skill-key")
-                                  if key not in SKILL_OWN}
+SKILL_EXTRA: Mapping[str, Any] = {key: _SKILL_VALUES.get(key, "EXPLORE") for key in surface("skill-key")
+                                  if key not in _SKILL_OWN}
 #: Agent frontmatter the ``Agent`` part writes itself.
-AGENT_OWN = frozenset({"name", "description", "tools", "disallowedTools", "skills", "hooks"})
-AGENT_VALUES: Mapping[str, Any] = {
+_AGENT_OWN = frozenset({"name", "description", "tools", "disallowedTools", "skills", "hooks"})
+_AGENT_VALUES: Mapping[str, Any] = {
     "model": "sonnet", "permissionMode": "acceptEdits", "maxTurns": 1, "effort": "low", "color": "blue",
     "memory": "project", "background": True, "initialPrompt": "Start.", "omitClaudeMd": True,
     "isolation": "worktree", "mcpServers": ["srv"], "autoCompactWindow": 100000, "experimental": True,
     "observer": True, "observeSubagents": True, "observeToolResults": True,
 }
 #: Agent frontmatter beyond the ``Agent`` part's own keys: every other key of the surface, with a value.
-AGENT_EXTRA: Mapping[str, Any] = {key: AGENT_VALUES.get(key, "EXPLORE") for key in surface("agent-key")
-                                  if key not in AGENT_OWN}
+AGENT_EXTRA: Mapping[str, Any] = {key: _AGENT_VALUES.get(key, "EXPLORE") for key in surface("agent-key")
+                                  if key not in _AGENT_OWN}
 
 #: Memory files: what each says and where it lies (``home/`` is the user level).
 MEMORY = {
@@ -299,9 +299,9 @@ def reach() -> dict[str, set[str]]:
                         for name in _surface_names(e, k)},
         "hook-handler": {"command.command", *(f"command.{o}" for o in HANDLER_OPTIONS),
                          *(f"{t}.{o}" for t in HANDLER_TYPES for o in (*HANDLER_TYPES[t], *type_options(t)))},
-        "skill-key": {*SKILL_OWN, *SKILL_EXTRA},
-        "agent-key": {*AGENT_OWN, *AGENT_EXTRA},
+        "skill-key": {*_SKILL_OWN, *SKILL_EXTRA},
+        "agent-key": {*_AGENT_OWN, *AGENT_EXTRA},
         "tool": {tool for tool, _ in TOOL_CALLS.values()} | {"Skill", "Agent"},
-        "rule-form": {rule_form(rule) for rule in RULES},
+        "rule-form": {_rule_form(rule) for rule in RULES},
         "setting": {*SETTINGS_OWN, *SETTING_VALUES},
     }

@@ -14,7 +14,7 @@ from harness.record.proxy import Exchange
 from harness.record.writer import Scrubber
 
 #: The first line's key: a file without it is no cassette of cc-harness's.
-HEAD = "cc-harness-cassette"
+_HEAD = "cc-harness-cassette"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -27,7 +27,7 @@ class Cassette:
 
 def write(path: Path, cassette: Cassette, *, scrub: Scrubber) -> None:
     """The cassette at ``path`` (the exchanges were scrubbed when saved; the command is scrubbed here)."""
-    head = {HEAD: 1, "argv": [scrub.text(a) for a in cassette.argv], "home": str(cassette.home)}
+    head = {_HEAD: 1, "argv": [scrub.text(a) for a in cassette.argv], "home": str(cassette.home)}
     head["tmp"] = str(cassette.tmp) if cassette.tmp else None
     lines = [head, *(e.to_json() for e in cassette.exchanges)]
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -39,8 +39,8 @@ def read(path: Path) -> Cassette:
         lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     except (OSError, ValueError) as exc:
         raise UsageError(f"--cassette {path}: not readable as JSON lines ({exc})") from None
-    if not lines or not isinstance(lines[0], dict) or HEAD not in lines[0]:
-        raise UsageError(f"--cassette {path}: line 1 has no {HEAD!r}: not a cassette cc-harness record wrote")
+    if not lines or not isinstance(lines[0], dict) or _HEAD not in lines[0]:
+        raise UsageError(f"--cassette {path}: line 1 has no {_HEAD!r}: not a cassette cc-harness record wrote")
     head = lines[0]
     try:
         exchanges = tuple(Exchange(**x) for x in lines[1:])

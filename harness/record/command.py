@@ -26,10 +26,10 @@ from harness.record.writer import MIN_SECRET, Scrubber, default_id, write_case
 __all__ = ["ANTHROPIC_API", "Recorded", "Target", "describe", "from_cassette", "from_session", "live", "secrets"]
 
 #: Environment variables whose values are credentials: scrubbed wherever they show up.
-SECRET_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "AWS_SECRET_ACCESS_KEY")
+_SECRET_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "AWS_SECRET_ACCESS_KEY")
 
 #: Said of every live recording: what the private HOME means for the session and its case.
-PRIVATE_HOME_NOTE = (
+_PRIVATE_HOME_NOTE = (
     "the live run had a private HOME (your ~/.claude.json, ~/.claude and ~/.cache untouched): user-level skills,"
     " agents and settings were not loaded, so the case needs none"
 )
@@ -61,7 +61,7 @@ def secrets(extra: Sequence[str], env: dict[str, str] | None = None) -> Scrubber
     """The ``--scrub`` values (as given) and every credential of the environment (long enough to be one:
     a placeholder like ``x`` would scrub every x of the case)."""
     env = dict(os.environ) if env is None else env
-    found = (env[k] for k in SECRET_ENV if len(env.get(k, "")) >= MIN_SECRET)
+    found = (env[k] for k in _SECRET_ENV if len(env.get(k, "")) >= MIN_SECRET)
     return Scrubber(secrets=(*extra, *found))
 
 
@@ -124,7 +124,7 @@ def from_cassette(path: Path, *, folder: Path, target: Target, scrub: Scrubber) 
 
 def _recording(tape: Cassette, folder: Path) -> Recording:
     rec = read_exchanges(tape.exchanges, workdir=folder, home=tape.home, tmp=tape.tmp, argv=list(tape.argv))
-    return dataclasses.replace(rec, notes=(*rec.notes, PRIVATE_HOME_NOTE))
+    return dataclasses.replace(rec, notes=(*rec.notes, _PRIVATE_HOME_NOTE))
 
 
 def _write(rec: Recording, target: Target, scrub: Scrubber) -> Path:

@@ -25,7 +25,7 @@ from harness.record.thread import read_thread
 _VERSION = re.compile(r"claude-cli/(\d+\.\d+\.\d+)")
 
 
-def model_turns(exchanges: Sequence[Exchange]) -> list[Exchange]:
+def _model_turns(exchanges: Sequence[Exchange]) -> list[Exchange]:
     """The exchanges that are a model turn: a successful Messages request that offers tools."""
     out = []
     for e in exchanges:
@@ -68,7 +68,7 @@ def read_exchanges(
     exchanges: Sequence[Exchange], *, workdir: Path, home: Path | None, tmp: Path | None, argv: Sequence[str]
 ) -> Recording:
     """The recording of a proxied run of ``argv`` in ``workdir``."""
-    turns = model_turns(exchanges)
+    turns = _model_turns(exchanges)
     conversations: dict[str, list[Exchange]] = {}
     for e in turns:
         opening = block_text(e.body["messages"][0].get("content"))

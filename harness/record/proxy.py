@@ -25,7 +25,7 @@ from harness.record.writer import MIN_SECRET, Scrubber
 #: Anthropic's Messages API: where a real recording goes.
 ANTHROPIC_API = "https://api.anthropic.com"
 #: Request headers that carry credentials: forwarded upstream, never saved.
-SECRET_HEADERS = frozenset(
+_SECRET_HEADERS = frozenset(
     {"x-api-key", "authorization", "proxy-authorization", "cookie", "anthropic-api-key", "x-auth-token"}
 )
 #: Hop-by-hop headers (RFC 9110 7.6.1) and the ones this proxy sets itself.
@@ -158,7 +158,7 @@ def _handler(proxy: RecordingProxy) -> type[BaseHTTPRequestHandler]:
             raw = self.rfile.read(length) if length else b""
             headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP}
             for name, value in headers.items():
-                if name.lower() in SECRET_HEADERS:
+                if name.lower() in _SECRET_HEADERS:
                     proxy._secret(name.lower(), value)
             headers["accept-encoding"] = "identity"  # the answer is kept as text: no compression
             conn = _connection(upstream.scheme, upstream.hostname or "", upstream.port, proxy.timeout)
@@ -214,7 +214,7 @@ def _handler(proxy: RecordingProxy) -> type[BaseHTTPRequestHandler]:
                         self.wfile.flush()  # one event at a time, as the upstream sent it
                 except OSError:
                     break  # the engine hung up; what arrived is still kept
-            return sse_events(b"".join(lines).decode("utf-8", errors="replace"))
+            return _sse_events(b"".join(lines).decode("utf-8", errors="replace"))
 
         def _fail(self, index: int, raw: bytes, headers: dict[str, str], exc: OSError) -> None:
             message = f"recording proxy: upstream {proxy.upstream} unreachable: {exc}"
@@ -236,7 +236,7 @@ def _connection(scheme: str, host: str, port: int | None, timeout: float) -> htt
 
 
 def _saved_headers(headers: dict[str, str]) -> dict[str, str]:
-    return {k.lower(): v for k, v in headers.items() if k.lower() not in SECRET_HEADERS}
+    return {k.lower(): v for k, v in headers.items() if k.lower() not in _SECRET_HEADERS}
 
 
 def _json_or_text(data: bytes) -> Any:
@@ -249,7 +249,7 @@ def _json_or_text(data: bytes) -> Any:
         return text
 
 
-def sse_events(text: str) -> list[dict[str, Any]]:
+def _sse_events(text: str) -> list[dict[str, Any]]:
     """A server-sent event stream as ``{"event": name, "data": parsed JSON or text}`` items."""
     events = []
     for chunk in text.replace("\r\n", "\n").split("\n\n"):

@@ -37,7 +37,7 @@ def claude_dir() -> Path:
     return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
 
 
-def project_slug(folder: Path) -> str:
+def _project_slug(folder: Path) -> str:
     """The engine's folder name for a project: its path with every non-alphanumeric character as ``-``."""
     return re.sub(r"[^A-Za-z0-9]", "-", str(folder))
 
@@ -55,7 +55,7 @@ def find_session(session: str | None, *, project: Path, state: Path) -> Path:
         if not hits:
             raise UsageError(f"no session {session} under {state / 'projects'}")
         return hits[0]
-    folders = {state / "projects" / project_slug(p) for p in (project, project.resolve())}
+    folders = {state / "projects" / _project_slug(p) for p in (project, project.resolve())}
     found = [f for folder in folders for f in folder.glob("*.jsonl")]
     if not found:
         shown = ", ".join(str(f) for f in sorted(folders))
@@ -68,7 +68,7 @@ def read_session(path: Path) -> Recording:
     records = _records(path)
     main = [r for r in records if not r.get("isSidechain")]
     notes: list[str] = []
-    thread = read_thread(to_messages(main), where="main thread")
+    thread = read_thread(_to_messages(main), where="main thread")
     notes += thread.notes
     steps = tuple(RecordedStep(prompt=p, turns=tuple(t)) for p, t in thread.prompts)
     contexts = _contexts(path, records, steps, notes)
@@ -102,7 +102,7 @@ def _records(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def to_messages(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _to_messages(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Records as Messages API messages: one assistant message per API message id (the engine writes a
     record per content block), engine-made user messages (a loaded skill's body, a summary) left out."""
     out: list[dict[str, Any]] = []
@@ -147,7 +147,7 @@ def _contexts(
     types = _agent_types(steps)
     out: list[RecordedContext] = []
     for label, recs, agent_type in sidechains:
-        thread = read_thread(to_messages(recs), where=f"subagent {label}")
+        thread = read_thread(_to_messages(recs), where=f"subagent {label}")
         notes += thread.notes
         if not thread.prompts:
             continue

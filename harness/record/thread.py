@@ -22,7 +22,7 @@ from harness.record.model import RecordedCall, RecordedTurn
 _COMMAND_MARKERS = ("<command-name>", "<local-command-stdout>", "<command-message>")
 _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 #: The last turn a thread needs when the recording stopped after a tool call.
-ENDED = "(the recorded session ended here)"
+_ENDED = "(the recorded session ended here)"
 
 
 @dataclass(kw_only=True)
@@ -38,7 +38,7 @@ def _own(text: str) -> str:
     return _REMINDER.sub("", text).strip() if "<system-reminder>" in text else text
 
 
-def prompt_text(content: Any) -> str | None:
+def _prompt_text(content: Any) -> str | None:
     """The user's own text in a message: the string, or its last text block once the engine's reminders
     are taken out; None when it has none (or carries tool results)."""
     if isinstance(content, str):
@@ -51,7 +51,7 @@ def prompt_text(content: Any) -> str | None:
     return own[-1] if own else None
 
 
-def results_of(messages: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, bool]]:
+def _results_of(messages: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, bool]]:
     """tool_use_id -> (result text as the scripted model reads it, is_error), from every user message."""
     out: dict[str, tuple[str, bool]] = {}
     for m in messages:
@@ -66,11 +66,11 @@ def results_of(messages: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, bo
 def read_thread(messages: Sequence[Mapping[str, Any]], *, where: str) -> Thread:
     """The prompts and turns of one conversation; ``where`` names it in notes."""
     thread = Thread()
-    results = results_of(messages)
+    results = _results_of(messages)
     answered = True  # before anything, a user message with text is the first prompt
     for m in messages:
         if m.get("role") == "user":
-            text = prompt_text(m.get("content"))
+            text = _prompt_text(m.get("content"))
             if text is None or not answered:
                 continue
             if text.lstrip().startswith(_COMMAND_MARKERS):
@@ -87,7 +87,7 @@ def read_thread(messages: Sequence[Mapping[str, Any]], *, where: str) -> Thread:
         thread.prompts[-1][1].extend(turns)
     for _, turns in thread.prompts:
         if not turns or turns[-1].call is not None:
-            turns.append(RecordedTurn(say=ENDED))
+            turns.append(RecordedTurn(say=_ENDED))
     return thread
 
 

@@ -26,13 +26,13 @@ from harness.record.model import RecordedCall, RecordedContext, RecordedTurn, Re
 from harness.transcript import MAX_RESULT_CHARS, Normaliser
 
 #: What a scrubbed value reads as in a case file (and a cassette).
-SCRUBBED = "<scrubbed>"
+_SCRUBBED = "<scrubbed>"
 #: A credential found in headers or the environment is scrubbed when at least this long (a placeholder
 #: such as ``x`` would scrub every x); strings given with ``--scrub`` are scrubbed whatever their length.
 MIN_SECRET = 8
 #: Text normalisation leaves volatile, with the pattern that stands for it in an ``expect`` regex.
 _VOLATILE = re.compile(
-    r"(?P<usage><usage>.*?</usage>)|(?P<id><(?:uuid|id)-\d+>)|(?P<scrubbed>" + re.escape(SCRUBBED) + ")", re.DOTALL
+    r"(?P<usage><usage>.*?</usage>)|(?P<id><(?:uuid|id)-\d+>)|(?P<scrubbed>" + re.escape(_SCRUBBED) + ")", re.DOTALL
 )
 _PATTERNS = {"usage": r"<usage>[\s\S]*?</usage>", "id": r"<(?:uuid|id)-\d+>", "scrubbed": r"[\s\S]*?"}
 #: What ``re.escape`` would escape that a regex needs escaped (spaces, '-', ':' and line breaks read as is).
@@ -55,7 +55,7 @@ class Scrubber:
 
     def text(self, value: str) -> str:
         for secret in self.secrets:
-            value = value.replace(secret, SCRUBBED)
+            value = value.replace(secret, _SCRUBBED)
         return value
 
     def value(self, v: Any) -> Any:
@@ -155,7 +155,7 @@ def default_id(rec: Recording) -> str:
     return "-".join(["recorded", *words])[:60].rstrip("-")
 
 
-def case_data(rec: Recording, *, case_id: str, project: str | None, scrub: Scrubber) -> dict[str, Any]:
+def _case_data(rec: Recording, *, case_id: str, project: str | None, scrub: Scrubber) -> dict[str, Any]:
     """The case file's content as data, keys in the order a reader expects."""
     if not rec.steps:
         raise UsageError(f"{rec.source}: no user prompt in it: nothing to record")
@@ -205,11 +205,11 @@ def _notes(rec: Recording, scrub: Scrubber, *, scrubbed_inputs: list[str]) -> st
         lines.append("Later prompts are sent to the same running session (session: same).")
     lines += [f"While recording: {n}" for n in rec.notes]
     if scrub.secrets:
-        lines.append(f"Scrubbed values read {SCRUBBED} (a regex wildcard in expected results).")
+        lines.append(f"Scrubbed values read {_SCRUBBED} (a regex wildcard in expected results).")
     if scrubbed_inputs:
         names = ", ".join(sorted(set(scrubbed_inputs)))
         lines.append(
-            f"A scrubbed value was in the input of {names}: the replay sends {SCRUBBED} there, so that result may"
+            f"A scrubbed value was in the input of {names}: the replay sends {_SCRUBBED} there, so that result may"
             " differ from the recorded one; put a harmless stand-in in the input and its expect."
         )
     return "\n".join(textwrap.fill(line, width=100, break_long_words=False, break_on_hyphens=False) for line in lines)
@@ -227,7 +227,7 @@ def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _str)
 
 
-def render(data: dict[str, Any]) -> str:
+def _render(data: dict[str, Any]) -> str:
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, width=120, allow_unicode=True)
 
 
@@ -244,7 +244,7 @@ def write_case(
     project = None
     if project_root is not None:
         project = _relative(project_root, folder)
-    text = render(case_data(rec, case_id=case_id, project=project, scrub=scrub))
+    text = _render(_case_data(rec, case_id=case_id, project=project, scrub=scrub))
     folder.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path

@@ -54,7 +54,7 @@ _INERT: Mapping[str, tuple[type, ...]] = {
     "observer": (str, bool), "observeSubagents": (bool,), "observerMessage": (str,), "observeToolResults": (bool,),
 }
 #: The file tools an agent with ``memory`` gets for its memory folder, in the order they are added.
-MEMORY_TOOLS = ("Write", "Edit", "Read")
+_MEMORY_TOOLS = ("Write", "Edit", "Read")
 #: maxTurns values measured (agent-key-max-turns, agent-key-max-turns-report, agent-key-max-turns-effects).
 _TURN_LIMITS = frozenset({1})
 #: effort values measured as a subagent's hook payload effort.
@@ -115,7 +115,7 @@ def memory_tools(agent: AgentDef, tools: tuple[str, ...]) -> tuple[str, ...]:
     them already (agent-key-memory-inherit)."""
     if dict(agent.run_keys).get("memory") is None:
         return tools
-    return tuple(dict.fromkeys((*tools, *MEMORY_TOOLS)))
+    return tuple(dict.fromkeys((*tools, *_MEMORY_TOOLS)))
 
 
 def effort(agent: AgentDef) -> str | None:

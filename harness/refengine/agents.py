@@ -26,7 +26,7 @@ from harness.refengine.tool_model import ALIASES, MODELLED_BUILTINS, SEARCH_TOOL
 
 GENERAL_PURPOSE = "general-purpose"
 _READ_ONLY_EXCLUDED = ("Agent", "ExitPlanMode", "Edit", "Write", "NotebookEdit")
-BUILTIN_AGENTS: Mapping[str, AgentDef] = {
+_BUILTIN_AGENTS: Mapping[str, AgentDef] = {
     GENERAL_PURPOSE: AgentDef(
         name=GENERAL_PURPOSE, builtin=True, tools=None, disallowed_tools=(), skills=(), hooks=(),
         description="General-purpose agent for researching complex questions, searching for code, and "
@@ -55,7 +55,7 @@ BUILTIN_AGENTS: Mapping[str, AgentDef] = {
 
 def all_agents(rt: Runtime) -> dict[str, AgentDef]:
     """Built-ins, overridden by same-named definitions from the folder (notes §3.1)."""
-    return {**BUILTIN_AGENTS, **rt.config.agents}
+    return {**_BUILTIN_AGENTS, **rt.config.agents}
 
 
 def full_pool(rt: Runtime) -> tuple[str, ...]:
@@ -65,7 +65,7 @@ def full_pool(rt: Runtime) -> tuple[str, ...]:
     return (*sorted(t for t in MODELLED_BUILTINS if t not in removed), *mcp)
 
 
-def canonical(name: str) -> str:
+def _canonical(name: str) -> str:
     """``Task`` and ``Agent(x, y)`` both name the Agent tool (A4, notes §3.5)."""
     base = re.sub(r"\(.*\)\s*$", "", name.strip())
     return ALIASES.get(base, base)
@@ -87,10 +87,10 @@ def resolve_tools(agent: AgentDef | None, pool: tuple[str, ...], *, depth: int, 
     """
     remaining = list(pool)
     if agent is not None:
-        removed = {canonical(t) for t in agent.disallowed_tools}
+        removed = {_canonical(t) for t in agent.disallowed_tools}
         remaining = [t for t in remaining if t not in removed and not _server_listed(t, removed)]
         if agent.tools is not None and "*" not in agent.tools:
-            wanted = [canonical(t) for t in agent.tools]
+            wanted = [_canonical(t) for t in agent.tools]
             listed = [t for t in dict.fromkeys(wanted) if t in remaining]
             whole_servers = [t for t in remaining if t not in listed and _server_listed(t, set(wanted))]
             remaining = listed + whole_servers
@@ -151,7 +151,7 @@ def system_text(rt: Runtime, agent: AgentDef) -> str:
     return f"{agent.body}\n\nWorking directory: {rt.workdir}"
 
 
-def opening_blocks(rt: Runtime, prompt: str, skills: tuple[str, ...]) -> list[dict[str, Any]]:
+def _opening_blocks(rt: Runtime, prompt: str, skills: tuple[str, ...]) -> list[dict[str, Any]]:
     """The task, then each preloaded skill as the real engine injects it (measured on 2.1.252:
     the command tags, under the name as ``skills:`` writes it, then ``Base directory for this skill`` + body)."""
     preloaded = [(name, skill) for name in skills if (skill := _preloadable(rt, name)) is not None]
@@ -238,10 +238,10 @@ def _listing_line(rt: Runtime, skill: SkillDef) -> str:
     return f"- {name}: {text}"
 
 
-def offered_agents(rt: Runtime) -> dict[str, AgentDef]:
+def _offered_agents(rt: Runtime) -> dict[str, AgentDef]:
     """The agents the model is told of: all but those a deny rule ``Agent(x)`` names (agent_rules.unlisted)."""
     agents = all_agents(rt)
-    builtins = {*BUILTIN_AGENTS, *messages.UNDEFINED_BUILTIN_AGENTS}
+    builtins = {*_BUILTIN_AGENTS, *messages.UNDEFINED_BUILTIN_AGENTS}
     unlisted = agent_rules.unlisted(rt.rules, builtins=builtins, mode=rt.mode)
     return {name: agent for name, agent in agents.items() if name not in unlisted}
 
@@ -254,7 +254,7 @@ def agent_listing(rt: Runtime) -> str:
             return "All tools except " + ", ".join(agent.disallowed_tools)
         return "*" if agent.builtin else "All tools"
 
-    agents = sorted(offered_agents(rt).values(), key=lambda a: a.name.lower())
+    agents = sorted(_offered_agents(rt).values(), key=lambda a: a.name.lower())
     return messages.AGENT_LISTING_HEADER + "\n" + "\n".join(
         f"- {a.name}: {a.description} (Tools: {tools_of(a)})" for a in agents)
 
@@ -270,7 +270,7 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
     if agent is None:
         if any(r.covers_tool("Agent") and r.specifier == wanted for r in rt.rules.deny):
             raise NotModelled(f"a deny rule Agent({wanted}) naming no agent")
-        listed = offered_agents(rt)
+        listed = _offered_agents(rt)
         return ToolResult(content=messages.agent_type_not_found(wanted, sorted(listed, key=str.lower)),
                           is_error=True)
     if (refusal := agent_rules.denial(rt.rules, wanted, mode=parent.mode or rt.mode)) is not None:
@@ -281,7 +281,7 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
         raise NotModelled("an Agent call that runs in the background (without run_in_background: false)")
     if agent_isolation.isolated(agent):
         return _isolation_refusal(rt, parent, agent)
-    child = subagent(rt, parent, agent, opening_blocks(rt, str(tool_input["prompt"]), agent.skills))
+    child = subagent(rt, parent, agent, _opening_blocks(rt, str(tool_input["prompt"]), agent.skills))
     answered_before = frozenset(rt.session.tools_answered)
     started = time.monotonic()
     reply = rt.converse(child)
@@ -293,7 +293,7 @@ def launch(rt: Runtime, parent: Conversation, tool_input: Mapping[str, Any]) -> 
                    reply if limit is None else messages.turn_limit_note(limit),
                    framed=rt.profile.agent_result_hand_back_frame, tools_used=used, header=limit is None)},
                {"type": "text", "text": messages.agent_result_trailer(
-                   child.agent_id or "", child.tool_uses, elapsed, tokens=subagent_tokens(child),
+                   child.agent_id or "", child.tool_uses, elapsed, tokens=_subagent_tokens(child),
                    send_message_hint=hint)}]
     response = {"status": "completed", "prompt": tool_input["prompt"], "agentId": child.agent_id,
                 "agentType": agent.name, "content": [{"type": "text", "text": reply}],
@@ -312,8 +312,8 @@ def _isolation_refusal(rt: Runtime, parent: Conversation, agent: AgentDef) -> To
     return ToolResult(content=agent_isolation.REFUSAL, is_error=True)
 
 
-def subagent_tokens(child: Conversation) -> int:
-    """The trailer's ``subagent_tokens``: the subagent's final response's usage as the fake API reports it
+def _subagent_tokens(child: Conversation) -> int:
+    """The trailer's ``_subagent_tokens``: the subagent's final response's usage as the fake API reports it
     (input_tokens 1, output_tokens one per content block, harness/engines/fakeapi.py), input plus output.
     Measured: 2 after a final reply of one text block, whether or not the subagent called a tool before
     (so the last response's usage, not a sum), on 2.1.252 and 2.1.332 (cc-harness explore, seed 1) and
@@ -343,14 +343,14 @@ def tools_used_summary(rt: Runtime, child: Conversation, *, answered_before: fro
     left = tuple(t for t in dict.fromkeys(child.tools_called) if t not in answered_before)
     callable_here, session_tools = child.callable(rt.profile), full_pool(rt)
     for t in left:
-        if t in callable_here or canonical(t) == AGENT:
+        if t in callable_here or _canonical(t) == AGENT:
             continue
         if t not in session_tools or t in child.pool:
             raise NotModelled(f"the tools-used summary of a subagent that called {t}, which it lacks for another "
                               "reason than its definition's tool list")
     # A tool the session has but the subagent's definition leaves out is not named (subagent-tools-used-summary-
     # unavailable: tools: Read, Bash called, "Read"; cc-harness explore, seed 20261202, x20261202-0003, -0084).
-    left = tuple(t for t in left if t in callable_here or canonical(t) == AGENT)
+    left = tuple(t for t in left if t in callable_here or _canonical(t) == AGENT)
     return left or None
 
 

@@ -24,7 +24,7 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.runtime import Runtime
 
 #: The tools whose prompts are measured.
-MEASURED_TOOLS = frozenset({"Bash"})
+_MEASURED_TOOLS = frozenset({"Bash"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,7 +40,7 @@ def can_ask(rt: Runtime, conversation: Conversation, name: str, *, hook_ask: boo
     """Whether this ask goes to the user (a case with ``approvals``), checking that it is measured first."""
     if rt.approvals is None:
         return False
-    if name not in MEASURED_TOOLS:
+    if name not in _MEASURED_TOOLS:
         raise NotModelled(f"a permission prompt for {name} (measured for Bash only)")
     if conversation.kind != "main":
         raise NotModelled(f"a permission prompt for a {conversation.kind} context's call (measured on the main thread)")

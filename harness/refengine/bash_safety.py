@@ -18,7 +18,7 @@ from harness.refengine import messages
 from harness.refengine.errors import NotModelled
 from harness.refengine.profiles import BashPathRefusal
 
-READ_ONLY_PROGRAMS = frozenset({
+_READ_ONLY_PROGRAMS = frozenset({
     "echo", "printf", "pwd", "true", "false", "ls", "cat", "head", "tail", "wc", "grep", "rg", "sort", "uniq",
     "cut", "paste", "column", "tr", "file", "stat", "diff", "nl", "od", "hexdump", "strings", "base64", "jq",
     "date", "whoami", "id", "uname", "hostname", "which", "basename", "dirname", "realpath", "readlink", "seq",
@@ -162,7 +162,7 @@ def _read_only(part: Part) -> bool:
         return not any(w.startswith("-i") or w == "--in-place" for w in part.words)
     if program == "git":
         return len(part.words) > 1 and part.words[1] in {"status", "log", "diff", "show", "branch", "rev-parse"}
-    return program in READ_ONLY_PROGRAMS
+    return program in _READ_ONLY_PROGRAMS
 
 
 def _absolute(target: str, workdir: Path) -> Path:

@@ -5,7 +5,8 @@ settings.py reads the settings files, definition_files.py the skills and agents,
 holds what they give; this module puts them together with the MCP servers. Only reading happens here;
 what the definitions *do* lives in skills.py, agents.py, hooks.py and
 permissions.py. Folder trust (E4) is recorded on the result, because each consumer applies it
-differently: project allow rules are ignored untrusted, agent hooks dropped, skill hooks kept (S8).
+differently: project allow rules are ignored untrusted (local ones apply), agent hooks dropped, skill hooks kept
+(S8).
 
 User level next to project level, measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 (NOT_MODELLED.md,
 "User level"): a user skill beats a project skill of the same name, a project agent beats a user agent
@@ -106,7 +107,7 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
 #: Settings that keep project ``.mcp.json`` servers from starting, measured in the project's settings.json only
 #: (mcp-json-disabled-server, mcp-allowed-servers, mcp-denied-servers, 2.1.252 to 2.1.332): a server they rule
 #: out is not started, also beside enableAllProjectMcpServers, and its tools are not there.
-MCP_FILTERS = ("disabledMcpjsonServers", "allowedMcpServers", "deniedMcpServers")
+_MCP_FILTERS = ("disabledMcpjsonServers", "allowedMcpServers", "deniedMcpServers")
 
 
 def _server_names(value: Any, key: str) -> set[str]:
@@ -124,7 +125,7 @@ def _server_names(value: Any, key: str) -> set[str]:
 def _ruled_out(files: Mapping[str, dict[str, Any]], others: bool) -> set[str]:
     """The project servers the filter settings rule out; ``others``: the run has user or plugin servers, which the
     allow and deny lists govern too (not measured)."""
-    present = [(level, key) for level, f in files.items() for key in MCP_FILTERS if key in f]
+    present = [(level, key) for level, f in files.items() for key in _MCP_FILTERS if key in f]
     if any(level != "project" for level, _ in present):
         raise NotModelled(f"{', '.join(sorted({k for _, k in present}))} in a settings file other than the "
                           "project's settings.json")

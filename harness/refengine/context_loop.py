@@ -15,9 +15,9 @@ from harness.refengine.runtime import Request, Runtime
 #: Model calls one context was measured to make with no limit met: claude 2.1.252 and 2.1.332 ran 601 (600
 #: tool calls and the last reply) in one context and finished normally. Past it the engine answers
 #: not-modelled (whether claude stops somewhere beyond is unmeasured), never a crash of its own.
-MAX_TURNS = 601
-STOP_BLOCK_CAP = 8  # consecutive Stop-hook blocks before the turn ends anyway (notes §1.7)
-HOOK_AGENT_MAX_TURNS = 50
+_MAX_TURNS = 601
+_STOP_BLOCK_CAP = 8  # consecutive Stop-hook blocks before the turn ends anyway (notes §1.7)
+_HOOK_AGENT_MAX_TURNS = 50
 
 
 def run_conversation(rt: Runtime, conversation: Conversation) -> str:
@@ -33,7 +33,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
             conversation.messages.append(system_note("\n\n".join(started.contexts)))
     stop_blocks = 0
     reminded = False
-    limit = HOOK_AGENT_MAX_TURNS if conversation.kind == "hook_agent" else MAX_TURNS
+    limit = _HOOK_AGENT_MAX_TURNS if conversation.kind == "hook_agent" else _MAX_TURNS
     for turn in range(1, limit + 1):
         reply = rt.model.respond(_request(rt, conversation))
         conversation.messages.append({"role": "assistant", "content": reply})
@@ -70,7 +70,7 @@ def run_conversation(rt: Runtime, conversation: Conversation) -> str:
         stopped = _stop_hooks(rt, conversation, text, active=stop_blocks > 0)
         if stopped is hook_results.HELD:  # a continue false held a block back
             return "" if conversation.kind == "main" else text
-        if stopped is None or stop_blocks >= STOP_BLOCK_CAP:
+        if stopped is None or stop_blocks >= _STOP_BLOCK_CAP:
             return text
         stop_blocks += 1
         feedback, note = stopped

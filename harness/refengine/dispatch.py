@@ -58,16 +58,16 @@ from harness.refengine.tool_model import (
 from harness.refengine.tools import MACHINE_TOOLS
 
 # Tools that ask the model themselves (web.py), after the usual checks.
-MODEL_TOOLS = {"WebFetch": web.run_webfetch, "WebSearch": web.run_websearch}
+_MODEL_TOOLS = {"WebFetch": web.run_webfetch, "WebSearch": web.run_websearch}
 
 # The SDK-facing name of the Agent tool in init ``tools`` and ``permission_denials`` (notes §3.5;
 # init measured on 2.1.252).
-REPORTED_NAMES = {"Agent": "Task"}
+_REPORTED_NAMES = {"Agent": "Task"}
 
 
 def reported_name(name: str, profile: Profile) -> str:
     """The name the engine prints for a tool in stream-json (init list, permission_denials)."""
-    return REPORTED_NAMES.get(name, name) if profile.init_lists_agent_as_task else name
+    return _REPORTED_NAMES.get(name, name) if profile.init_lists_agent_as_task else name
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -300,8 +300,8 @@ def _execute(rt: Runtime, conversation: Conversation, name: str,
         except (OSError, UnicodeDecodeError) as exc:
             # The engine's own wording for these (a folder, a binary file, no permission) is not measured.
             raise NotModelled(f"{name} error path {type(exc).__name__} (unmodelled tool error path)") from None
-    if name in MODEL_TOOLS:
-        return MODEL_TOOLS[name](rt, tool_input), ()
+    if name in _MODEL_TOOLS:
+        return _MODEL_TOOLS[name](rt, tool_input), ()
     if name == "Skill":
         run = skills.invoke(rt, conversation, tool_input)
         return run.result, run.injected

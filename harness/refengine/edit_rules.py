@@ -52,7 +52,7 @@ def binding(rules: Iterable[Rule], tool: str, path: Path, *, workdir: Path) -> l
             and r.binds_path(path, workdir=workdir)]
 
 
-def write_path(request: Request) -> Path:
+def _write_path(request: Request) -> Path:
     return resolve(str(request.tool_input.get("file_path", "")), workdir=request.workdir)
 
 
@@ -63,7 +63,7 @@ def write_decision(request: Request) -> Decision | None:
         return None
     if any(r.tool == "Edit" and r.specifier is not None for r in request.granted):
         raise NotModelled("a skill's allowed-tools Edit rule with a path beside a Write call")
-    path = write_path(request)
+    path = _write_path(request)
     rules = request.rules
     asks = binding(rules.ask, "Edit", path, workdir=request.workdir)
     allows = binding(rules.allow, "Edit", path, workdir=request.workdir)

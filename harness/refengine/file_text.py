@@ -23,7 +23,7 @@ from harness.refengine import tool_messages
 from harness.refengine.errors import NotModelled
 
 #: Files Read shows as something other than numbered text lines (images, PDFs).
-NON_TEXT_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".pdf"})
+_NON_TEXT_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".pdf"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -52,7 +52,7 @@ class FileText:
 def load(tool: str, path: Path) -> FileText:
     """A file's text, for a tool whose handling of anything but UTF-8 text with LF or CRLF line ends is
     unmeasured."""
-    if path.suffix.lower() in NON_TEXT_SUFFIXES:
+    if path.suffix.lower() in _NON_TEXT_SUFFIXES:
         raise NotModelled(f"{tool} of a {path.suffix} file (images and PDFs)")
     data = path.read_bytes()
     if b"\0" in data:

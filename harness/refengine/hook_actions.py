@@ -47,9 +47,9 @@ from harness.refengine.mcp_client import McpUnavailable
 from harness.refengine.runtime import Request, Runtime
 from harness.refengine.settings import handler_identity
 
-DEFAULT_ACTION_TIMEOUT = 600.0  # seconds, command/http/mcp_tool (notes §1.8)
+_DEFAULT_ACTION_TIMEOUT = 600.0  # seconds, command/http/mcp_tool (notes §1.8)
 STRUCTURED_OUTPUT = "StructuredOutput"
-PLUGIN_VARIABLES = ("CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
+_PLUGIN_VARIABLES = ("CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
 
 
 def active_rules(rt: Runtime, conversation: Conversation, event: str | None = None) -> list[HookRule]:
@@ -162,12 +162,12 @@ def run_command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[s
 
 
 def _timeout(rt: Runtime, action: HookAction) -> float:
-    return min(action.timeout or DEFAULT_ACTION_TIMEOUT, rt.timeout)
+    return min(action.timeout or _DEFAULT_ACTION_TIMEOUT, rt.timeout)
 
 
 def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str, Any], *, event: str) -> ActionResult:
     env = dict(rt.env)
-    named = next((v for v in PLUGIN_VARIABLES if "${" + v + "}" in action.command), None)
+    named = next((v for v in _PLUGIN_VARIABLES if "${" + v + "}" in action.command), None)
     if rule.plugin_root is not None:
         if named == "CLAUDE_PLUGIN_DATA":
             raise NotModelled("${CLAUDE_PLUGIN_DATA} in a skill's hook (the data folder is not measured)")
@@ -188,7 +188,7 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
                                         stand_in=launch.EXEC_STAND_IN if action.args else launch.HOOK_STAND_IN)
     watch.check()
     if in_background:
-        stdout = "" if proc.timed_out else hook_text(proc.stdout, stream="stdout")
+        stdout = "" if proc.timed_out else _hook_text(proc.stdout, stream="stdout")
         output = parse_output(stdout)
         ending = hook_surface.ending(proc.returncode, stdout, output)
         hook_async.check_answer(event, timed_out=proc.timed_out, ending=ending,
@@ -201,17 +201,17 @@ def _command(rt: Runtime, rule: HookRule, action: HookAction, data: Mapping[str,
         hook_surface.check_ending(event, -1, "", None)
         hook_failure.check_ending(event, action.options, "timeout")
         return ActionResult(action=action, exit_code=-1)
-    stdout = hook_text(proc.stdout, stream="stdout")
+    stdout = _hook_text(proc.stdout, stream="stdout")
     output = parse_output(stdout)
     hook_surface.check_ending(event, proc.returncode, stdout, output)
     hook_failure.check_ending(event, action.options, hook_surface.ending(proc.returncode, stdout, output))
     if output is not None:
         hook_surface.check_output(event, output)
     return ActionResult(action=action, exit_code=proc.returncode, stdout=stdout,
-                        stderr=hook_text(proc.stderr, stream="stderr"), output=output)
+                        stderr=_hook_text(proc.stderr, stream="stderr"), output=output)
 
 
-def hook_text(raw: bytes, *, stream: str) -> str:
+def _hook_text(raw: bytes, *, stream: str) -> str:
     """A hook's output as the engine reads it. Measured on 2.1.252 and 2.1.332: stdout ``ok \\377 z``
     reaches the model as ``ok \ufffd z`` (the byte that is never UTF-8 replaced by U+FFFD). Other bytes
     that are not UTF-8 (a cut sequence, an overlong form) and such bytes on stderr are not measured."""
@@ -240,7 +240,7 @@ def _invalid_bytes(raw: bytes) -> bytes:
 _ENV_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def header_value(value: str, *, allowed: tuple[str, ...], env: Mapping[str, str]) -> str:
+def _header_value(value: str, *, allowed: tuple[str, ...], env: Mapping[str, str]) -> str:
     """``$VAR`` / ``${VAR}`` resolved for the variables in ``allowedEnvVars``; any other becomes ''."""
     def resolve(m: re.Match[str]) -> str:
         name = m.group(1) or m.group(2)
@@ -252,7 +252,7 @@ def header_value(value: str, *, allowed: tuple[str, ...], env: Mapping[str, str]
 def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any], *, event: str) -> ActionResult:
     """POST the payload; only a 2xx body's JSON counts, failures never block (notes §1.2). The URL is
     taken as written; only header values see environment variables."""
-    headers = {k: header_value(v, allowed=action.allowed_env_vars, env=rt.env) for k, v in action.headers.items()}
+    headers = {k: _header_value(v, allowed=action.allowed_env_vars, env=rt.env) for k, v in action.headers.items()}
     request = urllib.request.Request(
         action.url, data=json.dumps(data).encode(), method="POST",
         headers={"Content-Type": "application/json", **headers},
@@ -289,7 +289,7 @@ def _mcp_tool(rt: Runtime, action: HookAction, data: Mapping[str, Any], *, event
     return ActionResult(action=action, stdout=text, output=parse_output(text))
 
 
-def hook_prompt_text(prompt: str, data: Mapping[str, Any]) -> str:
+def _hook_prompt_text(prompt: str, data: Mapping[str, Any]) -> str:
     """``$ARGUMENTS`` becomes the payload JSON; without it the JSON is appended (measured)."""
     arguments = js_json(data)
     if "$ARGUMENTS" in prompt:
@@ -312,7 +312,7 @@ def _prompt(rt: Runtime, action: HookAction, data: Mapping[str, Any], event: str
     system = (hook_messages.PROMPT_HOOK_SYSTEM_RULED if rt.profile.hook_verdict_rules
               else hook_messages.PROMPT_HOOK_SYSTEM)
     request = Request(system=system,
-                      messages=(user_text(hook_prompt_text(action.prompt, data)),), tools=())
+                      messages=(user_text(_hook_prompt_text(action.prompt, data)),), tools=())
     verdict = _verdict(_json_object(text_of(rt.model.respond(request))))
     return ActionResult(action=action, verdict_ok=verdict[0], verdict_reason=verdict[1])
 
@@ -326,7 +326,7 @@ def _agent(rt: Runtime, conversation: Conversation, action: HookAction, *, event
     checker = Conversation(
         kind="hook_agent",
         system=hook_messages.agent_hook_system(event, rt.session.transcript_path, ruled=rt.profile.hook_verdict_rules),
-        messages=[user_text(hook_prompt_text(action.prompt, data))],
+        messages=[user_text(_hook_prompt_text(action.prompt, data))],
         pool=(*(t for t in full_pool(rt) if t != AGENT), STRUCTURED_OUTPUT),
         depth=conversation.depth + 1,
         agent_id=f"hook-agent-{uuid.uuid4()}",

@@ -29,33 +29,33 @@ from harness.refengine.hook_actions import active_rules, check_settings_command_
 from harness.refengine.hooks import HookRule
 from harness.refengine.runtime import Runtime
 
-EVENT = "PostToolBatch"  # its measured outputs and endings, with their cases: hook_surface.py
+_EVENT = "PostToolBatch"  # its measured outputs and endings, with their cases: hook_surface.py
 
 
 def _check(rule: HookRule) -> None:
-    check_settings_command_rule(rule, EVENT)
+    check_settings_command_rule(rule, _EVENT)
 
 
 def after_batch(rt: Runtime, conversation: Conversation, uses: Sequence[Mapping[str, Any]],
                 outcomes: Sequence[CallOutcome]) -> list[str]:
     """Fire PostToolBatch for the calls ``uses`` answered with ``outcomes``; the context texts for the next
     request."""
-    rules = active_rules(rt, conversation, EVENT)
+    rules = active_rules(rt, conversation, _EVENT)
     if not rules:
         return []
     for rule in rules:
         _check(rule)
     if conversation.kind != "main" or rt.main_agent is not None:
-        raise NotModelled(f"a hook on {EVENT} and a tool call in a {conversation.kind} context or an --agent main "
+        raise NotModelled(f"a hook on {_EVENT} and a tool call in a {conversation.kind} context or an --agent main "
                           "thread (measured: the main thread)")
     if len(uses) != 1:
-        raise NotModelled(f"a hook on {EVENT} and a message of {len(uses)} tool calls (measured: one)")
+        raise NotModelled(f"a hook on {_EVENT} and a message of {len(uses)} tool calls (measured: one)")
     calls = []
     for use, outcome in zip(uses, outcomes, strict=True):
         result = outcome.blocks[0]
         if result.get("is_error") or outcome.stop_turn or outcome.ends_context or len(outcome.blocks) > 1:
-            raise NotModelled(f"a hook on {EVENT} after a call refused, failed, or that ends the turn "
+            raise NotModelled(f"a hook on {_EVENT} after a call refused, failed, or that ends the turn "
                               "(measured: calls that succeed)")
         calls.append({"tool_name": use.get("name"), "tool_input": use.get("input"), "tool_use_id": use.get("id"),
                       "tool_response": result.get("content")})
-    return list(fire(rt, conversation, EVENT, subject=None, fields={"tool_calls": calls}).contexts)
+    return list(fire(rt, conversation, _EVENT, subject=None, fields={"tool_calls": calls}).contexts)

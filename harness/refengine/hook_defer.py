@@ -22,7 +22,7 @@ from harness.refengine.runtime import Runtime
 CASES: tuple[str, ...] = ("hook-output-pretooluse-defer", "hook-output-pretooluse-defer-default-mode",
                           "hook-output-pretooluse-defer-beside-context")
 #: Permission modes a defer was measured in.
-MEASURED_MODES = frozenset({"default", "bypass"})
+_MEASURED_MODES = frozenset({"default", "bypass"})
 
 
 def check(rt: Runtime, conversation: Conversation, pre: HookOutcome) -> None:
@@ -30,7 +30,7 @@ def check(rt: Runtime, conversation: Conversation, pre: HookOutcome) -> None:
     mode = conversation.mode or rt.mode
     if conversation.kind != "main":
         raise NotModelled(f"a PreToolUse defer in a {conversation.kind} context (measured on the main thread)")
-    if mode not in MEASURED_MODES:
+    if mode not in _MEASURED_MODES:
         raise NotModelled(f"a PreToolUse defer in {mode} mode (measured in default and bypass modes)")
     if rt.approvals is not None:
         raise NotModelled("a PreToolUse defer in a run that answers permission prompts")

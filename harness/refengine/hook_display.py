@@ -32,15 +32,15 @@ from harness.refengine.hook_results import HookOutcome
 from harness.refengine.hooks import HookRule
 from harness.refengine.runtime import Runtime
 
-EVENT = "MessageDisplay"  # its measured outputs and endings, with their cases: hook_surface.py
+_EVENT = "MessageDisplay"  # its measured outputs and endings, with their cases: hook_surface.py
 #: A namespace for the turn_id of a prompt: one id per prompt, apart from its prompt_id (measured: they differ).
 _TURN_IDS = uuid.UUID("6f1c2d4e-8a5b-4c3d-9e7f-1a2b3c4d5e6f")
 
 
 def _check(rule: HookRule, conversation: Conversation, rt: Runtime) -> None:
-    check_settings_command_rule(rule, EVENT)
+    check_settings_command_rule(rule, _EVENT)
     if conversation.kind not in ("main", "subagent") or rt.main_agent is not None:
-        raise NotModelled(f"a hook on {EVENT} in a {conversation.kind} context or an --agent main thread "
+        raise NotModelled(f"a hook on {_EVENT} in a {conversation.kind} context or an --agent main thread "
                           "(measured: the main thread and a subagent)")
 
 
@@ -48,7 +48,7 @@ def on_reply(rt: Runtime, conversation: Conversation, reply: list[dict[str, Any]
     """Fire MessageDisplay for ``reply``, an assistant message just received, where it has text; remember a
     displayContent for the main thread's printed result (``printed``)."""
     texts = [b for b in reply if b.get("type") == "text" and b.get("text")]
-    rules = active_rules(rt, conversation, EVENT)
+    rules = active_rules(rt, conversation, _EVENT)
     if not texts or not rules:
         return
     for rule in rules:
@@ -56,10 +56,10 @@ def on_reply(rt: Runtime, conversation: Conversation, reply: list[dict[str, Any]
     if conversation.kind == "subagent":
         return  # measured: a subagent's text fires nothing
     if len(texts) > 1:
-        raise NotModelled(f"a hook on {EVENT} and a message of several text blocks (measured: one)")
+        raise NotModelled(f"a hook on {_EVENT} and a message of several text blocks (measured: one)")
     text = str(texts[0]["text"])
-    outcome = fire(rt, conversation, EVENT, subject=None, fields=_fields(rt, text))
-    rt.session.displayed = (text, display_content(outcome))
+    outcome = fire(rt, conversation, _EVENT, subject=None, fields=_fields(rt, text))
+    rt.session.displayed = (text, _display_content(outcome))
 
 
 def _fields(rt: Runtime, text: str) -> Mapping[str, Any]:
@@ -67,10 +67,10 @@ def _fields(rt: Runtime, text: str) -> Mapping[str, Any]:
     return {"turn_id": turn, "message_id": str(uuid.uuid4()), "index": 0, "final": True, "delta": text}
 
 
-def display_content(outcome: HookOutcome) -> str | None:
+def _display_content(outcome: HookOutcome) -> str | None:
     shown = outcome.displays
     if len(set(shown)) > 1:
-        raise NotModelled(f"several {EVENT} handlers answering different displayContent (which wins: unmeasured)")
+        raise NotModelled(f"several {_EVENT} handlers answering different displayContent (which wins: unmeasured)")
     return shown[0] if shown else None
 
 
@@ -84,6 +84,6 @@ def printed(rt: Runtime, result: str) -> str:
     if shown is None:
         return result
     if text != result:
-        raise NotModelled(f"a {EVENT} displayContent for the last message shown, where the prompt printed "
+        raise NotModelled(f"a {_EVENT} displayContent for the last message shown, where the prompt printed "
                           "another text (measured: the message is the result)")
     return shown

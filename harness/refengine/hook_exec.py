@@ -25,7 +25,7 @@ from harness.refengine.errors import NotModelled
 #: The cases that measure ``args`` (hook_surface's HANDLER_OPTIONS names them).
 CASES: tuple[str, ...] = ("hook-option-args", "hook-option-args-events", "hook-option-args-exit2")
 #: Events an exec-form handler was measured on (hook-option-args-events).
-MEASURED_EVENTS = frozenset({
+_MEASURED_EVENTS = frozenset({
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart", "Stop",
     "SubagentStart", "SubagentStop", "SessionEnd",
 })
@@ -46,7 +46,7 @@ def check(event: str, command: str, value: Any, *, from_settings: bool, where: s
         raise NotModelled(f"the hook handler option args: {value!r} (only a list of strings is measured) {where}")
     if not from_settings:
         raise NotModelled(f"the hook handler option 'args' outside a settings file {where}")
-    if event not in MEASURED_EVENTS:
+    if event not in _MEASURED_EVENTS:
         raise NotModelled(f"the hook handler option 'args' on {event} {where}")
     if shutil.which(command) is None:
         raise NotModelled(f"the hook handler option 'args' with the program {command!r}, which is not found {where}")

@@ -21,7 +21,7 @@ from harness.refengine.errors import NotModelled
 #: The cases that measure ``onFailure`` on a command handler (hook_surface's HANDLER_OPTIONS names them).
 CASES: tuple[str, ...] = ("hook-option-on-failure-events", "hook-option-on-failure-posttooluse-block")
 #: Events the option was measured on (hook-option-on-failure-events).
-MEASURED_EVENTS = frozenset({
+_MEASURED_EVENTS = frozenset({
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart", "Stop",
     "SubagentStart", "SubagentStop", "SessionEnd",
 })
@@ -34,7 +34,7 @@ def check_handler(event: str, options: Mapping[str, Any], *, from_settings: bool
     value = options["onFailure"]
     if value != "block":
         raise NotModelled(f"the hook handler option onFailure: {value!r} (only block is measured) {where}")
-    if event not in MEASURED_EVENTS:
+    if event not in _MEASURED_EVENTS:
         raise NotModelled(f"the hook handler option 'onFailure' on {event} {where}")
     if not from_settings:
         raise NotModelled(f"the hook handler option 'onFailure' outside a settings file {where}")

@@ -36,7 +36,7 @@ MEASURED: Mapping[str, tuple[str, ...]] = {
     "async": hook_async.CASES,
 }
 #: Events the options were measured on (the explorer's events; every one fired by the reference engine).
-MEASURED_EVENTS = frozenset({
+_MEASURED_EVENTS = frozenset({
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart", "Stop",
     "SubagentStart", "SubagentStop", "SessionEnd",
 })
@@ -55,7 +55,7 @@ def check(event: str, options: Mapping[str, Any], *, from_settings: bool, origin
             continue
         if key not in MEASURED:
             continue  # hook_surface names the other keys
-        if event not in MEASURED_EVENTS:
+        if event not in _MEASURED_EVENTS:
             raise NotModelled(f"the hook handler option {key!r} on {event} {where}")
         if not from_settings:
             raise NotModelled(f"the hook handler option {key!r} outside a settings file {where}")

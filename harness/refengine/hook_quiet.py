@@ -24,10 +24,10 @@ from harness.refengine.errors import NotModelled
 if TYPE_CHECKING:
     from harness.refengine.runtime import Runtime
 
-Cases = tuple[str, ...]
+_Cases = tuple[str, ...]
 
 #: Triggers this engine reaches, each with the words of its reason.
-TRIGGERS: Mapping[str, str] = {
+_TRIGGERS: Mapping[str, str] = {
     "refused": "a call refused or asked about in default or bypass mode beyond the measured asks",
     "refused-in-mode": "a call refused or asked about in acceptEdits or plan mode",
     "resume": "a resumed session",
@@ -42,7 +42,7 @@ TRIGGERS: Mapping[str, str] = {
 
 @dataclass(frozen=True, kw_only=True)
 class Quiet:
-    cases: Cases
+    cases: _Cases
     wakes: tuple[str, ...] = ()
     """TRIGGERS that fire the event (measured, or named by the release), where this engine answers not-modelled."""
 
@@ -91,7 +91,7 @@ def wake(rt: Runtime, trigger: str, *, modelled: frozenset[str] = frozenset()) -
         return
     woken = sorted(e for e in _events_with_rules(rt) - modelled if trigger in QUIET.get(e, Quiet(cases=())).wakes)
     if woken:
-        raise NotModelled(f"a hook on {', '.join(woken)} in a run with {TRIGGERS[trigger]} (not measured)")
+        raise NotModelled(f"a hook on {', '.join(woken)} in a run with {_TRIGGERS[trigger]} (not measured)")
 
 
 def wake_for_definitions(rt: Runtime) -> None:

@@ -1,7 +1,7 @@
 """A prompt a UserPromptSubmit hook's ``continue: false`` stopped (what the session prints and keeps).
 
-What each event reads of a command's result is hook_results.as_read's (exit 2, ``decision: block`` and
-``continue: false`` per event, measured on 2.1.252 to 2.1.332); a stop beside a block: hook_results.HOLDS_BLOCK.
+What each event reads of a command's result is hook_results._as_read's (exit 2, ``decision: block`` and
+``continue: false`` per event, measured on 2.1.252 to 2.1.332); a stop beside a block: hook_results._HOLDS_BLOCK.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from harness.refengine.hook_results import HookOutcome
     from harness.refengine.runtime import Runtime, SessionState
 
-STOPPED = "Operation stopped by hook"
+_STOPPED = "Operation stopped by hook"
 
 
 def prompt_stop(rt: Runtime, conversation: Conversation, outcome: HookOutcome, prompt: str) -> str | None:
@@ -45,7 +45,7 @@ def stopped_prompt(rt: Runtime, conversation: Conversation, outcome: HookOutcome
                           "either alone, and a stopReason beside a block)")
     conversation.messages.pop()
     rt.session.prompt_stopped = True
-    text = STOPPED if outcome.stop_reason is None else f"{STOPPED}: {outcome.stop_reason}"
+    text = _STOPPED if outcome.stop_reason is None else f"{_STOPPED}: {outcome.stop_reason}"
     if outcome.blocked and outcome.block_apart:
         if outcome.suppress_prompt or outcome.raced:
             raise NotModelled("a UserPromptSubmit continue false racing several blocks or a suppressOriginalPrompt")

@@ -20,23 +20,23 @@ from harness.refengine.hooks import HookAction
 # output alone and all together in one committed case per event; hook_surface names them). Reading a result
 # through as_read keeps combine's rules per field instead of per event and field.
 #: Events where exit 2 is measured to be a non-blocking error, as exit 1 is.
-EXIT_2_IGNORED = frozenset({"SessionStart", "SubagentStart", "SessionEnd", "MessageDisplay"})
+_EXIT_2_IGNORED = frozenset({"SessionStart", "SubagentStart", "SessionEnd", "MessageDisplay"})
 #: Events where a top-level ``decision: block`` is measured to change nothing.
-BLOCK_IGNORED = frozenset({"SessionStart", "SubagentStart", "SessionEnd", "MessageDisplay"})
+_BLOCK_IGNORED = frozenset({"SessionStart", "SubagentStart", "SessionEnd", "MessageDisplay"})
 #: Events where ``continue: false`` is measured to act (hook_surface cites the cases).
-CONTINUE_READ = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit"})
+_CONTINUE_READ = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit"})
 
 
-def as_read(event: str, result: ActionResult) -> ActionResult:
+def _as_read(event: str, result: ActionResult) -> ActionResult:
     """``result`` without what ``event`` does not read (an ignored exit 2 becomes an exit 1)."""
-    if result.exit_code == 2 and event in EXIT_2_IGNORED:
+    if result.exit_code == 2 and event in _EXIT_2_IGNORED:
         result = replace(result, exit_code=1)
     if result.output is None:
         return result
     output: Mapping[str, Any] = result.output
-    if event in BLOCK_IGNORED and output.get("decision") == "block":
+    if event in _BLOCK_IGNORED and output.get("decision") == "block":
         output = {k: v for k, v in output.items() if k not in ("decision", "reason")}
-    if event not in CONTINUE_READ and "continue" in output:
+    if event not in _CONTINUE_READ and "continue" in output:
         output = {k: v for k, v in output.items() if k not in ("continue", "stopReason")}
     return replace(result, output=output) if output is not result.output else result
 
@@ -160,8 +160,8 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
     stop_reasons: set[str | None] = set()
     decided: list[str] = []  # PreToolUse JSON decisions, to keep a defer beside another one unmodelled
     results = list(results)
-    holding = continue_holding(event, results)
-    results = [as_read(event, r) for r in results]
+    holding = _continue_holding(event, results)
+    results = [_as_read(event, r) for r in results]
     for r in results:
         specific = _specific(r.output)
         stops = r.output is not None and r.output.get("continue") is False
@@ -245,22 +245,22 @@ def combine(event: str, tool: str | None, results: Iterable[ActionResult], *,
         suppress_prompt=suppress, stop_reason=stop_reason, continue_false=continued,
         blocked_otherwise=otherwise, block_apart=apart, stops_differ=len(stop_reasons) > 1, displays=tuple(displays),
     )
-    return held(event, outcome, holding) if holding else outcome
+    return _held(event, outcome, holding) if holding else outcome
 
 
 #: Where the profile's ``hook_deny_reason_names_event`` holds, a PreToolUse JSON deny reason reaches the model
-#: as ``PreToolUse:<tool> hook error: <reason>`` for these tools, and as the bare reason for ``DENY_REASON_BARE``.
+#: as ``PreToolUse:<tool> hook error: <reason>`` for these tools, and as the bare reason for ``_DENY_REASON_BARE``.
 #: Measured on 2.1.332 (hook-pretooluse-deny-prefix-tools, -bypass: Bash prefixed, Read and Write bare, in print
 #: mode and with bypass; hook-subagent-matcher-agent: Agent prefixed; cc-harness explore seed 7, x7-0025: Skill
 #: prefixed). Other tools are not measured.
-DENY_REASON_NAMES_EVENT = frozenset({"Bash", "Agent", "Skill"})
-DENY_REASON_BARE = frozenset({"Read", "Write"})
+_DENY_REASON_NAMES_EVENT = frozenset({"Bash", "Agent", "Skill"})
+_DENY_REASON_BARE = frozenset({"Read", "Write"})
 
 
 def _deny_names_event_for(tool: str) -> bool:
-    if tool in DENY_REASON_NAMES_EVENT:
+    if tool in _DENY_REASON_NAMES_EVENT:
         return True
-    if tool in DENY_REASON_BARE:
+    if tool in _DENY_REASON_BARE:
         return False
     raise NotModelled(f"the text of a PreToolUse JSON deny reason for {tool} (prefixed for Bash, Agent and Skill, bare "
                       "for Read and Write, measured)")
@@ -270,11 +270,11 @@ def _deny_names_event_for(tool: str) -> bool:
 #: 2.1.252 to 2.1.332, print mode and bypass alike: ``Hook PreToolUse:<tool> denied this tool``, and where the
 #: profile's ``hook_deny_reason_names_event`` holds, Bash's ``PreToolUse:Bash hook error: Blocked by hook``; every
 #: such call is a permission denial in the result event).
-DENY_WITHOUT_REASON_MEASURED = frozenset({"Bash", "Read", "Write"})
+_DENY_WITHOUT_REASON_MEASURED = frozenset({"Bash", "Read", "Write"})
 
 
 def _deny_without_reason(event: str, tool: str, *, deny_names_event: bool) -> str:
-    if tool not in DENY_WITHOUT_REASON_MEASURED:
+    if tool not in _DENY_WITHOUT_REASON_MEASURED:
         raise NotModelled(f"the text of a PreToolUse JSON deny without a reason for {tool} (measured for Bash, Read "
                           "and Write)")
     if deny_names_event and _deny_names_event_for(tool):
@@ -303,7 +303,7 @@ def _legacy_decision(value: Any, event: str) -> Permission | None:
 #   its text, listed as a permission denial, and the turn ends (dispatch: a refused call's ``stop_turn``). Without
 #   a ``stopReason`` the call runs and the turn ends, as with one (hook-output-pretooluse-continue-false).
 # - PostToolUse: the turn ends after the call; nothing is printed.
-# - PostToolUseFailure: ``continue`` is not read (hook_results.CONTINUE_READ); the block's text reaches the model.
+# - PostToolUseFailure: ``continue`` is not read (hook_results._CONTINUE_READ); the block's text reaches the model.
 # - UserPromptSubmit: the stop wins over the block: ``Operation stopped by hook: <stopReason>``, and without a
 #   ``stopReason`` ``Operation stopped by hook`` (hook_reads.stopped_prompt).
 # - Stop, SubagentStop (HOLDS_BLOCK): ``continue: false`` alone changes nothing (hook-output-stop-ignored,
@@ -311,16 +311,16 @@ def _legacy_decision(value: Any, event: str) -> Permission | None:
 #   again, the main thread prints an empty result and a subagent hands back its last answer (session.py).
 #   Beside an exit 2, a prompt or agent verdict, ``additionalContext``, or without a ``stopReason``: not measured.
 #: Events where ``continue: false`` holds back a block beside it (and is otherwise not read).
-HOLDS_BLOCK = frozenset({"Stop", "SubagentStop"})
+_HOLDS_BLOCK = frozenset({"Stop", "SubagentStop"})
 
-Holding = Literal["with reason", "without reason"]
+_Holding = Literal["with reason", "without reason"]
 #: What session._stop_hooks gives when a ``continue: false`` held a block back: the model is not asked again.
 HELD: tuple[str, str | None] = ("", None)
 
 
-def continue_holding(event: str, results: Iterable[ActionResult]) -> Holding | None:
+def _continue_holding(event: str, results: Iterable[ActionResult]) -> _Holding | None:
     """Whether a result of ``event`` (an event of HOLDS_BLOCK) said ``continue: false``, and with a stopReason."""
-    if event not in HOLDS_BLOCK:
+    if event not in _HOLDS_BLOCK:
         return None
     outputs = [r.output for r in results if r.output is not None and r.output.get("continue") is False]
     if not outputs:
@@ -328,7 +328,7 @@ def continue_holding(event: str, results: Iterable[ActionResult]) -> Holding | N
     return "with reason" if any(isinstance(o.get("stopReason"), str) for o in outputs) else "without reason"
 
 
-def held(event: str, outcome: HookOutcome, how: Holding) -> HookOutcome:
+def _held(event: str, outcome: HookOutcome, how: _Holding) -> HookOutcome:
     """``outcome`` of a Stop or SubagentStop whose results also said ``continue: false``."""
     if not outcome.blocked and not outcome.contexts:
         return outcome  # nothing to hold back: continue false alone changes nothing here

@@ -22,9 +22,9 @@ from harness.refengine.profiles import Profile
 from harness.refengine.tool_model import SPECS, json_type
 
 #: The tools whose refused rewrite is measured.
-MEASURED_TOOLS = frozenset({"Write", "Edit", "Read", "WebFetch", "Skill", "Agent"})
+_MEASURED_TOOLS = frozenset({"Write", "Edit", "Read", "WebFetch", "Skill", "Agent"})
 #: Of those, the tools measured with a mistyped parameter too (the others: every required parameter missing).
-MISTYPED_MEASURED = frozenset({"Write", "Edit"})
+_MISTYPED_MEASURED = frozenset({"Write", "Edit"})
 
 
 def refusal(tool: str, rewrite: Mapping[str, Any], profile: Profile) -> str | None:
@@ -37,8 +37,8 @@ def refusal(tool: str, rewrite: Mapping[str, Any], profile: Profile) -> str | No
     odd = [p for p in spec.defaults if p in rewrite and not isinstance(rewrite[p], type(spec.defaults[p]))]
     if not missing and not mistyped and not odd:
         return None
-    unmeasured = mistyped and tool not in MISTYPED_MEASURED
-    if tool not in MEASURED_TOOLS or odd or (missing and mistyped) or unmeasured:
+    unmeasured = mistyped and tool not in _MISTYPED_MEASURED
+    if tool not in _MEASURED_TOOLS or odd or (missing and mistyped) or unmeasured:
         raise NotModelled(f"a PreToolUse updatedInput that fails the {tool} tool's input validation (measured: "
                           "Write and Edit, missing or mistyped string parameters; Read, WebFetch, Skill and Agent, "
                           "missing ones)")

@@ -74,7 +74,7 @@ _UNREAD_FIELDS = ("continue=false", "stopReason", "suppressOutput=true", "system
 _DEFER = "hookSpecificOutput.permissionDecision=defer"
 _DEFER_IGNORED = "hook-output-defer-ignored-events"
 #: PermissionRequest's answers, measured where permission_request_hooks.py runs the event.
-PERMISSION_REQUEST_CASES: Cases = ("hook-output-permissionrequest-outputs", "approval-permissionrequest-hook-deny",
+_PERMISSION_REQUEST_CASES: Cases = ("hook-output-permissionrequest-outputs", "approval-permissionrequest-hook-deny",
                                    "approval-permissionrequest-hook-allow", "hook-event-permissionrequest-refused")
 
 
@@ -84,7 +84,7 @@ def _measured(case: str, *names: str) -> dict[str, Cases]:
 
 
 #: Output fields (``field`` or ``field=value``; ``hookSpecificOutput.x`` for the event's own) per event.
-OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
+_OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
     "PreToolUse": {
         "hookSpecificOutput.hookEventName": ("tool-hook-pretooluse-deny",),
         "hookSpecificOutput.permissionDecision=deny": ("tool-hook-pretooluse-deny",),
@@ -184,8 +184,8 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
                                                "hook-output-messagedisplay-display-content-earlier"),
     },
     # What each decision does, and which shapes of it are measured: permission_request_hooks.py.
-    "PermissionRequest": {"hookSpecificOutput.hookEventName": PERMISSION_REQUEST_CASES,
-                          "hookSpecificOutput.decision": PERMISSION_REQUEST_CASES},
+    "PermissionRequest": {"hookSpecificOutput.hookEventName": _PERMISSION_REQUEST_CASES,
+                          "hookSpecificOutput.decision": _PERMISSION_REQUEST_CASES},
     "PostToolBatch": {
         **_measured("hook-output-posttoolbatch-ignored", *_PERMISSION_FIELDS[1:],
                     "hookSpecificOutput.permissionDecision=defer", "suppressOutput=true", "systemMessage",
@@ -199,7 +199,7 @@ OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
 
 #: How an action ended, per event: ``exit 0`` (no output, or JSON), ``exit 0 plain stdout`` (text that is not
 #: JSON), ``exit 2``, ``exit other`` (any other code: a non-blocking error) and ``timeout``.
-ENDINGS: Mapping[str, Mapping[str, Cases]] = {
+_ENDINGS: Mapping[str, Mapping[str, Cases]] = {
     "PreToolUse": {"exit 0": ("tool-hook-pretooluse-deny",), "exit 2": ("hook-tool-parallel-blocks-race",),
                    "exit other": ("hook-output-pretooluse-exit1",),
                    "exit 0 plain stdout": ("hook-output-pretooluse-stdout-exit0",),
@@ -229,7 +229,7 @@ ENDINGS: Mapping[str, Mapping[str, Cases]] = {
                        **_measured("hook-output-messagedisplay-ignored", "exit 2", "exit other",
                                    "exit 0 plain stdout")},
     # Exit 1 and 2 and plain text decide nothing: the call is refused as without the hook (2.1.268 and later).
-    "PermissionRequest": {"exit 0": PERMISSION_REQUEST_CASES, "exit 2": ("hook-output-permissionrequest-outputs",),
+    "PermissionRequest": {"exit 0": _PERMISSION_REQUEST_CASES, "exit 2": ("hook-output-permissionrequest-outputs",),
                           "exit other": ("hook-output-permissionrequest-outputs",),
                           "exit 0 plain stdout": ("hook-output-permissionrequest-outputs",)},
     "PostToolBatch": {"exit 0": ("hook-event-posttoolbatch",),
@@ -240,7 +240,7 @@ ENDINGS: Mapping[str, Mapping[str, Cases]] = {
 
 #: Handler options measured in a plugin's hooks.json only: a settings file validates its hooks against a schema,
 #: in which ``description`` is not (what an unknown key does there is not measured).
-PLUGIN_HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
+_PLUGIN_HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
     "command": {"description": ("hook-option-description", "hook-option-description-absent")},
 }
 
@@ -248,7 +248,7 @@ PLUGIN_HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
 def every_case() -> set[str]:
     """Every case the table names (for the test that keeps the table honest)."""
     found: set[str] = set()
-    for table in (*HANDLER_OPTIONS.values(), *PLUGIN_HANDLER_OPTIONS.values(), *OUTPUTS.values(), *ENDINGS.values(),
+    for table in (*HANDLER_OPTIONS.values(), *_PLUGIN_HANDLER_OPTIONS.values(), *_OUTPUTS.values(), *_ENDINGS.values(),
                   EVENTS, QUIET_EVENTS):
         for cases in table.values():
             found.update(cases)
@@ -262,7 +262,7 @@ def check_rule(event: str, handlers: Iterable[tuple[str, Iterable[str]]], *, ori
         raise NotModelled(f"a hook on {event} ({origin}): the event is not modelled")
     for kind, keys in handlers:
         known = {**HANDLER_OPTIONS.get(kind, {}),
-                 **(PLUGIN_HANDLER_OPTIONS.get(kind, {}) if origin.startswith("plugin:") else {})}
+                 **(_PLUGIN_HANDLER_OPTIONS.get(kind, {}) if origin.startswith("plugin:") else {})}
         for key in keys:
             if key not in known:
                 raise NotModelled(f"the hook handler option {key!r} on a {kind} hook ({event}, {origin})")
@@ -308,7 +308,7 @@ def _js(value: Any) -> str:
 
 def check_output(event: str, output: Mapping[str, Any]) -> None:
     """NotModelled for the first output field the table has no measurement of for ``event``."""
-    known = OUTPUTS.get(event, {})
+    known = _OUTPUTS.get(event, {})
     for name in output_fields(event, output):
         if name not in known:
             raise NotModelled(f"the hook output {name} on {event}")
@@ -316,13 +316,13 @@ def check_output(event: str, output: Mapping[str, Any]) -> None:
 
 #: Output fields measured only in some permission modes (elsewhere another reader may take them: plan mode asks
 #: the auto mode classifier, which reads classifierContext in auto mode, hook-output-posttooluse-classifier-context).
-MODE_BOUND: Mapping[str, frozenset[str]] = {"hookSpecificOutput.classifierContext": frozenset({"bypass"})}
+_MODE_BOUND: Mapping[str, frozenset[str]] = {"hookSpecificOutput.classifierContext": frozenset({"bypass"})}
 
 
 def check_output_mode(event: str, output: Mapping[str, Any], mode: str) -> None:
     """NotModelled for an output field of MODE_BOUND in a mode it was not measured in."""
     for name in output_fields(event, output):
-        if name in MODE_BOUND and mode not in MODE_BOUND[name]:
+        if name in _MODE_BOUND and mode not in _MODE_BOUND[name]:
             raise NotModelled(f"the hook output {name} on {event} in {mode} mode")
 
 
@@ -339,5 +339,5 @@ def ending(exit_code: int, stdout: str, output: Mapping[str, Any] | None) -> str
 
 def check_ending(event: str, exit_code: int, stdout: str, output: Mapping[str, Any] | None) -> None:
     name = ending(exit_code, stdout, output)
-    if name not in ENDINGS.get(event, {}):
+    if name not in _ENDINGS.get(event, {}):
         raise NotModelled(f"a hook on {event} that ends with {name}")

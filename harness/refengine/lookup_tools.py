@@ -25,9 +25,9 @@ from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Runtime
 from harness.refengine.tool_model import ToolResult
 
-TASK_TOOLS = frozenset({"TaskStop", "TaskOutput"})
+_TASK_TOOLS = frozenset({"TaskStop", "TaskOutput"})
 TOOL_SEARCH = "ToolSearch"
-TOOLS = TASK_TOOLS | {TOOL_SEARCH}
+TOOLS = _TASK_TOOLS | {TOOL_SEARCH}
 #: The input keys each call was measured with.
 _MEASURED_KEYS = {"TaskStop": frozenset({"task_id"}), "TaskOutput": frozenset({"task_id", "block", "timeout"}),
                   TOOL_SEARCH: frozenset({"query"})}
@@ -56,7 +56,7 @@ def check(rt: Runtime, conversation: Conversation, name: str, tool_input: Mappin
                           "main thread)")
     if not set(tool_input) <= _MEASURED_KEYS[name]:
         raise NotModelled(f"a call to the built-in tool {name} with input keys {sorted(tool_input)} (not measured)")
-    if name in TASK_TOOLS:
+    if name in _TASK_TOOLS:
         if not isinstance(tool_input.get("task_id"), str):
             raise NotModelled(f"a call to the built-in tool {name} without a task_id string (not measured)")
         if "Agent" in rt.session.tools_answered:
@@ -77,7 +77,7 @@ def check(rt: Runtime, conversation: Conversation, name: str, tool_input: Mappin
 
 def validation_error(name: str, tool_input: Mapping[str, Any]) -> str | None:
     """The input check of TaskStop and TaskOutput: no task has the id (the reference starts none)."""
-    if name not in TASK_TOOLS:
+    if name not in _TASK_TOOLS:
         return None
     return messages.tool_use_error(f"No task found with ID: {tool_input['task_id']}")
 

@@ -41,10 +41,10 @@ def qualified_name(server: str, tool: str) -> str:
     """MCP tools are offered as ``mcp__<server>__<tool>`` (T3), the server's name with every character other
     than a letter, digit, ``_`` or ``-`` made ``_`` (measured: ``plugin:team:marker`` offers
     ``mcp__plugin_team_marker__record``)."""
-    return f"mcp__{tool_prefix_name(server)}__{tool}"
+    return f"mcp__{_tool_prefix_name(server)}__{tool}"
 
 
-def tool_prefix_name(server: str) -> str:
+def _tool_prefix_name(server: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", server)
 
 
@@ -212,7 +212,7 @@ class McpPool:
     def split(self, qualified: str) -> tuple[str, str] | None:
         """(server, tool) of an offered ``mcp__server__tool`` name, or None."""
         for name, conn in self._connected.items():
-            prefix = f"mcp__{tool_prefix_name(name)}__"
+            prefix = f"mcp__{_tool_prefix_name(name)}__"
             if qualified.startswith(prefix) and qualified[len(prefix):] in conn.tools:
                 return name, qualified[len(prefix):]
         return None

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from harness.refengine.conversation import Conversation
     from harness.refengine.runtime import Runtime
 
-EVENT = "InstructionsLoaded"
+_EVENT = "InstructionsLoaded"
 _MEMORY_TYPES = {memory.USER_LABEL: "User", memory.PROJECT_LABEL: "Project", memory.LOCAL_LABEL: "Local"}
 _RUN_TYPES = frozenset({"command", "prompt"})  # measured: a command runs, a prompt handler does not
 
@@ -39,20 +39,20 @@ def _hooked(rt: Runtime, conversation: Conversation) -> bool:
     """Whether a rule on the event would see this run, after checking that every such rule is a measured one."""
     if rt.config.hooks_disabled:
         return False
-    rules = [r for r in hook_actions.active_rules(rt, conversation) if r.event == EVENT]
+    rules = [r for r in hook_actions.active_rules(rt, conversation) if r.event == _EVENT]
     for rule in rules:
         if not rule.from_settings:
-            raise NotModelled(f"a hook on {EVENT} from {rule.origin} (measured: in a settings file)")
+            raise NotModelled(f"a hook on {_EVENT} from {rule.origin} (measured: in a settings file)")
         kinds = sorted({a.type for a in rule.actions} - _RUN_TYPES)
         if kinds:
-            raise NotModelled(f"a {kinds[0]} hook on {EVENT} (measured: command and prompt handlers)")
+            raise NotModelled(f"a {kinds[0]} hook on {_EVENT} (measured: command and prompt handlers)")
     return bool(rules)
 
 
 def check_context(rt: Runtime, conversation: Conversation, why: str) -> None:
     """NotModelled where memory loads in a way no firing was measured for (``why``: a resumed session, ...)."""
     if rt.config.memory.present and _hooked(rt, conversation):
-        raise NotModelled(f"a hook on {EVENT} with memory files in {why} (not measured)")
+        raise NotModelled(f"a hook on {_EVENT} with memory files in {why} (not measured)")
 
 
 def at_start(rt: Runtime, conversation: Conversation) -> None:
@@ -73,14 +73,14 @@ def on_load(rt: Runtime, conversation: Conversation, files: list[memory.MemoryFi
     if not files or not _hooked(rt, conversation):
         return
     if tool != "Read":
-        raise NotModelled(f"a hook on {EVENT} with a memory file loaded by {tool} (measured: by a Read)")
+        raise NotModelled(f"a hook on {_EVENT} with a memory file loaded by {tool} (measured: by a Read)")
     if rt.profile.instructions_loaded_effort is None:
-        raise NotModelled(f"a hook on {EVENT} firing in a prompt on this version (its payload is measured on "
+        raise NotModelled(f"a hook on {_EVENT} firing in a prompt on this version (its payload is measured on "
                           "2.1.252, 2.1.257, 2.1.278 and 2.1.332)")
     for file in files:
         deferred = next(d for d in rt.config.memory.deferred if d.file.path == file.path)
         if deferred.nested_rule:
-            raise NotModelled(f"a hook on {EVENT} with a rule of a folder's own .claude/rules/ loaded (not measured)")
+            raise NotModelled(f"a hook on {_EVENT} with a rule of a folder's own .claude/rules/ loaded (not measured)")
         fields: dict[str, Any] = {"file_path": str(file.path), "memory_type": "Project",
                                   "load_reason": "nested_traversal" if deferred.folder else "path_glob_match"}
         if not deferred.folder:
@@ -92,11 +92,11 @@ def on_load(rt: Runtime, conversation: Conversation, files: list[memory.MemoryFi
 def _shown_globs(globs: tuple[str, ...]) -> list[str]:
     """The ``globs`` field: measured for one ``<folder>/**`` glob, shown as the folder."""
     if len(globs) != 1 or not globs[0].endswith("/**") or "*" in globs[0][:-3] or "{" in globs[0]:
-        raise NotModelled(f"the globs of {EVENT} for paths {list(globs)} (measured: one <folder>/**, shown as "
+        raise NotModelled(f"the globs of {_EVENT} for paths {list(globs)} (measured: one <folder>/**, shown as "
                           "the folder)")
     return [globs[0][:-3]]
 
 
 def _fire(rt: Runtime, conversation: Conversation, fields: dict[str, Any], *, effort: bool = False) -> None:
     """Run the handlers; what they print and how they exit change nothing (measured)."""
-    hook_actions.fire(rt, conversation, EVENT, subject=fields["load_reason"], fields=fields, effort=effort)
+    hook_actions.fire(rt, conversation, _EVENT, subject=fields["load_reason"], fields=fields, effort=effort)

@@ -1,7 +1,7 @@
 """The permission modes acceptEdits, dontAsk and plan (``--permission-mode``) in print mode.
 
 Each mode changes what the tool's own default-mode check answers (``Decision.by_tool``); what a deny, ask or
-allow rule or a PreToolUse hook decided is measured apart (``rule_decision``, ``hook_refusal``). The hook
+allow rule or a PreToolUse hook decided is measured apart (``_rule_decision``, ``hook_refusal``). The hook
 payload's ``permission_mode`` names the mode (measured in the main thread and a subagent).
 Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 with the scripted model's calls (cases/mode-*):
 
@@ -30,7 +30,7 @@ from harness.refengine.tools import READ_ONLY_TOOLS
 #: The modes this module answers for; default and bypass are permissions.decide's own.
 SESSION_MODES = frozenset({"acceptEdits", "dontAsk", "plan"})
 
-DONT_ASK_TEXT = (
+_DONT_ASK_TEXT = (
     "Permission to use {tool} has been denied because Claude Code is running in don't ask mode. IMPORTANT: You "
     "*may* attempt to accomplish this action using other tools that might naturally be used to accomplish this "
     "goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious "
@@ -41,7 +41,7 @@ DONT_ASK_TEXT = (
 )
 #: Measured: a plan-mode run went on after 16 refusals (9 from the classifier) and stopped at the 17th with no
 #: result; where the limit lies, and whether this engine's refusals count alike, is not.
-PLAN_REFUSALS_MEASURED = 8
+_PLAN_REFUSALS_MEASURED = 8
 #: mkdir and touch are measured in acceptEdits; rm, rmdir, mv and cp are not.
 _ACCEPT_EDITS_PROGRAMS = frozenset({"mkdir", "touch"})
 
@@ -55,16 +55,16 @@ def adjust(decision: Decision, request: Request, *, refusals: int, classifier_re
     if mode not in SESSION_MODES:
         return decision
     if not decision.by_tool:
-        return rule_decision(decision, request)
+        return _rule_decision(decision, request)
     if mode == "acceptEdits":
         return _accept_edits(decision, request)
     if mode == "dontAsk":
         return decision if decision.behaviour == "allow" else Decision(
-            behaviour="deny", message=DONT_ASK_TEXT.format(tool=request.tool))
+            behaviour="deny", message=_DONT_ASK_TEXT.format(tool=request.tool))
     return _plan(decision, request, refusals=refusals, classifier_refusals=classifier_refusals, profile=profile)
 
 
-def rule_decision(decision: Decision, request: Request) -> Decision:
+def _rule_decision(decision: Decision, request: Request) -> Decision:
     """A rule's or a hook's answer in acceptEdits or dontAsk (measured: mode-accept-edits-rules,
     mode-dont-ask-rules): allow rules, a PreToolUse hook's allow and a deny rule answer as in default mode; an
     ask rule is asked in acceptEdits and refused with the don't-ask text in dontAsk. In plan mode, and for a
@@ -75,7 +75,7 @@ def rule_decision(decision: Decision, request: Request) -> Decision:
     if request.granted and decision.behaviour == "allow":
         raise NotModelled(f"{mode} mode with a skill's allowed-tools grant beside a {request.tool} call")
     if mode == "dontAsk" and decision.behaviour == "ask":
-        return Decision(behaviour="deny", message=DONT_ASK_TEXT.format(tool=request.tool))
+        return Decision(behaviour="deny", message=_DONT_ASK_TEXT.format(tool=request.tool))
     return decision
 
 
@@ -126,7 +126,7 @@ def _plan(decision: Decision, request: Request, *, refusals: int, classifier_ref
     if tool == "Bash" and decision.behaviour == "allow":
         return decision  # a read-only command runs without the classifier
     if tool in ("Write", "Edit", "NotebookEdit") or tool.startswith("mcp__"):  # notebook-edit-read-first-plan
-        if refusals >= PLAN_REFUSALS_MEASURED:
+        if refusals >= _PLAN_REFUSALS_MEASURED:
             raise NotModelled(f"plan mode after {refusals} refusals (the engine stops a run after some)")
         if tool.startswith("mcp__"):
             return Decision(behaviour="deny", message=f"Cannot call {tool} while in plan mode.")
@@ -135,7 +135,7 @@ def _plan(decision: Decision, request: Request, *, refusals: int, classifier_ref
     if tool in READ_ONLY_TOOLS:
         raise NotModelled(f"plan mode with a {tool} call")
     if profile is not None and plan_classifier.goes_to_classifier(decision, request):
-        if refusals >= PLAN_REFUSALS_MEASURED:
+        if refusals >= _PLAN_REFUSALS_MEASURED:
             raise NotModelled(f"plan mode after {refusals} refusals (the engine stops a run after some)")
         return plan_classifier.refusal(decision, request, profile, refusals=refusals,
                                        classifier_refusals=classifier_refusals)

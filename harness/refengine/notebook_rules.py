@@ -33,13 +33,13 @@ from harness.refengine.permission_request import ALLOW, Decision, Request
 from harness.refengine.runtime import Runtime
 from harness.refengine.tool_model import resolve
 
-TOOL = "NotebookEdit"
+_TOOL = "NotebookEdit"
 
 
 def validation_refusal(rt: Runtime, conversation: Conversation, name: str, tool_input: Mapping[str, Any]) -> str | None:
     """The input validation's refusal of a NotebookEdit call, or None where the call goes on to the hooks."""
     given = tool_input.get("notebook_path")
-    if name != TOOL or not isinstance(given, str):
+    if name != _TOOL or not isinstance(given, str):
         return None
     refusal = notebook.input_refusal(resolve(given, workdir=rt.workdir), tool_input, conversation.known_files)
     if refusal is not None and conversation.kind != "main":
@@ -50,7 +50,7 @@ def validation_refusal(rt: Runtime, conversation: Conversation, name: str, tool_
 
 def decision(request: Request) -> Decision | None:
     """What the Edit rules with a path decide about a NotebookEdit call, or None where none binds it."""
-    if request.tool != TOOL:
+    if request.tool != _TOOL:
         return None
     if any(r.tool == "Edit" and r.specifier is not None for r in request.granted):
         raise NotModelled("a skill's allowed-tools Edit rule with a path beside a NotebookEdit call")
@@ -63,7 +63,7 @@ def decision(request: Request) -> Decision | None:
     if asks:
         raise NotModelled("an Edit ask rule with a path that binds a NotebookEdit call")
     if request.mode != "default" or request.hook_allowed \
-            or any(r.tool == TOOL for r in (*rules.allow, *rules.deny, *rules.ask)):
+            or any(r.tool == _TOOL for r in (*rules.allow, *rules.deny, *rules.ask)):
         raise NotModelled(f"an Edit rule with a path that binds a NotebookEdit call in {request.mode} mode, beside a "
                           "hook's allow or a NotebookEdit rule (measured: default mode, Edit rules alone)")
     if denies:

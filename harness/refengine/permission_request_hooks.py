@@ -43,7 +43,7 @@ from harness.refengine.permission_request import Decision
 from harness.refengine.runtime import Runtime
 
 EVENT = "PermissionRequest"
-DENIED_BY_HOOK = "Permission denied by hook"
+_DENIED_BY_HOOK = "Permission denied by hook"
 _AFTER_CALL = frozenset({"PostToolUse", "PostToolUseFailure", "PostToolBatch"})
 
 
@@ -180,6 +180,6 @@ def _answer(output: Mapping[str, Any] | None) -> HookAnswer | None:
         return HookAnswer(allowed=True, updated_input=updated)
     if behaviour == "deny" and set(decision) <= {"behavior", "message"} and isinstance(decision.get("message", ""),
                                                                                         str):
-        return HookAnswer(allowed=False, message=decision.get("message") or DENIED_BY_HOOK)
+        return HookAnswer(allowed=False, message=decision.get("message") or _DENIED_BY_HOOK)
     raise NotModelled(f"the {EVENT} hook decision {decision!r} (measured: allow with or without updatedInput, "
                       "deny with or without a message)")

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from harness.refengine.errors import NotModelled
-from harness.refengine.rule_paths import PROJECT, Places, binds
+from harness.refengine.rule_paths import PROJECT, Places, binds, edit_allow_binds
 from harness.refengine.tool_model import ALIASES, resolve, skill_name
 
 
@@ -29,15 +29,18 @@ class Rule:
     """The run's HOME, which ``~/`` path rules are read against (None for a skill's ``allowed-tools``)."""
     levels: frozenset[str] = dataclasses.field(default=PROJECT, compare=False)
     """The settings levels that hold the rule (a skill's rules are the project's)."""
+    allows: bool = dataclasses.field(default=False, compare=False)
+    """An allow rule of a settings file: an Edit one reads its path apart (rule_paths.edit_allow_binds)."""
 
     @classmethod
-    def parse(cls, text: str, *, home: Path | None = None, levels: frozenset[str] = PROJECT) -> Rule:
+    def parse(cls, text: str, *, home: Path | None = None, levels: frozenset[str] = PROJECT,
+              allows: bool = False) -> Rule:
         m = re.fullmatch(r"\s*([^(\s]+)\s*(?:\((.*)\))?\s*", text)
         if m is None:
-            return cls(tool=text.strip(), home=home, levels=levels)
+            return cls(tool=text.strip(), home=home, levels=levels, allows=allows)
         specifier = m.group(2)
         return cls(tool=ALIASES.get(m.group(1), m.group(1)), specifier=None if specifier in (None, "*") else specifier,
-                   home=home, levels=levels)
+                   home=home, levels=levels, allows=allows)
 
     def covers_tool(self, tool: str) -> bool:
         if self.tool == tool:
@@ -69,7 +72,7 @@ class Rule:
         if tool in ("Read", "Edit") and isinstance(tool_input.get("file_path"), str):
             return self.binds_path(resolve(str(tool_input["file_path"]), workdir=workdir), workdir=workdir)
         if tool == "WebFetch" and self.specifier.startswith("domain:"):
-            return domain_matches(self.specifier.removeprefix("domain:"), str(tool_input.get("url", "")))
+            return _domain_matches(self.specifier.removeprefix("domain:"), str(tool_input.get("url", "")))
         if tool == "WebSearch":
             # Measured on 2.1.252 to 2.1.332 (rule-websearch-query): WebSearch(claude ai) in deny does not refuse a
             # search for exactly "claude ai"; a WebSearch rule with a specifier binds no call.
@@ -86,7 +89,10 @@ class Rule:
     def binds_path(self, path: Path, *, workdir: Path) -> bool:
         """Whether this rule's path specifier binds the absolute ``path`` (rule_paths.py)."""
         assert self.specifier is not None
-        return binds(self.specifier, path, Places(workdir=workdir, home=self.home, levels=self.levels))
+        places = Places(workdir=workdir, home=self.home, levels=self.levels)
+        if self.allows and self.tool == "Edit":
+            return edit_allow_binds(self.specifier, path, places)
+        return binds(self.specifier, path, places)
 
     @property
     def text(self) -> str:
@@ -108,10 +114,11 @@ class RuleSet:
         for text, level in origins:
             levels.setdefault(text, set()).add(level)
 
-        def parsed(texts: Iterable[str]) -> tuple[Rule, ...]:
-            return tuple(Rule.parse(t, home=home, levels=frozenset(levels.get(t, PROJECT))) for t in texts)
+        def parsed(texts: Iterable[str], *, allows: bool = False) -> tuple[Rule, ...]:
+            return tuple(Rule.parse(t, home=home, levels=frozenset(levels.get(t, PROJECT)), allows=allows)
+                         for t in texts)
 
-        return cls(allow=parsed(allow), deny=parsed(deny), ask=parsed(ask))
+        return cls(allow=parsed(allow, allows=True), deny=parsed(deny), ask=parsed(ask))
 
 
 def host_of(url: str) -> str | None:
@@ -122,7 +129,7 @@ def host_of(url: str) -> str | None:
     return host or None
 
 
-def domain_matches(pattern: str, url: str) -> bool:
+def _domain_matches(pattern: str, url: str) -> bool:
     """``WebFetch(domain:H)`` and ``WebFetch(domain:*.H)`` against a URL's host. Measured on 2.1.252 to 2.1.332
     (rule-webfetch-domain, rule-webfetch-domain-wildcard): ``example.com`` binds example.com, ``*.example.com``
     binds docs.example.com and not 127.0.0.1. Whether ``example.com`` binds a subdomain, or ``*.example.com``

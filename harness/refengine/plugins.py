@@ -33,8 +33,8 @@ from harness.refengine.frontmatter import split_frontmatter
 from harness.refengine.hooks import HookRule, InvalidHooks, parse_hook_rules
 
 MANIFEST = Path(".claude-plugin") / "plugin.json"
-ROOT_VARIABLE = "CLAUDE_PLUGIN_ROOT"
-DATA_PLACEHOLDER = "${CLAUDE_PLUGIN_DATA}"
+_ROOT_VARIABLE = "CLAUDE_PLUGIN_ROOT"
+_DATA_PLACEHOLDER = "${CLAUDE_PLUGIN_DATA}"
 #: Manifest keys that only describe the plugin; any other key points at components elsewhere (unmodelled).
 _METADATA_KEYS = frozenset({"name", "version", "description", "author", "homepage", "repository", "license",
                             "keywords"})
@@ -56,11 +56,11 @@ def load_plugin(root: Path) -> PluginDef:
     )
 
 
-def with_root(text: str, root: Path) -> str:
+def _with_root(text: str, root: Path) -> str:
     """``${CLAUDE_PLUGIN_ROOT}`` replaced by the plugin's folder (plugin bodies and ``.mcp.json``)."""
-    if DATA_PLACEHOLDER in text:
+    if _DATA_PLACEHOLDER in text:
         raise NotModelled("${CLAUDE_PLUGIN_DATA} in a plugin (the data folder is not measured)")
-    return text.replace("${" + ROOT_VARIABLE + "}", str(root))
+    return text.replace("${" + _ROOT_VARIABLE + "}", str(root))
 
 
 def _manifest(root: Path) -> dict[str, Any]:
@@ -104,7 +104,7 @@ def _skills(root: Path, plugin: str, warnings: list[str]) -> list[SkillDef]:
 
 def _with_root_body(skill: SkillDef, root: Path) -> SkillDef:
     """Only checks the body here: skills.render substitutes ``${CLAUDE_PLUGIN_ROOT}`` with the others."""
-    with_root(skill.body, root)
+    _with_root(skill.body, root)
     return skill
 
 
@@ -122,7 +122,7 @@ def _agents(root: Path, plugin: str, warnings: list[str]) -> tuple[AgentDef, ...
         name = f"{plugin}:{label if isinstance(label, str) and label else path.stem}"
         if meta.get("hooks") is not None:
             warnings.append(hook_messages.plugin_agent_hooks_ignored(path))
-        agents.append(agent_def(name, meta, with_root(body, root), source="plugin", warnings=warnings, hooks=False))
+        agents.append(agent_def(name, meta, _with_root(body, root), source="plugin", warnings=warnings, hooks=False))
     return tuple(agents)
 
 
@@ -136,7 +136,7 @@ def _hooks(root: Path, plugin: str) -> tuple[HookRule, ...]:
         raise NotModelled(f"a plugin hooks.json that is not JSON ({plugin})") from None
     if not isinstance(raw, Mapping):
         raise NotModelled(f"a plugin hooks.json that is not an object ({plugin})")
-    if DATA_PLACEHOLDER in path.read_text(encoding="utf-8"):
+    if _DATA_PLACEHOLDER in path.read_text(encoding="utf-8"):
         raise NotModelled("${CLAUDE_PLUGIN_DATA} in a plugin's hooks (the data folder is not measured)")
     try:
         return parse_hook_rules(raw.get("hooks"), origin=f"plugin:{plugin}", plugin_root=root)
@@ -149,7 +149,7 @@ def _mcp_servers(root: Path, plugin: str) -> tuple[McpServerDef, ...]:
     if not path.is_file():
         return ()
     try:
-        raw = json.loads(with_root(path.read_text(encoding="utf-8"), root))
+        raw = json.loads(_with_root(path.read_text(encoding="utf-8"), root))
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise NotModelled(f"a plugin .mcp.json that is not JSON ({plugin})") from None
     servers = []
@@ -161,7 +161,7 @@ def _mcp_servers(root: Path, plugin: str) -> tuple[McpServerDef, ...]:
             name=f"plugin:{plugin}:{name}",
             command=spec["command"],
             args=tuple(str(a) for a in spec.get("args") or ()),
-            env={ROOT_VARIABLE: str(root), **env},  # measured: the server's environment has it
+            env={_ROOT_VARIABLE: str(root), **env},  # measured: the server's environment has it
             scope="plugin",
         ))
     return tuple(servers)

@@ -202,7 +202,7 @@ def version_text(version: Version) -> str:
     return ".".join(map(str, version))
 
 
-def parse_version(text: str) -> Version:
+def _parse_version(text: str) -> Version:
     parts = text.strip().split(".")
     if len(parts) != 3 or not all(p.isdigit() for p in parts):
         raise EngineFailure(f"reference engine: version {text!r} is not MAJOR.MINOR.PATCH")
@@ -215,7 +215,7 @@ def profile_for(version: str, *, documented: bool = False) -> Profile:
     ``documented``: the articles' readings for exactly ``version`` are laid over it (the engine name
     ``reference``, which runs each case at its ``documented_for`` version).
     """
-    wanted = parse_version(version)
+    wanted = _parse_version(version)
     profile = Profile(version=wanted, **BASELINE)
     for change in CHANGES:
         if change.applies_to(wanted):

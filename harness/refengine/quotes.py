@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from harness.refengine.errors import NotModelled
 
-CURLY = frozenset("\u2018\u2019\u201c\u201d")
+_CURLY = frozenset("\u2018\u2019\u201c\u201d")
 _STRAIGHT = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 
 
 def actual_old_string(original: str, old: str, new: str) -> str:
     """The text of ``original`` that ``old`` stands for: ``old`` itself when the file holds it, else the same
     words with the file's curly quotes (each curly quote is one character, so the lengths agree)."""
-    if CURLY & set(old + new):
+    if _CURLY & set(old + new):
         raise NotModelled("Edit with curly quotes in old_string or new_string (the engine normalises them)")
-    if old in original or not CURLY & set(original):
+    if old in original or not _CURLY & set(original):
         return old
     at = original.translate(_STRAIGHT).find(old)
     if at < 0:

@@ -32,57 +32,57 @@ class Reading:
     """The article's words, quoted or closely paraphrased (000 is in Chinese: translated)."""
 
 
-V2_1_233 = (2, 1, 233)  # seeds 002-004: the only version they name (002's tool table)
-V2_1_252 = (2, 1, 252)  # seed 001
-V2_1_257 = (2, 1, 257)  # seed 000
-V2_1_240 = (2, 1, 240)  # the shared notes: the official docs as of v2.1.240 (claims of section L)
+_V2_1_233 = (2, 1, 233)  # seeds 002-004: the only version they name (002's tool table)
+_V2_1_252 = (2, 1, 252)  # seed 001
+_V2_1_257 = (2, 1, 257)  # seed 000
+_V2_1_240 = (2, 1, 240)  # the shared notes: the official docs as of v2.1.240 (claims of section L)
 
 READINGS: tuple[Reading, ...] = (
-    Reading(claim="A5", seed="001", version=V2_1_252, behaviour="depth_cap_error", value=True,
+    Reading(claim="A5", seed="001", version=_V2_1_252, behaviour="depth_cap_error", value=True,
             says="Subagent nesting is capped, not forbidden. [...] Go past it and you get Subagent nesting "
                  "limit reached (depth N)."),
-    Reading(claim="A6a", seed="001", version=V2_1_252, behaviour="agent_frontmatter_hooks", value=False,
+    Reading(claim="A6a", seed="001", version=_V2_1_252, behaviour="agent_frontmatter_hooks", value=False,
             says="Agent definitions take a hooks: field too. It loads without complaint and does nothing. "
                  "[...] Making probe the main agent with --agent probe gives the same result."),
-    Reading(claim="H13", seed="001", version=V2_1_252, behaviour="rich_hook_actions_only_on_tool_events",
+    Reading(claim="H13", seed="001", version=_V2_1_252, behaviour="rich_hook_actions_only_on_tool_events",
             value=True,
             says="Five kinds of action can run: [table lost in the text] The last three only work on the tool "
                  "events: PreToolUse, PostToolUse, PermissionRequest. (CLAIMS.md: mcp_tool, prompt, agent)"),
-    Reading(claim="S1", seed="001", version=V2_1_252, behaviour="skill_allowed_tools_pre_approve", value=True,
+    Reading(claim="S1", seed="001", version=_V2_1_252, behaviour="skill_allowed_tools_pre_approve", value=True,
             says="The engine turns the field into a context layer of kind allowed_tools, which sits in the "
                  "permission system and marks the listed tools as pre-approved."),
-    Reading(claim="S4", seed="001", version=V2_1_252, behaviour="skill_hook_lifetime", value="turn",
+    Reading(claim="S4", seed="001", version=_V2_1_252, behaviour="skill_hook_lifetime", value="turn",
             says="The rule belongs to that skill alone. In the same session, echo HELLO outside the skill "
                  "still prints HELLO. (Modelled: the hook lasts until the next user message.)"),
-    Reading(claim="S1", seed="000", version=V2_1_257, behaviour="skill_allowed_tools_pre_approve", value=True,
+    Reading(claim="S1", seed="000", version=_V2_1_257, behaviour="skill_allowed_tools_pre_approve", value=True,
             says="(translated) The tools listed in allowed-tools run without the engine asking you; unlisted "
                  "ones can still be called. (列進去的 tool engine 不會跳出來問你)"),
-    Reading(claim="S4", seed="000", version=V2_1_257, behaviour="skill_hook_lifetime", value="session",
+    Reading(claim="S4", seed="000", version=_V2_1_257, behaviour="skill_hook_lifetime", value="session",
             says="(translated) Once the skill is invoked its hooks: are registered on this session [...] closing "
                  "the session clears them: a new session in the same folder prints AFTER. (session 關掉就沒了) "
                  "Every run is one -p prompt, so the session's next message goes by --resume (as in S3)."),
-    Reading(claim="S6", seed="000", version=V2_1_257, behaviour="skill_camel_allowed_tools", value=True,
+    Reading(claim="S6", seed="000", version=_V2_1_257, behaviour="skill_camel_allowed_tools", value=True,
             says="(translated) The check compares the loaded object's properties: allowed-tools becomes "
                  "allowedTools when read, neither spelling is on the list, the result is the same."),
-    Reading(claim="E5", seed="004", version=V2_1_233, behaviour="skill_listed_without_description", value=False,
+    Reading(claim="E5", seed="004", version=_V2_1_233, behaviour="skill_listed_without_description", value=False,
             says="(translated) A skill must have description or when_to_use in its frontmatter, otherwise it "
                  "is filtered out: (cmd.hasUserSpecifiedDescription || cmd.whenToUse) // must have one!"),
-    Reading(claim="L2", seed="004", version=V2_1_233, behaviour="plugin_skill_description_names_plugin",
+    Reading(claim="L2", seed="004", version=_V2_1_233, behaviour="plugin_skill_description_names_plugin",
             value=True,
             says="(translated) The system automatically appends source information to the description (e.g. "
                  "(plugin:skills)) [...] description: ${frontmatter.description} (plugin:${plugin.name})"),
-    Reading(claim="L3", seed="notes §2.1", version=V2_1_240, behaviour="plugin_skill_name_replaces_folder",
+    Reading(claim="L3", seed="notes §2.1", version=_V2_1_240, behaviour="plugin_skill_name_replaces_folder",
             value=True,
             says="For plugin skills, `name` replaces the last segment (`/plugin:fancy`) (2.1.216)."),
-    Reading(claim="L1", seed="notes §2.3", version=V2_1_240, behaviour="skill_preload_finds_plugin_bare_name",
+    Reading(claim="L1", seed="notes §2.3", version=_V2_1_240, behaviour="skill_preload_finds_plugin_bare_name",
             value=False,
             says="Plugin skills are `plugin:skill` (§2.3); an agent's `skills:` preloads the full content of the "
                  "skills it names (§3.2): the bare name names no plugin skill."),
-    Reading(claim="L19", seed="notes §1.9", version=V2_1_240, behaviour="plugin_variable_fails_settings_hook",
+    Reading(claim="L19", seed="notes §1.9", version=_V2_1_240, behaviour="plugin_variable_fails_settings_hook",
             value=False,
             says="Variables set: CLAUDE_PROJECT_DIR [...], CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA [...] In shell "
                  "form the shell expands them from the exported environment."),
-    Reading(claim="T3", seed="001", version=V2_1_252, behaviour="init_lists_agent_as_task", value=False,
+    Reading(claim="T3", seed="001", version=_V2_1_252, behaviour="init_lists_agent_as_task", value=False,
             says="Agent and Skill are on the same list. Starting a subagent is the model calling a tool named "
                  "Agent. (The article never shows the tool under another name.)"),
 )

@@ -5,7 +5,8 @@ Measured, each with a path it binds and one it leaves alone (cases/rule-*):
 
 - ``seg/**`` (plain segments): the folder at any depth of the working copy, src/app.py and lib/src/util.py, not
   top.py (rule-edit-path-glob, rule-edit-path-nested, rule-read-folder-deny-write), and the folder itself (a Read
-  of lib under ``lib/**``: rule-path-levels-relative), in the project's, the local and the user's settings;
+  of lib under ``lib/**``: rule-path-levels-relative), in the project's, the local and the user's settings; in an
+  Edit allow rule, with or without ``./``, the project root's folder only (``edit_allow_binds``);
 - ``/seg/**``: anchored at the project root in the project's and the local settings file, src/app.py and not
   lib/src/util.py (rule-edit-path-root-slash, rule-edit-root-slash-local-allow); in the user's it binds none of the
   project's files (rule-edit-root-slash-user);
@@ -52,7 +53,7 @@ PROJECT = frozenset({"project"})
 _PROJECT_ROOTED = frozenset({"project", "local"})
 #: Levels whose relative rules and name globs are measured, each read against the working copy
 #: (rule-path-levels-relative: the user's ``*.txt`` binds the project's notes.txt).
-RELATIVE_LEVELS = frozenset({"project", "local", "user"})
+_RELATIVE_LEVELS = frozenset({"project", "local", "user"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -116,6 +117,31 @@ def binds(specifier: str, path: Path, places: Places) -> bool:
     raise NotModelled(f"path rule {specifier} (unmodelled permission rule form)")
 
 
+#: ``seg/**`` or ``./seg/**``: a folder rule read relative to the working copy.
+_RELATIVE_FOLDER = re.compile(rf"(?:\./)?({_SEGMENTS})/\*\*")
+#: Levels whose Edit allow rules are measured anchored at the project root (rule-edit-allow-forms-*).
+_ALLOW_ANCHORED = frozenset({"project", "local"})
+
+
+def edit_allow_binds(specifier: str, path: Path, places: Places) -> bool:
+    """What the path of an Edit *allow* rule binds: as ``binds``, except that a folder rule read relative to the
+    working copy, ``seg/**`` or ``./seg/**``, binds that folder at the project root only. Measured on 2.1.252 to
+    2.1.332 for Writes and Edits, in the project's and the local settings (rule-edit-allow-forms-trusted,
+    -untrusted, -untrusted-swapped): ``lib/**`` and ``./docs/**`` let lib/new2.txt and docs/new3.txt be written, not
+    sub/lib/new7.txt, deep/lib/new9.txt or deep/lib/util.py, while a deny rule ``src/**`` binds lib/src/util.py
+    (rule-edit-path-nested). Any other relative form (a name glob, ``./name``) against a file below the root, and
+    relative folder rules of other levels, are not measured."""
+    m = _RELATIVE_FOLDER.fullmatch(specifier)
+    if m is not None and not any(seg in (".", "..") for seg in m.group(1).split("/")):
+        if not places.levels <= _ALLOW_ANCHORED:
+            raise NotModelled(f"an allow rule {specifier} from the {'/'.join(sorted(places.levels))} settings")
+        return _in_folder(path, places.workdir.joinpath(*m.group(1).split("/")))
+    relative = not specifier.startswith(("/", "~"))
+    if relative and path.is_relative_to(places.workdir) and len(path.relative_to(places.workdir).parts) > 1:
+        raise NotModelled(f"an allow rule {specifier} against {path}, below the project root")
+    return binds(specifier, path, places)
+
+
 def _in_folder(path: Path, folder: Path) -> bool:
     if path == folder:
         raise NotModelled(f"a folder path rule against the folder {path} itself")
@@ -145,7 +171,7 @@ def _home(specifier: str, places: Places) -> Path:
 def _relative(specifier: str, path: Path, places: Places, test: Callable[[tuple[str, ...]], bool]) -> bool:
     """A rule read relative to the working copy: ``test`` on ``path``'s parts below it. A path outside it is
     bound by no reading of the rule when ``test`` fails on all its parts (/etc/hostname for ``src/**``)."""
-    if not places.levels <= RELATIVE_LEVELS:
+    if not places.levels <= _RELATIVE_LEVELS:
         raise NotModelled(f"path rule {specifier} from the {'/'.join(sorted(places.levels))} settings")
     if path.is_relative_to(places.workdir):
         return test(path.relative_to(places.workdir).parts)

@@ -51,7 +51,7 @@ BUNDLED_SKILLS = frozenset({
 })
 
 #: File names the real engine loads as memory (instructions in the model's context).
-MEMORY_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md"})
+_MEMORY_NAMES = frozenset({"CLAUDE.md", "CLAUDE.local.md"})
 #: Folders the walk for memory files skips: never part of a fixture's instructions.
 _SKIPPED = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
 
@@ -98,7 +98,7 @@ def memory_files(workdir: Path, home: Path) -> list[Path]:
         except OSError:
             continue
         dirs = [e for e in entries if _is_dir(e) and e.name not in _SKIPPED]  # as os.walk: links to folders too
-        found += [root / e.name for e in entries if e.name in MEMORY_NAMES and not _is_dir(e)]
+        found += [root / e.name for e in entries if e.name in _MEMORY_NAMES and not _is_dir(e)]
         if root.name == ".claude" and any(e.name == "rules" for e in dirs):
             found.append(root / "rules")
         folders += [root / e.name for e in reversed(dirs) if not e.is_symlink()]  # never descended into

@@ -14,12 +14,12 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.tool_model import ToolEnvironment, ToolResult, inside, resolve, tool_error
 from harness.refengine.walk import walk
 
-GLOB_LIMIT = 100  # beyond it the real Glob truncates, with a note that was never measured
-GREP_HEAD_LIMIT = 250  # Grep's default head_limit; the truncation note was never measured
+_GLOB_LIMIT = 100  # beyond it the real Glob truncates, with a note that was never measured
+_GREP_HEAD_LIMIT = 250  # Grep's default head_limit; the truncation note was never measured
 # Grep's ``type`` filter is ripgrep's; only ``py`` was measured (ripgrep's own table has *.py and *.pyi).
-GREP_TYPES: Mapping[str, tuple[str, ...]] = {"py": ("*.py", "*.pyi")}
+_GREP_TYPES: Mapping[str, tuple[str, ...]] = {"py": ("*.py", "*.pyi")}
 # Grep parameters whose output was never measured.
-GREP_UNMODELLED_PARAMS = ("-A", "-B", "-o", "multiline", "head_limit", "offset")
+_GREP_UNMODELLED_PARAMS = ("-A", "-B", "-o", "multiline", "head_limit", "offset")
 
 
 # Measured on 2.1.252 to 2.1.332: paths are relative to the working directory; hidden files are
@@ -126,8 +126,8 @@ def run_glob(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
         raise NotModelled("Glob with a pattern that leaves the search directory")
     matches = glob_matcher(pattern)
     found = [p for p in _files_under(base) if matches(p.relative_to(base).as_posix())]
-    if len(found) > GLOB_LIMIT:
-        raise NotModelled(f"Glob with more than {GLOB_LIMIT} matches (the truncation note)")
+    if len(found) > _GLOB_LIMIT:
+        raise NotModelled(f"Glob with more than {_GLOB_LIMIT} matches (the truncation note)")
     found.sort(key=lambda p: (p.stat().st_mtime, _shown(p, env.workdir)))
     names = [_shown(p, env.workdir) for p in found]
     return ToolResult(content="\n".join(names) if names else tool_messages.NO_FILES_FOUND,
@@ -135,7 +135,7 @@ def run_glob(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
 
 
 @dataclass(frozen=True, kw_only=True)
-class GrepQuery:
+class _GrepQuery:
     """A Grep call's search, once its parameters are checked."""
 
     regex: re.Pattern[str]
@@ -144,8 +144,8 @@ class GrepQuery:
     context: int
 
 
-def _grep_query(tool_input: Mapping[str, Any]) -> GrepQuery:
-    unmodelled = [p for p in GREP_UNMODELLED_PARAMS if p in tool_input]
+def _grep_query(tool_input: Mapping[str, Any]) -> _GrepQuery:
+    unmodelled = [p for p in _GREP_UNMODELLED_PARAMS if p in tool_input]
     if unmodelled:
         raise NotModelled(f"Grep parameter {unmodelled[0]}")
     mode = str(tool_input.get("output_mode") or "files_with_matches")
@@ -157,7 +157,7 @@ def _grep_query(tool_input: Mapping[str, Any]) -> GrepQuery:
     except re.error:
         raise NotModelled("Grep pattern Python's re rejects (ripgrep's error text)") from None
     context = tool_input.get("-C", tool_input.get("context", 0))
-    return GrepQuery(regex=regex, mode=mode, line_numbers=tool_input.get("-n") is not False,
+    return _GrepQuery(regex=regex, mode=mode, line_numbers=tool_input.get("-n") is not False,
                      context=int(context) if isinstance(context, int) else 0)
 
 
@@ -167,7 +167,7 @@ def _grep_candidates(base: Path, tool_input: Mapping[str, Any]) -> list[Path]:
     if tool_input.get("glob"):
         filters.append(glob_matcher(str(tool_input["glob"])))
     if tool_input.get("type"):
-        globs = GREP_TYPES.get(str(tool_input["type"]))
+        globs = _GREP_TYPES.get(str(tool_input["type"]))
         if globs is None:
             raise NotModelled(f"Grep type {tool_input['type']}")
         type_matchers = [glob_matcher(g) for g in globs]
@@ -211,8 +211,8 @@ def run_grep(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
 
 def _grep_files(hits: Mapping[Path, list[int]], env: ToolEnvironment) -> ToolResult:
     ordered = sorted(hits, key=lambda p: (-p.stat().st_mtime, _shown(p, env.workdir)))
-    if len(ordered) > GREP_HEAD_LIMIT:
-        raise NotModelled(f"Grep with more than {GREP_HEAD_LIMIT} results (the head_limit note)")
+    if len(ordered) > _GREP_HEAD_LIMIT:
+        raise NotModelled(f"Grep with more than {_GREP_HEAD_LIMIT} results (the head_limit note)")
     names = [_shown(p, env.workdir) for p in ordered]
     return ToolResult(content=tool_messages.found_files(names) if names else tool_messages.NO_FILES_FOUND,
                       response={"mode": "files_with_matches", "filenames": names, "numFiles": len(names)})
@@ -221,15 +221,15 @@ def _grep_files(hits: Mapping[Path, list[int]], env: ToolEnvironment) -> ToolRes
 def _grep_count(hits: Mapping[Path, list[int]], env: ToolEnvironment) -> ToolResult:
     """ripgrep's ``--count``: matching lines, not matches (measured: 4 for four lines holding 'e')."""
     rows = sorted((_shown(p, env.workdir), len(n)) for p, n in hits.items())
-    if len(rows) > GREP_HEAD_LIMIT:
-        raise NotModelled(f"Grep with more than {GREP_HEAD_LIMIT} results (the head_limit note)")
+    if len(rows) > _GREP_HEAD_LIMIT:
+        raise NotModelled(f"Grep with more than {_GREP_HEAD_LIMIT} results (the head_limit note)")
     total = sum(n for _, n in rows)
     body = "\n".join(f"{name}:{n}" for name, n in rows) if rows else tool_messages.NO_MATCHES_FOUND
     return ToolResult(content=body + tool_messages.count_summary(total, len(rows)),
                       response={"mode": "count", "filenames": [], "numFiles": len(rows), "numMatches": total})
 
 
-def _grep_content(hits: Mapping[Path, list[int]], texts: Mapping[Path, list[str]], query: GrepQuery, *,
+def _grep_content(hits: Mapping[Path, list[int]], texts: Mapping[Path, list[str]], query: _GrepQuery, *,
                   single_file: bool, env: ToolEnvironment) -> ToolResult:
     """ripgrep's lines: ``:`` after a match's number, ``-`` after a context line's, ``--`` between groups;
     no file name when the search was one file (measured)."""
@@ -240,8 +240,8 @@ def _grep_content(hits: Mapping[Path, list[int]], texts: Mapping[Path, list[str]
             if out and query.context:
                 out.append("--")
             out += [_content_line(prefix, n, texts[path][n], n in hits[path], query.line_numbers) for n in group]
-    if len(out) > GREP_HEAD_LIMIT:
-        raise NotModelled(f"Grep with more than {GREP_HEAD_LIMIT} lines (the head_limit note)")
+    if len(out) > _GREP_HEAD_LIMIT:
+        raise NotModelled(f"Grep with more than {_GREP_HEAD_LIMIT} lines (the head_limit note)")
     return ToolResult(content="\n".join(out) if out else tool_messages.NO_MATCHES_FOUND,
                       response={"mode": "content", "filenames": [], "numFiles": len(hits), "content": "\n".join(out),
                                 "numLines": len(out)})

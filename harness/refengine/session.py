@@ -46,8 +46,8 @@ from harness.refengine.profiles import Profile
 from harness.refengine.runtime import Model, Runtime, new_session
 from harness.refengine.scope import raise_unmodelled
 
-DEPTH_VARIABLE = "CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH"
-MAIN_SYSTEM = "You are Claude Code, Anthropic's official CLI for Claude (reference engine)."
+_DEPTH_VARIABLE = "CLAUDE_CODE_MAX_SUBAGENT_SPAWN_DEPTH"
+_MAIN_SYSTEM = "You are Claude Code, Anthropic's official CLI for Claude (reference engine)."
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -142,7 +142,7 @@ class Engine:
         self._rt.session = new_session(home=self._home, workdir=self._rt.workdir)
 
     def prompt(self, text: str) -> PromptOutput:
-        return run_prompt(self._rt, text)
+        return _run_prompt(self._rt, text)
 
     def end_process(self) -> None:
         """SessionEnd and MCP shutdown; safe to call when no process runs."""
@@ -183,7 +183,7 @@ def process_env(*, workdir: Path, home: Path, base: Mapping[str, str]) -> dict[s
 
 
 def _depth_cap(env: Mapping[str, str], profile: Profile) -> int:
-    value = env.get(DEPTH_VARIABLE, "")
+    value = env.get(_DEPTH_VARIABLE, "")
     return int(value) if value.strip().isdigit() else profile.subagent_spawn_depth
 
 
@@ -228,7 +228,7 @@ def _main(rt: Runtime) -> Conversation:
         agent = rt.main_agent
         rt.session.main = Conversation(
             kind="main",
-            system=agents.system_text(rt, agent) if agent else MAIN_SYSTEM,
+            system=agents.system_text(rt, agent) if agent else _MAIN_SYSTEM,
             messages=[],
             pool=agents.context_tools(rt, agent, depth=0),
             explicit_tools=agents.is_allowlist(agent),
@@ -239,7 +239,7 @@ def _main(rt: Runtime) -> Conversation:
     return rt.session.main
 
 
-def run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
+def _run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
     hook_defer.check_next_prompt(rt)
     conversation = _main(rt)
     rt.session.prompt_id = str(uuid.uuid4())

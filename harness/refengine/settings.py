@@ -43,13 +43,15 @@ def settings_files(*, workdir: Path, home: Path, launch: Launch) -> dict[str, Pa
 
 
 def merged_permissions(files: Mapping[str, dict[str, Any]], *, trusted: bool) -> PermissionLists:
-    """Rules merge across files; a deny at any level wins (permissions.py). Allow rules of the project and
-    local files apply only after workspace trust (notes §4.3); ``--settings`` allow rules in an untrusted
+    """Rules merge across files; a deny at any level wins (permissions.py). In a folder whose trust was never
+    accepted the allow rules of ``.claude/settings.json`` are ignored while those of ``.claude/settings.local.json``
+    apply: measured on 2.1.252 to 2.1.332 with Edit rules with a path (``/src/**``, ``lib/**``, ``./docs/**``,
+    ``/pkg/**``) and ``Bash(touch *)`` in each file in turn (rule-edit-allow-forms-untrusted and its -swapped
+    twin; trusted, all of them apply: rule-edit-allow-forms-trusted). ``--settings`` allow rules in an untrusted
     folder are unmeasured."""
     if not trusted and _rules(files.get("flag", {}), "allow"):
         raise NotModelled("--settings allow rules in a folder whose trust was never accepted")
-    gated = ("project", "local")
-    allow = [r for level, f in files.items() if trusted or level not in gated for r in _rules(f, "allow")]
+    allow = [r for level, f in files.items() if trusted or level != "project" for r in _rules(f, "allow")]
     return PermissionLists(
         allow=tuple(allow),
         deny=tuple(r for f in files.values() for r in _rules(f, "deny")),

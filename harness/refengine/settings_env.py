@@ -37,13 +37,13 @@ _ENGINE_VARIABLES = re.compile(r"(CLAUDE|ANTHROPIC|MCP|OTEL|DISABLE|ENABLE|BASH|
                                r"CDPATH$|GLOBIGNORE$|PS[0-9]$|POSIXLY_CORRECT$|PROMPT_COMMAND$)", re.I)
 
 #: Settings levels in precedence order, lowest first.
-LEVELS = ("user", "project", "local", "flag")
+_LEVELS = ("user", "project", "local", "flag")
 
 
 def settings_env(files: Mapping[str, dict[str, Any]]) -> dict[str, str]:
     """``env`` of every settings file, key by key, the later file winning (LEVELS)."""
     out: dict[str, Any] = {}
-    for level in LEVELS:
+    for level in _LEVELS:
         value = files.get(level, {}).get("env")
         if isinstance(value, Mapping):
             out.update(value)

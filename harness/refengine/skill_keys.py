@@ -1,6 +1,6 @@
 """Skill frontmatter keys beyond the ones definition_files.skill_def reads: what each does, as far as measured.
 
-2.1.332's SKILL.md schema accepts, beside the skill keys, the keys of a plugin manifest (``MANIFEST_KEYS``:
+2.1.332's SKILL.md schema accepts, beside the skill keys, the keys of a plugin manifest (``_MANIFEST_KEYS``:
 typed there as any value, described ``@internal``), two provenance markers, ``fallback`` and ``background``. The
 binary reads the manifest keys where a SKILL.md stands for a plugin's manifest; in a user's or project's skill
 they change nothing a run shows. Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 in a project's and a user's
@@ -23,7 +23,7 @@ Not modelled, so the run says not-modelled:
   plugin or MCP skill with the same suffix is loaded (``Dropping fallback skill``), which was not measured;
 - any of these keys in a plugin's skill or in a command file (a plugin's SKILL.md may stand for its manifest).
 
-``hide-from-slash-command-tool`` (``COMMAND_KEYS``), in no release's schema, is what public plugins' commands carry
+``hide-from-slash-command-tool`` (``_COMMAND_KEYS``), in no release's schema, is what public plugins' commands carry
 (ralph-loop): in a plugin's command file it changes nothing measured (slash-command-hide-from-tool against its
 ``-absent`` contrast, 2.1.252 to 2.1.332: the command is listed to the model as before and expands when typed). A
 Skill call on such a command is not measured (skills.validation_error says not-modelled), nor the key in a skill
@@ -36,24 +36,24 @@ from collections.abc import Mapping
 from typing import Any
 
 #: Plugin-manifest keys and provenance markers a SKILL.md may carry, measured to change nothing.
-MANIFEST_KEYS = frozenset({
+_MANIFEST_KEYS = frozenset({
     "agents", "author", "channels", "created_by", "defaultEnabled", "dependencies", "displayName", "experimental",
     "homepage", "improved_by", "keywords", "lspServers", "mcpServers", "monitors", "outputStyles", "repository",
     "settings", "themes", "userConfig", "workflows",
 })
 #: Keys the binary reads for other things than the skill's own run (see the module's text).
-CONDITIONAL_KEYS = frozenset({"background", "fallback"})
+_CONDITIONAL_KEYS = frozenset({"background", "fallback"})
 #: Keys of a plugin's command file measured to change its listing and its typed expansion in nothing.
-COMMAND_KEYS = frozenset({"hide-from-slash-command-tool"})
+_COMMAND_KEYS = frozenset({"hide-from-slash-command-tool"})
 #: Every key this module decides on.
-KEYS = MANIFEST_KEYS | CONDITIONAL_KEYS
+KEYS = _MANIFEST_KEYS | _CONDITIONAL_KEYS
 #: Manifest keys whose value in a plugin manifest defines things to load: measured only empty.
 _DEFINING = frozenset({"agents", "lspServers", "mcpServers", "settings", "userConfig"})
 
 
 def command_keys(*, plugin: str | None, command: bool) -> frozenset[str]:
-    """The keys of ``COMMAND_KEYS`` known where the file is: a plugin's command only."""
-    return COMMAND_KEYS if plugin and command else frozenset()
+    """The keys of ``_COMMAND_KEYS`` known where the file is: a plugin's command only."""
+    return _COMMAND_KEYS if plugin and command else frozenset()
 
 
 def _scalar(value: Any) -> bool:

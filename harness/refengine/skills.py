@@ -22,7 +22,7 @@ from harness.refengine.permission_rules import Rule
 from harness.refengine.runtime import Runtime
 from harness.refengine.tool_model import ToolResult, skill_name
 
-MAX_SUGGESTION_DISTANCE = 2
+_MAX_SUGGESTION_DISTANCE = 2
 
 
 def validation_error(rt: Runtime, tool_input: Mapping[str, Any]) -> str | None:
@@ -86,7 +86,7 @@ def invoke(rt: Runtime, conversation: Conversation, tool_input: Mapping[str, Any
     if skill.command and skill.plugin is None and skill.allowed_tools:
         raise NotModelled(f"the project or user command {skill.name!r} with allowed-tools called through the Skill "
                           "tool (what it pre-approves then is not measured)")
-    body = render(rt, skill, str(tool_input.get("args") or ""))
+    body = _render(rt, skill, str(tool_input.get("args") or ""))
     if skill.fork:
         # A forked skill's hooks do not register for the session: the main thread's later Bash runs (measured on
         # 2.1.252, 2.1.278 and 2.1.332 by cc-harness explore, seed 1234 x1234-0187). Whether they apply inside
@@ -105,7 +105,7 @@ def invoke(rt: Runtime, conversation: Conversation, tool_input: Mapping[str, Any
     )
 
 
-def render(rt: Runtime, skill: SkillDef, args: str) -> str:
+def _render(rt: Runtime, skill: SkillDef, args: str) -> str:
     """The body with its placeholders filled (notes §2.4); arguments are appended when the body
     does not place them. ``${CLAUDE_PLUGIN_ROOT}`` is filled in a plugin's skills only: measured, a
     project skill's stays as written."""
@@ -183,7 +183,7 @@ def _plugin_name_for(name: str, available: list[str]) -> str | None:
 def _suggestion(name: str, known: list[str]) -> str | None:
     """The closest known name within edit distance 2, as in ``Unknown skill: x. Did you mean y?``."""
     scored = sorted((_distance(name, k), k) for k in known)
-    return scored[0][1] if scored and scored[0][0] <= MAX_SUGGESTION_DISTANCE else None
+    return scored[0][1] if scored and scored[0][0] <= _MAX_SUGGESTION_DISTANCE else None
 
 
 def _distance(a: str, b: str) -> int:

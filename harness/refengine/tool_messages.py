@@ -11,7 +11,7 @@ from pathlib import Path
 from harness.refengine.messages import tool_use_error
 
 BASH_NO_OUTPUT = "(Bash completed with no output)"
-FILE_STATE_NOTE = "(file state is current in your context \u2014 no need to Read it back)"
+_FILE_STATE_NOTE = "(file state is current in your context \u2014 no need to Read it back)"
 
 
 def bash_exit_code(code: int, output: str) -> str:
@@ -29,18 +29,18 @@ def read_missing_file(workdir: Path) -> str:
 
 
 def file_created(path: str) -> str:
-    return f"File created successfully at: {path} {FILE_STATE_NOTE}"
+    return f"File created successfully at: {path} {_FILE_STATE_NOTE}"
 
 
 def file_updated(path: str, *, note: bool = True) -> str:
     """``note``: 2.1.332 leaves the file-state note off an Edit of a file the context never had whole."""
-    return f"The file {path} has been updated successfully." + (f" {FILE_STATE_NOTE}" if note else "")
+    return f"The file {path} has been updated successfully." + (f" {_FILE_STATE_NOTE}" if note else "")
 
 
 def file_replaced_all(path: str, *, note: bool = True) -> str:
     """Edit with ``replace_all: true`` (measured on 2.1.252 to 2.1.332)."""
     return f"The file {path} has been updated. All occurrences were successfully replaced." + \
-        (f" {FILE_STATE_NOTE}" if note else "")
+        (f" {_FILE_STATE_NOTE}" if note else "")
 
 
 def edit_string_not_found(old: str) -> str:

@@ -53,7 +53,7 @@ def tool_error(text: str) -> ToolResult:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ToolSpec:
+class _ToolSpec:
     required: tuple[str, ...]
     string_params: tuple[str, ...] = ()
     path_param: str | None = None
@@ -62,25 +62,25 @@ class ToolSpec:
     """Schema order: the real engine re-serialises an input in it (measured for Agent and Edit)."""
 
 
-SPECS: Mapping[str, ToolSpec] = {
-    "Bash": ToolSpec(required=("command",), string_params=("command",)),
-    "Read": ToolSpec(required=("file_path",), string_params=("file_path",), path_param="file_path"),
-    "Write": ToolSpec(required=("file_path", "content"), string_params=("file_path", "content"),
+SPECS: Mapping[str, _ToolSpec] = {
+    "Bash": _ToolSpec(required=("command",), string_params=("command",)),
+    "Read": _ToolSpec(required=("file_path",), string_params=("file_path",), path_param="file_path"),
+    "Write": _ToolSpec(required=("file_path", "content"), string_params=("file_path", "content"),
                       path_param="file_path"),
-    "Edit": ToolSpec(required=("file_path", "old_string", "new_string"),
+    "Edit": _ToolSpec(required=("file_path", "old_string", "new_string"),
                      string_params=("file_path", "old_string", "new_string"), path_param="file_path",
                      defaults={"replace_all": False}, order=("file_path", "old_string", "new_string", "replace_all")),
     # Measured: permission_denials name the notebook by its absolute path, in the input's own order.
-    "NotebookEdit": ToolSpec(required=("notebook_path", "new_source"),
+    "NotebookEdit": _ToolSpec(required=("notebook_path", "new_source"),
                              string_params=("notebook_path", "new_source"), path_param="notebook_path"),
-    "Glob": ToolSpec(required=("pattern",), string_params=("pattern",)),
-    "Grep": ToolSpec(required=("pattern",), string_params=("pattern",)),
-    "WebFetch": ToolSpec(required=("url", "prompt"), string_params=("url", "prompt")),
-    "WebSearch": ToolSpec(required=("query",), string_params=("query",)),
-    "Skill": ToolSpec(required=("skill",), string_params=("skill",)),
-    "Agent": ToolSpec(required=("description", "prompt"), string_params=("description", "prompt"),
+    "Glob": _ToolSpec(required=("pattern",), string_params=("pattern",)),
+    "Grep": _ToolSpec(required=("pattern",), string_params=("pattern",)),
+    "WebFetch": _ToolSpec(required=("url", "prompt"), string_params=("url", "prompt")),
+    "WebSearch": _ToolSpec(required=("query",), string_params=("query",)),
+    "Skill": _ToolSpec(required=("skill",), string_params=("skill",)),
+    "Agent": _ToolSpec(required=("description", "prompt"), string_params=("description", "prompt"),
                       order=("description", "prompt", "subagent_type", "model", "run_in_background")),
-    "StructuredOutput": ToolSpec(required=("ok",)),
+    "StructuredOutput": _ToolSpec(required=("ok",)),
 }
 
 

@@ -22,7 +22,7 @@ from harness.refengine.search_tools import run_glob, run_grep
 from harness.refengine.session_file import project_folder
 from harness.refengine.tool_model import ToolEnvironment, ToolResult, resolve, tool_error
 
-BASH_TIMEOUT_SECONDS = 120.0  # the Bash tool's default (2 minutes)
+_BASH_TIMEOUT_SECONDS = 120.0  # the Bash tool's default (2 minutes)
 
 
 #: The longest line Read shows whole (longer ones are cut, not modelled).
@@ -34,10 +34,10 @@ def _unchanged_since_seen(tool: str, path: Path, env: ToolEnvironment) -> None:
         raise NotModelled(f"{tool} of a file changed on disk since this context read or wrote it")
 
 
-def run_bash(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
+def _run_bash(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     """``bash -c`` in the working copy with stderr merged into stdout (measured: ``OUT\\nERR``)."""
     timeout_ms = tool_input.get("timeout")
-    timeout = timeout_ms / 1000 if isinstance(timeout_ms, int | float) and timeout_ms > 0 else BASH_TIMEOUT_SECONDS
+    timeout = timeout_ms / 1000 if isinstance(timeout_ms, int | float) and timeout_ms > 0 else _BASH_TIMEOUT_SECONDS
     folder = project_folder(Path(env.env.get("HOME", "/nonexistent")), env.workdir)
     with transcript_reads.Watch(folder, who=f"the Bash command {tool_input['command']!r}") as watch:
         proc = launch.run_shell_command(tool_input["command"], env=env.env, cwd=env.workdir, stdin=None,
@@ -164,7 +164,7 @@ def _edit_create(given: str, path: Path, content: str, env: ToolEnvironment) -> 
 
 
 MACHINE_TOOLS: Mapping[str, Callable[[Mapping[str, Any], ToolEnvironment], ToolResult]] = {
-    "Bash": run_bash, "Read": run_read, "Write": run_write, "Edit": run_edit, "Glob": run_glob, "Grep": run_grep,
+    "Bash": _run_bash, "Read": run_read, "Write": run_write, "Edit": run_edit, "Glob": run_glob, "Grep": run_grep,
     "NotebookEdit": run_notebook_edit,
 }
 READ_ONLY_TOOLS = frozenset({"Read", "Glob", "Grep"})

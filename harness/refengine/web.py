@@ -27,12 +27,12 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.runtime import Request, Runtime
 from harness.refengine.tool_model import ToolResult
 
-FETCH_TIMEOUT_SECONDS = 60.0
+_FETCH_TIMEOUT_SECONDS = 60.0
 # Stand-ins: what the side requests say besides the page and the query was not measured (the scripted
 # model answers any tool-less request ``ok`` and matches the search request by its opening).
-FETCH_SIDE_SYSTEM = "You answer a question about the content of a web page."
-SEARCH_SIDE_SYSTEM = "You are an assistant for performing a web search tool use."
-SERVER_SEARCH_TOOL = "web_search"
+_FETCH_SIDE_SYSTEM = "You answer a question about the content of a web page."
+_SEARCH_SIDE_SYSTEM = "You are an assistant for performing a web search tool use."
+_SERVER_SEARCH_TOOL = "web_search"
 
 
 def run_webfetch(rt: Runtime, tool_input: Mapping[str, Any]) -> ToolResult:
@@ -48,7 +48,7 @@ def run_webfetch(rt: Runtime, tool_input: Mapping[str, Any]) -> ToolResult:
         return fetched
     body, content_type = fetched
     reply = text_of(rt.model.respond(Request(
-        system=FETCH_SIDE_SYSTEM,
+        system=_FETCH_SIDE_SYSTEM,
         messages=(user_text(f"Web page content:\n---\n{_page_text(body, content_type)}\n---\n\n"
                             f"{tool_input['prompt']}"),),
         tools=())))
@@ -63,7 +63,7 @@ def _fetch(rt: Runtime, parts: SplitResult) -> tuple[bytes, str] | ToolResult:
     request = urllib.request.Request(url, headers={"User-Agent": _user_agent(rt)})
     opener = http_client.opener(rt.env, _NoRedirects(), urllib.request.HTTPSHandler(context=_tls(rt.env)))
     try:
-        with opener.open(request, timeout=FETCH_TIMEOUT_SECONDS) as response:
+        with opener.open(request, timeout=_FETCH_TIMEOUT_SECONDS) as response:
             return response.read(), response.headers.get_content_type()
     except urllib.error.HTTPError as exc:
         if exc.code == 404:
@@ -112,8 +112,8 @@ def run_websearch(rt: Runtime, tool_input: Mapping[str, Any]) -> ToolResult:
         raise NotModelled("WebSearch with allowed_domains or blocked_domains")
     query = str(tool_input["query"])
     started = time.monotonic()
-    request = Request(system=SEARCH_SIDE_SYSTEM, messages=(user_text(tool_messages.websearch_request(query)),),
-                      tools=(SERVER_SEARCH_TOOL,))
+    request = Request(system=_SEARCH_SIDE_SYSTEM, messages=(user_text(tool_messages.websearch_request(query)),),
+                      tools=(_SERVER_SEARCH_TOOL,))
     reply = rt.model.respond(request)
     if any(block.get("type") != "text" for block in reply):
         raise NotModelled("WebSearch whose model calls a tool (the API runs web_search itself)")

@@ -7,7 +7,7 @@ from harness.report import escape
 from harness.report.model import AgentsTable
 
 #: What the section says of its figures (the same words in the Markdown and the HTML report).
-ABOUT = (
+_ABOUT = (
     "Which parts of a setup each engine honours: per part of a setup (and per hook event a case registers, MCP"
     " servers, definitions from a plugin), the cases that reach it, by status; the last rows count every case."
     " not-modelled: the engine cannot be given that part of the case (its record says why). Another agent's"
@@ -15,7 +15,7 @@ ABOUT = (
     " given, else the agent's committed snapshot of the case (what it printed when it was recorded) judged by"
     " today's case and expectations; a case with neither is not recorded."
 )
-UNRECORDED = "not recorded"
+_UNRECORDED = "not recorded"
 
 
 def _unrecorded(t: AgentsTable) -> list[str]:
@@ -32,14 +32,14 @@ def markdown_lines(t: AgentsTable | None) -> list[str]:
         "",
         "## Agents",
         "",
-        ABOUT,
+        _ABOUT,
         "",
         "| part | " + " | ".join(escape.markdown(e.text()) for e in t.engines) + " |",
         "|---" * (len(t.engines) + 1) + "|",
     ]
     lines += [f"| {row} | " + " | ".join(t.cell(row, e) for e in t.engines) + " |" for row in t.rows]
     if cells := _unrecorded(t):
-        lines.append(f"| {UNRECORDED} | " + " | ".join(cells) + " |")
+        lines.append(f"| {_UNRECORDED} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -53,5 +53,5 @@ def html_section(t: AgentsTable | None) -> str:
         for row in t.rows
     )
     if cells := _unrecorded(t):
-        rows += f"<tr><td>{UNRECORDED}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
-    return f'<h2 id="agents">Agents</h2><p>{escape.html(ABOUT)}</p><table><tr><th>part</th>{head}</tr>{rows}</table>'
+        rows += f"<tr><td>{_UNRECORDED}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+    return f'<h2 id="agents">Agents</h2><p>{escape.html(_ABOUT)}</p><table><tr><th>part</th>{head}</tr>{rows}</table>'

@@ -23,7 +23,7 @@ def _cases(entry: Element, link: Callable[[str], str], limit: int) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def table_lines(c: Compatibility, kind: ElementKind, link: Callable[[str], str], *, limit: int = 4) -> list[str]:
+def _table_lines(c: Compatibility, kind: ElementKind, link: Callable[[str], str], *, limit: int = 4) -> list[str]:
     """One Markdown table: the element, ✓ or — per pinned version, the cases (or why none)."""
     lines = [
         "| " + " | ".join(["element", *c.versions, "cases"]) + " |",
@@ -68,7 +68,7 @@ def markdown_lines(c: Compatibility, *, link: Callable[[str], str], reference: s
         "|---|---|---|---|---|---|",
     ]
     lines += [f"| {k} | {v} | {n} | {cv} | {u} | {b} |" for k, v, n, cv, u, b in c.figures]
-    lines += ["", f"### {c.hook_events.title}", "", *table_lines(c, c.hook_events, link)]
+    lines += ["", f"### {c.hook_events.title}", "", *_table_lines(c, c.hook_events, link)]
     return lines
 
 
@@ -111,7 +111,7 @@ def contract_markdown(c: Compatibility, *, link: Callable[[str], str]) -> str:
     ]
     for kind in c.kinds:
         if kind.elements:
-            lines += ["", f"## {kind.title}", "", *table_lines(c, kind, link)]
+            lines += ["", f"## {kind.title}", "", *_table_lines(c, kind, link)]
             if kind is c.hook_events:
                 lines += _payloads(kind)
     return "\n".join(lines) + "\n"

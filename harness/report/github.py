@@ -18,19 +18,19 @@ from harness.report.model import Model
 from harness.results import Record
 
 #: A record's reason is cut to this many characters in the summary and in an annotation.
-REASON_CHARS = 300
+_REASON_CHARS = 300
 #: Annotations per run at the most: GitHub shows at most 10 errors and 10 warnings per step anyway.
-MAX_ANNOTATIONS = 50
+_MAX_ANNOTATIONS = 50
 #: Case ids that may be turned into a file path: anything else is named in the message only.
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
-def markdown_text(text: str) -> str:
+def _markdown_text(text: str) -> str:
     """Case text inside the summary: no raw HTML (the summary renders it), no table or code breaks."""
     return escape.markdown(text)
 
 
-def reason(record: Record) -> str:
+def _reason(record: Record) -> str:
     """One line saying why a record is not a pass: its fault, else its first unexpected finding."""
     if record.fault is not None:
         text = record.fault.message.splitlines()[0] if record.fault.message else record.status.value
@@ -44,7 +44,7 @@ def reason(record: Record) -> str:
         else:
             text = record.status.label
     text = escape.text(text).replace("\n", " ")
-    return text if len(text) <= REASON_CHARS else text[:REASON_CHARS] + "…"
+    return text if len(text) <= _REASON_CHARS else text[:_REASON_CHARS] + "…"
 
 
 def _needs_a_look(records: Sequence[Record]) -> list[Record]:
@@ -55,19 +55,19 @@ def _needs_a_look(records: Sequence[Record]) -> list[Record]:
 def summary(model: Model, *, title: str = "cc-harness") -> str:
     """The job summary: totals per engine, each engine's grid, and every record that is not a pass."""
     records, grids, shown = model.records, model.grids, model.columns
-    lines = [f"## {markdown_text(title)}", ""]
+    lines = [f"## {_markdown_text(title)}", ""]
     lines += ["| engine | " + " | ".join(s.value for s in shown) + " |", "|---" * (len(shown) + 1) + "|"]
     lines += [
-        f"| {markdown_text(g.engine.text())} | " + " | ".join(str(g.totals[s]) for s in shown) + " |" for g in grids
+        f"| {_markdown_text(g.engine.text())} | " + " | ".join(str(g.totals[s]) for s in shown) + " |" for g in grids
     ]
     looks = _needs_a_look(records)
     if looks:
         lines += ["", "### Not a pass", ""]
         for r in looks:
-            where = f"{markdown_text(r.engine.text())} · `{markdown_text(r.case)}`"
-            lines.append(f"- **{r.status.value}** · {where}: {markdown_text(reason(r))}")
+            where = f"{_markdown_text(r.engine.text())} · `{_markdown_text(r.case)}`"
+            lines.append(f"- **{r.status.value}** · {where}: {_markdown_text(_reason(r))}")
     for g in grids:
-        lines += ["", "<details>", f"<summary>{markdown_text(g.engine.text())}: caller → callee grid</summary>", ""]
+        lines += ["", "<details>", f"<summary>{_markdown_text(g.engine.text())}: caller → callee grid</summary>", ""]
         lines += [*grid_table(g), "", "</details>"]
     return "\n".join(lines) + "\n"
 
@@ -89,9 +89,9 @@ def annotation_lines(records: Sequence[Record], *, case_file: Callable[[str], st
     so that a team sees it without its build going red. ``case_file`` maps a case id to the path of its
     case file relative to the repository root (the runner places the note there)."""
     out = []
-    for r in _needs_a_look(records)[:MAX_ANNOTATIONS]:
+    for r in _needs_a_look(records)[:_MAX_ANNOTATIONS]:
         level = "error" if r.status.is_bad else "warning"
         where = f"file={_property(case_file(r.case))}," if _SAFE_ID.match(r.case) else ""
         title = _property(f"{r.case} on {r.engine}: {r.status.value}")
-        out.append(f"::{level} {where}title={title}::{_data(reason(r))}")
+        out.append(f"::{level} {where}title={title}::{_data(_reason(r))}")
     return out

@@ -16,9 +16,9 @@ from harness.results import Record
 from harness.timeline_model import Timeline
 
 #: Observed strings are cut in table cells; the list under the table has them whole (up to this).
-CELL_CHARS = 60
-LIST_CHARS = 400
-VERDICT_SYMBOL = {
+_CELL_CHARS = 60
+_LIST_CHARS = 400
+_VERDICT_SYMBOL = {
     Verdict.HOLDS: "✅", Verdict.DIFFERS: "🟡", Verdict.ERROR: "💥", Verdict.NOT_MODELLED: "◌", Verdict.NONE: "·"
 }
 
@@ -110,14 +110,14 @@ def _sources(sources: Sources | None, engines: Sequence[EngineName]) -> list[str
 
 
 def _claim_cell(cell: ClaimCell) -> str:
-    symbol = VERDICT_SYMBOL[cell.verdict]
+    symbol = _VERDICT_SYMBOL[cell.verdict]
     if cell.verdict is Verdict.NONE:
         return "·"
     if cell.verdict is not Verdict.DIFFERS:
         return f"{symbol} {cell.verdict}" + (" (stale expectation)" if cell.stale else "")
     first = cell.observations[0]
     more = f" (+{len(cell.observations) - 1})" if len(cell.observations) > 1 else ""
-    return f"{'❌' if cell.unexpected else symbol} differs: {_code(first.observed, limit=CELL_CHARS)}{more}"
+    return f"{'❌' if cell.unexpected else symbol} differs: {_code(first.observed, limit=_CELL_CHARS)}{more}"
 
 
 def _claims_table(rows: Sequence[ClaimRow], engines: Sequence[EngineName]) -> list[str]:
@@ -141,7 +141,7 @@ def _observations(rows: Sequence[ClaimRow], engines: Sequence[EngineName]) -> li
             why = f"known difference: {o.reason}" if o.known else "**unexpected** (not in the expectations file)"
             shown_at = f"`{escape.markdown_code(o.case)}` · `{escape.markdown_code(o.at)}`"
             where = f"{escape.markdown(engine.text())} · {shown_at}"
-            lines.append(f"- {where}: observed {_code(o.observed, limit=LIST_CHARS)} — {why}")
+            lines.append(f"- {where}: observed {_code(o.observed, limit=_LIST_CHARS)} — {why}")
     return lines
 
 
@@ -183,7 +183,7 @@ def _timeline(t: Timeline) -> list[str]:
         lines.append(
             f"| {escape.markdown(row.behaviour)} | {row.first} | {last} | {row.last_same} | "
             f"`{escape.markdown_code(case)}` `{escape.markdown_code(at)}`{more} | "
-            f"{_code(row.old, limit=CELL_CHARS)} | {_code(row.new, limit=CELL_CHARS)} |"
+            f"{_code(row.old, limit=_CELL_CHARS)} | {_code(row.new, limit=_CELL_CHARS)} |"
         )
     return lines
 

@@ -16,19 +16,19 @@ from harness.report.escape import SafeConsole
 from harness.report.model import ChangeList, EngineGrid
 
 #: Longer values are cut in the terminal (the results file keeps them whole).
-MAX_SHOWN = 600
+_MAX_SHOWN = 600
 _STATUS_STYLE = {Status.PASS: "green", Status.KNOWN: "yellow", Status.FAIL: "red", Status.NOT_MODELLED: "dim"}
 
 
 #: Characters kept on each side of where two long values start (and stop) differing.
-CONTEXT = 60
+_CONTEXT = 60
 
 
 def _cut(text: str) -> Text:
-    return Text(text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + f"… <{len(text)} chars>")
+    return Text(text if len(text) <= _MAX_SHOWN else text[:_MAX_SHOWN] + f"… <{len(text)} chars>")
 
 
-def focus(old: str, new: str, *, context: int = CONTEXT) -> tuple[str, str]:
+def _focus(old: str, new: str, *, context: int = _CONTEXT) -> tuple[str, str]:
     """Both values cut down to the part that differs, with ``context`` characters around it.
 
     Two 700-character subagent results that differ in one id should show the id, not 700 characters.
@@ -70,7 +70,7 @@ def _case_block(out: Console, change: CaseChange, *, old_label: str, new_label: 
         table.add_column(old_label, overflow="fold")
         table.add_column(new_label, overflow="fold")
         for f in change.fields:
-            old, new = focus(f.old, f.new)
+            old, new = _focus(f.old, f.new)
             table.add_row(Text(f.where), _cut(old), _cut(new))
         out.print(table)
 

@@ -24,15 +24,15 @@ from harness.surface.model import Kind, element, split
 
 #: The rows after the parts and the hook events: MCP servers, what comes from a plugin (a source, not a part),
 #: and every case.
-MCP, PLUGIN, ALL = "MCP", "plugin", "every case"
-HOOK_EVENT = "hook: "
+MCP, _PLUGIN, ALL = "MCP", "plugin", "every case"
+_HOOK_EVENT = "hook: "
 
 
 def setup_rows(case: Case) -> frozenset[str]:
     """The rows a case's setup reaches beyond its combination: each hook event its settings or plugins register
     (``hook: PreToolUse``), and MCP when it has a ``.mcp.json`` or calls an ``mcp__`` tool."""
     elements = case_elements(case)
-    rows = {HOOK_EVENT + name for kind, name in map(split, elements) if kind is Kind.HOOK_EVENT}
+    rows = {_HOOK_EVENT + name for kind, name in map(split, elements) if kind is Kind.HOOK_EVENT}
     folders = (case.directory, *case.fixture_dirs)
     if any((d / ".mcp.json").is_file() for d in folders) or any(
         e.startswith(element(Kind.TOOL, "mcp__")) for e in elements
@@ -41,13 +41,13 @@ def setup_rows(case: Case) -> frozenset[str]:
     return frozenset(rows)
 
 
-def rows_of(record: Record, setup: Mapping[str, frozenset[str]]) -> set[str]:
+def _rows_of(record: Record, setup: Mapping[str, frozenset[str]]) -> set[str]:
     """The rows a record's case reaches: both sides of its combination, its setup's rows (``setup``: by case
     id), ``plugin`` when a source is one, and the every-case row."""
     sides = {side.strip() for side in record.combination.split("->") if side.strip()}
     reached = {side for side in sides if side in PARTS} | set(setup.get(record.case, ())) | {ALL}
-    if PLUGIN in record.sources:
-        reached.add(PLUGIN)
+    if _PLUGIN in record.sources:
+        reached.add(_PLUGIN)
     return reached
 
 
@@ -67,12 +67,12 @@ def table(
     setup = setup or {}
     cells: dict[tuple[str, EngineName], Counter[Status]] = {}
     for record in records:
-        for row in rows_of(record, setup):
+        for row in _rows_of(record, setup):
             cells.setdefault((row, record.engine), Counter())[record.status] += 1
-    events = sorted({row for rows in setup.values() for row in rows if row.startswith(HOOK_EVENT)})
+    events = sorted({row for rows in setup.values() for row in rows if row.startswith(_HOOK_EVENT)})
     return AgentsTable(
         engines=tuple(engines),
-        rows=(*PARTS, *events, MCP, PLUGIN, ALL),
+        rows=(*PARTS, *events, MCP, _PLUGIN, ALL),
         cells=cells,
         unrecorded=dict(unrecorded or {}),
     )

@@ -14,7 +14,7 @@ from harness.results import Record, totals
 COLUMNS = (*PARTS, ALONE)
 
 #: Flags a grid cell gets a footnote for, and what each means for a reader of the grid.
-FOOTNOTE_FLAGS = {
+_FOOTNOTE_FLAGS = {
     "silent-fail": "silent fail: a wrong or missing setting gives no error, so the case checks that nothing happens",
     "impossible": "impossible: no part can make this call; the case shows that it does not happen",
     "model-mediated": "model-mediated: the link exists only because the model chose to make the call; "
@@ -53,7 +53,7 @@ def engine_grid(records: Sequence[Record], *, engine: EngineName) -> EngineGrid:
     flags = {r.case: r.flags for r in mine}
     notes: list[Footnote] = []
     for cell in grid_cells:
-        for flag, meaning in FOOTNOTE_FLAGS.items():
+        for flag, meaning in _FOOTNOTE_FLAGS.items():
             flagged = tuple(c for c in cell.cases if flag in flags[c])
             if flagged:
                 text = f"{cell_label(cell.caller, cell.callee)}: {meaning} ({', '.join(flagged)})"

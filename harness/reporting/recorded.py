@@ -86,12 +86,12 @@ def record_of(case: Case, engine: Engine, *, snapshot_root: Path, expectations: 
     name = engine.name
     if (unsayable := not_modelled(case, engine)) is not None:
         return unsayable
-    shown = snapshots.read(snapshot_root, name.text(), case.id)
+    shown = snapshots.read(snapshot_root, name, case.id)
     if shown is None:
         return None
     # The debug log is not part of a snapshot: its checks, and the known differences found in it, are judged by
     # live runs only (listed here, they would be taken for stale).
-    listed = [k for k in expectations.listed(name.text(), case.id) if k.at != DEBUG_LOG_AT]
+    listed = [k for k in expectations.listed(name, case.id) if k.at != DEBUG_LOG_AT]
     findings, status = judged(
         case,
         shown,

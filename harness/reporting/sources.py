@@ -15,17 +15,17 @@ from harness.reporting.grid import COLUMNS, cell_label, cell_name, counts
 from harness.results import Record
 
 #: The column of a grid cell whose parts all come from the project (and of records without ``sources``).
-PROJECT = "project"
+_PROJECT = "project"
 
 
 def source_columns(sources: str) -> tuple[str, ...]:
     """The sources-by-grid columns a record counts in: each source other than the project (and built-ins)
     that one of its parts comes from, or ``project`` when there is none."""
     if not sources:
-        return (PROJECT,)
+        return (_PROJECT,)
     parsed = Sources.parse(sources)
-    found = {s for s in (*parsed.caller, *parsed.callee)} - {PROJECT, "builtin"}
-    return tuple(s for s in SOURCES if s in found) or (PROJECT,)
+    found = {s for s in (*parsed.caller, *parsed.callee)} - {_PROJECT, "builtin"}
+    return tuple(s for s in SOURCES if s in found) or (_PROJECT,)
 
 
 def source_grid(records: Sequence[Record], *, engine: EngineName, columns: Sequence[str]) -> SourceGrid:
@@ -45,7 +45,7 @@ def source_grid(records: Sequence[Record], *, engine: EngineName, columns: Seque
     return SourceGrid(engine=engine, columns=tuple(columns), rows=tuple(rows))
 
 
-def source_grid_columns(records: Iterable[Record]) -> tuple[str, ...]:
+def _source_grid_columns(records: Iterable[Record]) -> tuple[str, ...]:
     """The source columns that occur, project first, then as SOURCES orders them."""
     found = {c for r in records if r.combination for c in source_columns(r.sources)}
     return tuple(s for s in SOURCES if s in found)
@@ -53,21 +53,21 @@ def source_grid_columns(records: Iterable[Record]) -> tuple[str, ...]:
 
 #: A clash case's definitions each leave ``FROM-<SOURCE>`` in a file of the working copy when they run (a
 #: handler repeated in several files writes ``SAME-HANDLER``): docs/case-format.md, "sources".
-MARKERS = re.compile(r"\b(FROM-(?:USER|PROJECT|LOCAL|CLI|PLUGIN)|SAME-HANDLER)\b")
+_MARKERS = re.compile(r"\b(FROM-(?:USER|PROJECT|LOCAL|CLI|PLUGIN)|SAME-HANDLER)\b")
 
 
 def ran_markers(record: Record) -> str:
     """What a clash case's run left: ``user, plugin`` (the sources whose definitions ran, in SOURCES order),
     ``; SAME-HANDLER x2`` when a repeated handler ran more than once; ``(none)`` for nothing."""
     files = (record.transcript or {}).get("files") or {}
-    found = Counter(m for text in files.values() if isinstance(text, str) for m in MARKERS.findall(text))
+    found = Counter(m for text in files.values() if isinstance(text, str) for m in _MARKERS.findall(text))
     sources = [s for s in SOURCES if f"FROM-{s.upper()}" in found]
     same = found.get("SAME-HANDLER", 0)
     text = ", ".join(sources) or "(none)"
     return text + (f"; SAME-HANDLER x{same}" if same else "")
 
 
-def outside_kind(records: Sequence[Record]) -> str:
+def _outside_kind(records: Sequence[Record]) -> str:
     """What clashes in a clash case outside the grid, from what its runs did: ``MCP server`` when a call named
     an ``mcp__`` tool, ``permission rule`` when a prompt's ``permission_denials`` holds a call, else ``—``."""
     transcripts = [r.transcript or {} for r in records]
@@ -79,7 +79,7 @@ def outside_kind(records: Sequence[Record]) -> str:
     return "—"
 
 
-def refused(record: Record) -> str:
+def _refused(record: Record) -> str:
     """What a permission clash case's run refused: ``refused 2 calls`` (``permission_denials``)."""
     n = sum(len(p.get("permission_denials") or ()) for p in (record.transcript or {}).get("prompts") or ())
     return f"refused {n} call{'s' if n != 1 else ''}"
@@ -102,10 +102,10 @@ def precedence_rows(records: Sequence[Record], *, engines: Sequence[EngineName])
     for case, (kind, side) in sorted(clashes.items(), key=lambda kv: (order.get(kv[1][0], len(PARTS)), kv[0])):
         mine = {e: [r for r in records if r.engine == e and r.case == case] for e in engines}
         if kind == "—":
-            kind = outside_kind([r for rs in mine.values() for r in rs])
+            kind = _outside_kind([r for rs in mine.values() for r in rs])
         cells = {e: claim_cell(rs) for e, rs in mine.items()}
         # A permission case leaves no markers: what it refused is its evidence.
-        shown = refused if kind == "permission rule" else ran_markers
+        shown = _refused if kind == "permission rule" else ran_markers
         ran = {e: shown(rs[0]) if rs and not rs[0].status.is_error else "" for e, rs in mine.items()}
         rows.append(PrecedenceRow(case=case, kind=kind, order=side, cells=cells, ran=ran))
     return rows
@@ -113,7 +113,7 @@ def precedence_rows(records: Sequence[Record], *, engines: Sequence[EngineName])
 
 def sources_of(records: Sequence[Record], *, engines: Sequence[EngineName]) -> SourcesView | None:
     """The sources section; None when every part of every case is the project's and nothing clashes."""
-    columns = source_grid_columns(records)
+    columns = _source_grid_columns(records)
     precedence = precedence_rows(records, engines=engines)
     if columns == ("project",) and not precedence:
         return None

@@ -272,7 +272,7 @@ def record_snapshots(report: Report, *, jobs: int = 2) -> list[str]:
         folder, engine = job
         found = load_or_broken(folder, catalogue=suite.catalogue)
         record = run_named(found, engine, expectations=expectations, default_version=default)
-        path = snapshots.path_for(suite.snapshots, engine.text(), found.id)
+        path = snapshots.path_for(suite.snapshots, engine, found.id)
         if record.status in (Status.PASS, Status.KNOWN) and record.transcript is not None:
             if not path.exists():
                 path.parent.mkdir(parents=True, exist_ok=True)

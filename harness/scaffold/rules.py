@@ -47,7 +47,7 @@ _PLAIN = re.compile(r"[\w./=-]+(?: [\w./=-]+)*")
 #: A folder rule of the measured shapes: ``seg/**`` (the folder at any depth) or ``//abs/**``.
 _FOLDER = re.compile(r"(//)?([\w.-]+(?:/[\w.-]+)*)/\*\*")
 #: The file a path rule's probe names: never a file of the team's (the call is refused before it is touched).
-PROBE_FILE = "cc-harness-probe.txt"
+_PROBE_FILE = "cc-harness-probe.txt"
 #: Tools whose rules a PreToolUse hook may answer before (the folder rules of Read and Edit come before hooks).
 _HOOKS_FIRST = frozenset({"Bash", "WebFetch"})
 #: The case's own user settings for a WebFetch probe: the engine's domain preflight would reach the network.
@@ -137,7 +137,7 @@ def _candidate(rule: Rule) -> _Probe | None:
         found = _FOLDER.fullmatch(spec)
         if found is None:
             return None
-        path = f"/{found.group(2)}/{PROBE_FILE}" if found.group(1) else f"{found.group(2)}/{PROBE_FILE}"
+        path = f"/{found.group(2)}/{_PROBE_FILE}" if found.group(1) else f"{found.group(2)}/{_PROBE_FILE}"
         tool_input: dict[str, Any] = {"file_path": path}
         if rule.tool == "Edit":
             tool_input |= {"old_string": "cc-harness", "new_string": "cc-harness-probe"}

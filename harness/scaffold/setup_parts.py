@@ -176,7 +176,7 @@ def ignore_results(root: Path, results: Path) -> Planned | None:
 
 
 #: What init takes from a user's ``~/.claude``: definitions only, never credentials, history or caches.
-HOME_PARTS = ("skills", "agents")
+_HOME_PARTS = ("skills", "agents")
 
 
 def home_cases(claude_home: Path, *, root: Path, cases: Path, version: str, report: Report) -> list[Planned]:
@@ -192,9 +192,9 @@ def home_cases(claude_home: Path, *, root: Path, cases: Path, version: str, repo
     shared = cases / "home" / ".claude"
     out: list[Planned] = []
     for entry in sorted(claude_home.iterdir()):
-        if entry.name not in HOME_PARTS:
+        if entry.name not in _HOME_PARTS:
             report.skipped.append(
-                f"~/.claude/{entry.name}: not copied (init takes {' and '.join(HOME_PARTS)} from a HOME; never"
+                f"~/.claude/{entry.name}: not copied (init takes {' and '.join(_HOME_PARTS)} from a HOME; never"
                 " credentials, settings, history or caches)"
             )
             continue
@@ -212,7 +212,7 @@ def home_cases(claude_home: Path, *, root: Path, cases: Path, version: str, repo
         home, empty = Path(scratch) / "home", Path(scratch) / "work"
         (home / ".claude").mkdir(parents=True)
         empty.mkdir()
-        for part in HOME_PARTS:
+        for part in _HOME_PARTS:
             if (claude_home / part).is_dir():
                 (home / ".claude" / part).symlink_to(claude_home / part)
         config = load_project(workdir=empty, home=home, trusted=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.case import Case
+from harness.engine_name import EngineName
 from harness.surface import coverage
 from harness.surface.model import Kind, Surface, element
 
@@ -46,12 +47,12 @@ def _records(value: Any) -> Iterator[dict[str, Any]]:
             yield from _records(v)
 
 
-def payload_keys(snapshots: Path, versions: Iterable[str]) -> dict[tuple[str, str], set[str]]:
+def _payload_keys(snapshots: Path, versions: Iterable[str]) -> dict[tuple[str, str], set[str]]:
     """(event, version) -> the keys of every hook stdin payload a case saved in a file of its run
     (``hook-input.jsonl`` and the like), as claude@version's committed snapshots hold them."""
     out: dict[tuple[str, str], set[str]] = {}
     for version in versions:
-        for path in sorted((snapshots / f"claude-{version}").glob("*.json")):
+        for path in sorted((snapshots / EngineName.claude(version).dir).glob("*.json")):
             try:
                 files = json.loads(path.read_text()).get("files") or {}
             except (OSError, ValueError, AttributeError):
@@ -67,7 +68,7 @@ def build(
 ) -> Contract:
     versions = tuple(s.version for s in surfaces)
     by = coverage.by_element(cases, surfaces)
-    payloads = payload_keys(snapshots, versions) if snapshots is not None else {}
+    payloads = _payload_keys(snapshots, versions) if snapshots is not None else {}
     entries = []
     for kind in Kind:
         names = sorted(set().union(*(s.elements.get(kind, frozenset()) for s in surfaces)))

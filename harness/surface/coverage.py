@@ -70,7 +70,7 @@ def _frontmatter(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def rule_forms_of(rule: str) -> set[str]:
+def _rule_forms_of(rule: str) -> set[str]:
     """The forms a rule written in a case is an instance of: its own shape (``Bash(<prefix>:*)``) and,
     for a named tool, the generic one (``<tool>(<glob>)``)."""
     shape = rule_shape(rule)
@@ -111,7 +111,7 @@ def _settings(data: Any, outputs: Iterable[str] = ()) -> set[str]:
         for key in ("allow", "deny", "ask"):
             for rule in perms.get(key) or []:
                 if isinstance(rule, str):
-                    out |= {element(Kind.RULE_FORM, f) for f in rule_forms_of(rule)}
+                    out |= {element(Kind.RULE_FORM, f) for f in _rule_forms_of(rule)}
     return out
 
 

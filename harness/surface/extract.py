@@ -180,7 +180,7 @@ def rule_shape(example: str) -> str | None:
     return f"{tool}({shape})"
 
 
-READERS = {
+_READERS = {
     Kind.HOOK_EVENT: hook_events,
     Kind.HOOK_OUTPUT: hook_outputs,
     Kind.HOOK_HANDLER: hook_handlers,
@@ -191,5 +191,5 @@ READERS = {
 }
 
 
-def from_bundle(text: str, kinds: Iterable[Kind] = READERS) -> dict[Kind, set[str]]:
-    return {kind: READERS[kind](text) for kind in kinds}
+def from_bundle(text: str, kinds: Iterable[Kind] = _READERS) -> dict[Kind, set[str]]:
+    return {kind: _READERS[kind](text) for kind in kinds}

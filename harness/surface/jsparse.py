@@ -19,7 +19,7 @@ _CALL_OBJECT = re.compile(r"(?:[(=:,\[?]|return|=>)\{")
 _STRINGS = re.compile(r'\[(?:"[^"\\\n]*",)*"[^"\\\n]*"\]')
 
 
-def skip_string(text: str, i: int) -> int:
+def _skip_string(text: str, i: int) -> int:
     """The index just after the string literal (``"``, ``'`` or template) that starts at ``i``."""
     quote = text[i]
     j = i + 1
@@ -64,7 +64,7 @@ def end_of(text: str, i: int, limit: int = 400_000) -> int:
     while j < stop:
         c = text[j]
         if c in "\"'`":
-            j = skip_string(text, j)
+            j = _skip_string(text, j)
             prev = '"'
             continue
         if c == "/" and prev in _REGEX_BEFORE:
@@ -104,7 +104,7 @@ def top_level_keys(text: str, i: int) -> list[tuple[str, int]]:
                 continue
             expect_key = False
         if c in "\"'`":
-            j = skip_string(text, j)
+            j = _skip_string(text, j)
             continue
         if c == "/" and text[j - 1] in _REGEX_BEFORE:
             j = _skip_regex(text, j)

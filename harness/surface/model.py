@@ -81,7 +81,7 @@ class Surface:
 
 
 def surface_path(root: Path, version: str) -> Path:
-    return root / f"claude-{version}.json"
+    return root / f"{EngineName.claude(version).dir}.json"
 
 
 def committed(root: Path, versions: list[str]) -> list[Surface]:
@@ -89,14 +89,14 @@ def committed(root: Path, versions: list[str]) -> list[Surface]:
     return [Surface.from_file(surface_path(root, v)) for v in versions if surface_path(root, v).is_file()]
 
 
-def changes(old: Surface, new: Surface) -> tuple[list[str], list[str]]:
+def _changes(old: Surface, new: Surface) -> tuple[list[str], list[str]]:
     """Element ids ``new`` adds and drops against ``old``, sorted."""
     return sorted(new.ids() - old.ids()), sorted(old.ids() - new.ids())
 
 
 def change_lines(old: Surface, new: Surface, covered: dict[str, tuple[str, ...]]) -> list[str]:
     """One line per element ``new`` adds or drops against ``old``, saying which cases reach it."""
-    added, dropped = changes(old, new)
+    added, dropped = _changes(old, new)
     lines = []
     for verb, ids in (("adds", added), ("drops", dropped)):
         for e in ids:

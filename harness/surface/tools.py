@@ -13,7 +13,7 @@ from harness.errors import HarnessError
 from harness.expectations import Expectations
 from harness.runner import run_case
 
-PROBE = Path(__file__).parent / "surface-probe"
+_PROBE = Path(__file__).parent / "surface-probe"
 
 
 def init_tools(version: str) -> set[str]:
@@ -22,7 +22,7 @@ def init_tools(version: str) -> set[str]:
     with tempfile.TemporaryDirectory(prefix="cch-surface-") as empty:
         name = EngineName.claude(version)
         engine = make_engine(name)
-        record = run_case(load_case(PROBE), engine, expectations=Expectations(root=Path(empty)))
+        record = run_case(load_case(_PROBE), engine, expectations=Expectations(root=Path(empty)))
     prompts = (record.transcript or {}).get("prompts") or []
     tools = prompts[0].get("init_tools") if prompts else None
     if not tools:

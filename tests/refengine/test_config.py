@@ -69,12 +69,14 @@ def test_agents_without_name_or_description_are_skipped(tmp_path: Path) -> None:
     assert agents["probe"].tools == ("Read", "Task") and agents["probe"].skills == ("inner",)
 
 
-def test_project_allow_rules_need_trust_but_deny_rules_do_not(tmp_path: Path) -> None:
+def test_project_allow_rules_need_trust_but_local_and_deny_rules_do_not(tmp_path: Path) -> None:
     settings = {"permissions": {"allow": ["Bash(touch:*)"], "deny": ["Write"]}}
-    write_files(tmp_path, {".claude/settings.json": json.dumps(settings)})
+    local = {"permissions": {"allow": ["Edit(/src/**)"]}}
+    write_files(tmp_path, {".claude/settings.json": json.dumps(settings),
+                           ".claude/settings.local.json": json.dumps(local)})
     trusted = load_project(workdir=tmp_path, home=tmp_path / "home", trusted=True).permissions
     untrusted = load_project(workdir=tmp_path, home=tmp_path / "home", trusted=False).permissions
-    assert trusted.allow == ("Bash(touch:*)",) and untrusted.allow == ()
+    assert set(trusted.allow) == {"Bash(touch:*)", "Edit(/src/**)"} and untrusted.allow == ("Edit(/src/**)",)
     assert untrusted.deny == ("Write",)
 
 

@@ -1,4 +1,4 @@
-"""What each hook event reads of a command's result (hook_results.as_read), as hook_results.combine gives it meaning."""
+"""What each hook event reads of a command's result (hook_results._as_read), given meaning by hook_results.combine."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from harness.refengine.errors import NotModelled
-from harness.refengine.rule_paths import Places, binds
+from harness.refengine.rule_paths import Places, binds, edit_allow_binds
 
 WORKDIR = Path("/run/work")
 HOME = Path("/run/home")
@@ -113,3 +113,18 @@ def test_a_dot_slash_folder_rule_can_bind_a_file_in_that_folder() -> None:
     from harness.refengine.edit_rules import cannot_bind
     assert not cannot_bind("./secrets/**", WORKDIR / "secrets" / "new.txt")
     assert cannot_bind("./secrets/**", WORKDIR / "src" / "out.py")
+
+
+def test_an_edit_allow_rule_binds_a_relative_folder_at_the_root_only() -> None:
+    # rule-edit-allow-forms-trusted, -untrusted, -untrusted-swapped (a deny rule binds it at any depth, above)
+    for specifier in ("lib/**", "./lib/**"):
+        for level in ("project", "local"):
+            assert edit_allow_binds(specifier, WORKDIR / "lib" / "new2.txt", places(level))
+            assert not edit_allow_binds(specifier, WORKDIR / "sub" / "lib" / "new7.txt", places(level))
+            assert not edit_allow_binds(specifier, WORKDIR / "notes.txt", places(level))
+    assert edit_allow_binds("/src/**", WORKDIR / "src" / "new1.txt", places("local"))
+    with pytest.raises(NotModelled):
+        edit_allow_binds("lib/**", WORKDIR / "lib" / "x.txt", places("user"))
+    with pytest.raises(NotModelled):  # a name glob below the root: not measured for allow rules
+        edit_allow_binds("*.txt", WORKDIR / "src" / "x.txt", PROJECT)
+
