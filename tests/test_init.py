@@ -10,6 +10,7 @@ nothing, and never touches a case a person edited. The example team repository g
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -227,16 +228,21 @@ def test_init_on_the_team_repository_adds_cases_that_pass_beside_its_own(
     assert main(["init", str(repo), "--no-snapshots"]) == 0 and _digest(repo) == again
 
 
-def test_an_mcp_server_no_setting_approves_is_named_and_gets_no_case(
+def test_an_mcp_server_the_settings_rule_out_is_named_and_an_unapproved_one_is_tried(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Print mode starts a server of .mcp.json that no setting approves (mcp-json-unapproved-servers-*), so init
+    treats it as any server; one the settings rule out gets a line saying so."""
+    servers = {"tickets": {"command": "python3", "args": ["tools/tickets_server.py"]},
+               "legacy": {"command": "python3", "args": ["tools/legacy_server.py"]}}
     write_files(tmp_path, {
-        ".claude/settings.json": "{}\n",
-        ".mcp.json": '{"mcpServers": {"tickets": {"command": "python3", "args": ["tools/tickets_server.py"]}}}\n',
+        ".claude/settings.json": '{"disabledMcpjsonServers": ["legacy"]}\n',
+        ".mcp.json": json.dumps({"mcpServers": servers}),
     })
     assert main(["init", str(tmp_path), "--pinned", VERSION, "--no-snapshots"]) == 0
-    assert "no case: MCP server tickets: .mcp.json declares it but no settings approve it" in capsys.readouterr().out
-    assert not (tmp_path / "claude-cases").exists()
+    out = capsys.readouterr().out
+    assert "no case: MCP server legacy: .mcp.json declares it but the settings rule it out" in out
+    assert "no case: MCP server tickets: could not list its tools" in out  # tried: its script is not there
 
 
 def test_cases_deeper_in_the_repository_still_copy_the_whole_repository(tmp_path: Path) -> None:

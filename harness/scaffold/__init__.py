@@ -198,11 +198,11 @@ def _cases(config: ProjectConfig, *, root: Path, cases: Path, profile: Profile, 
             " the file as a case-local layer); its permissions are listed below"
         )
     for name in unapproved_servers(root, config):
-        # measured on 2.1.252 to 2.1.332 (trusted folder, bypass): the engine starts such a server anyway,
-        # the reference engine does not; a case would fail on one of them whatever it says
+        # print mode starts every server of .mcp.json that no filter setting rules out, approved or not
+        # (mcp-json-unapproved-servers-*): one left out here was ruled out by the settings
         report.skipped.append(
-            f"MCP server {name}: .mcp.json declares it but no settings approve it (enableAllProjectMcpServers or"
-            " enabledMcpjsonServers); approve it to get a case (engines disagree on unapproved servers)"
+            f"MCP server {name}: .mcp.json declares it but the settings rule it out (disabledMcpjsonServers,"
+            " deniedMcpServers or allowedMcpServers), so no engine starts it"
         )
     for server in config.mcp_servers.values():
         case = mcp_case(server, root=root, report=report)

@@ -1,5 +1,5 @@
 """The reference engine answers not-modelled where it has no measurement on every pinned version: memory
-files beyond the measured ones, unknown settings and frontmatter keys, unapproved project MCP servers, permission
+files beyond the measured ones, unknown settings and frontmatter keys, permission
 rule forms it does not model, and built-in tools' unmeasured edge cases (each of these was answered wrongly before)."""
 
 from __future__ import annotations
@@ -127,7 +127,8 @@ def test_unknown_skill_frontmatter_is_not_modelled(tmp_path: Path) -> None:
         load(work, home)
 
 
-def test_an_unapproved_project_mcp_server_is_not_modelled(tmp_path: Path) -> None:
+def test_an_unapproved_project_mcp_server_is_started_as_an_approved_one(tmp_path: Path) -> None:
+    # mcp-json-unapproved-servers-{bypass,default,untrusted}: print mode starts it on 2.1.252 to 2.1.332
     work, home = tmp_path / "work", tmp_path / "home"
     home.mkdir()
     server = {"command": "python3", "args": ["server.py"]}
@@ -135,8 +136,9 @@ def test_an_unapproved_project_mcp_server_is_not_modelled(tmp_path: Path) -> Non
                        ".claude/settings.json": json.dumps({"enabledMcpjsonServers": ["marker"]})})
     assert set(load_project(workdir=work, home=home, trusted=True).mcp_servers) == {"marker"}
     write_files(work, {".claude/settings.json": "{}"})
-    with pytest.raises(NotModelled, match="server marker that no settings file approves"):
-        load(work, home)
+    for trusted in (True, False):
+        config = load_project(workdir=work, home=home, trusted=trusted)
+        assert set(config.mcp_servers) == {"marker"} and not config.unmodelled
 
 
 def _two_servers(work: Path, settings: dict[str, object], *, local: dict[str, object] | None = None) -> None:
