@@ -42,6 +42,7 @@ from harness.case import load_case
 from harness.engine_name import EngineName
 from harness.engines import make_engine
 from harness.expectations import Expectations
+from harness.explore.drift import drift
 from harness.explore.grammar import scenarios
 from harness.explore.observe import classes, disagreements, measurement_fault, status_text
 from harness.explore.scenario import Scenario, scenario_from_json, scenario_json
@@ -326,27 +327,11 @@ def store_drawn_cases(path: Path) -> list[Path]:
         case_id = _case_id(seed, n)
         if case_id not in ran or stored_case([cases], case_id) is not None:
             continue
-        if mismatch := _drift(scenario.case(case_id), ran[case_id]):
+        if mismatch := drift(scenario.case(case_id), ran[case_id]):
             raise results.ResultsError(f"{path}: {case_id}: today's grammar draws another case than the one"
                                        f" recorded ({mismatch})")
         written.append(store_case(scenario, cases, case_id))
     return written
-
-
-def _drift(case: dict[str, Any], record: Record) -> str | None:
-    """Where ``record``'s main-thread exchanges differ from ``case``'s scripted turns, if they do."""
-    for ex in (record.transcript or {}).get("exchanges", ()):
-        if ex.get("context") != "main" or "step" not in ex:
-            continue
-        try:
-            turn = case["steps"][ex["step"] - 1]["turns"][ex["turn"] - 1]
-        except (IndexError, KeyError):
-            return f"step {ex['step']} turn {ex.get('turn')} is not in the drawn case"
-        shown = {"call": turn["call"]} if "call" in turn else {"say": turn["say"]}
-        recorded = {"call": ex["call"]} if "call" in ex else {"say": ex.get("say")}
-        if shown != recorded:
-            return f"step {ex['step']} turn {ex['turn']}: drawn {shown}, recorded {recorded}"
-    return None
 
 
 def _unordered(record: Record, names: tuple[str, ...]) -> Record:

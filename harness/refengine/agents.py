@@ -19,7 +19,7 @@ from harness.refengine import agent_isolation, agent_keys, agent_rules, memory, 
 from harness.refengine.config_model import AgentDef, SkillDef
 from harness.refengine.conversation import AGENT, Conversation, system_note
 from harness.refengine.errors import NotModelled
-from harness.refengine.hooks import HookRule
+from harness.refengine.hooks import HookRule, active_rules
 from harness.refengine.permissions import mcp_removed_by_deny, removed_by_deny
 from harness.refengine.runtime import Runtime, new_agent_id
 from harness.refengine.tool_model import ALIASES, MODELLED_BUILTINS, SEARCH_TOOLS, ToolResult
@@ -193,8 +193,9 @@ def subagent(rt: Runtime, parent: Conversation, agent: AgentDef, opening: list[d
         if fork or not same_block:
             raise NotModelled(f"memory files with a {'forked skill' if fork else f'{agent.name} subagent'} "
                               "(measured: a general-purpose subagent)")
-        from harness.refengine import memory_hooks  # here: hook_actions, which it imports, imports this module
-        memory_hooks.check_context(rt, parent, "a subagent's opening block")
+        if active_rules(rt, parent, "InstructionsLoaded"):  # memory_hooks.check_context's test, without its loop
+            raise NotModelled("a hook on InstructionsLoaded with memory files in a subagent's opening block "
+                              "(not measured)")
         opening = [memory.opening_block(rt.config.memory.opening, rt.profile), *opening] \
             if rt.config.memory.opening else opening
     conversation = Conversation(

@@ -43,6 +43,7 @@ from harness.refengine.hooks import (
     payload,
     substitute,
 )
+from harness.refengine.hooks import active_rules as active_rules  # the rules a context holds, for the event modules
 from harness.refengine.mcp_client import McpUnavailable
 from harness.refengine.runtime import Request, Runtime
 from harness.refengine.settings import handler_identity
@@ -50,15 +51,6 @@ from harness.refengine.settings import handler_identity
 _DEFAULT_ACTION_TIMEOUT = 600.0  # seconds, command/http/mcp_tool (notes §1.8)
 STRUCTURED_OUTPUT = "StructuredOutput"
 _PLUGIN_VARIABLES = ("CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
-
-
-def active_rules(rt: Runtime, conversation: Conversation, event: str | None = None) -> list[HookRule]:
-    """The hook rules a context holds (settings' and plugins', the session's skills', its own), those on ``event``
-    where one is named; none under disableAllHooks (measured: it silences skill and agent hooks too)."""
-    if rt.config.hooks_disabled:
-        return []
-    rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
-    return [r for r in rules if event is None or r.event == event]
 
 
 def check_settings_command_rule(rule: HookRule, event: str) -> None:
