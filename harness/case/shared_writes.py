@@ -93,7 +93,7 @@ def shared_writes(case: Case) -> list[SharedWrite]:
         for handler in found.values():
             if handler.scope.startswith("agent:") and handler.scope[len("agent:") :] not in called:
                 continue  # an agent's own hooks run only while that agent runs
-            for name in _written_files(handler.text):
+            for name in written_files(handler.text):
                 writers.setdefault(name, []).append(handler)
         for name, group in sorted(writers.items()):
             if name not in unordered and _together(group, names.get(event), background=background):
@@ -101,7 +101,7 @@ def shared_writes(case: Case) -> list[SharedWrite]:
     return out
 
 
-def _written_files(text: str) -> set[str]:
+def written_files(text: str) -> set[str]:
     """The working-copy files a handler's text writes (paths relative to the working copy)."""
     text = _COMMENT.sub("", text)
     names = {m.group(2) for m in _REDIRECT.finditer(text)} | {m.group(1) for m in _QUOTED.finditer(text)}

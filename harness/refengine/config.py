@@ -155,6 +155,7 @@ def _load_mcp(*, workdir: Path, home: Path, settings: Mapping[str, dict[str, Any
     if launch.loads("user"):
         servers.update(_stdio_servers(state.get("mcpServers"), scope="user", where="~/.claude.json",
                                       warnings=warnings))
+    enable_all = any(s.get("enableAllProjectMcpServers") is True for s in settings.values())
     by_name = {n for s in settings.values() for n in (s.get("enabledMcpjsonServers") or []) if isinstance(n, str)}
     raw = read_json(workdir / ".mcp.json", warnings).get("mcpServers") or {}
     ruled_out = _ruled_out(settings, others=bool(servers) or any(p.mcp_servers for p in launch.plugins))
@@ -164,10 +165,13 @@ def _load_mcp(*, workdir: Path, home: Path, settings: Mapping[str, dict[str, Any
     if "allowedMcpServers" in project:
         ruled_out |= set(raw) - _server_names(project["allowedMcpServers"], "allowedMcpServers")
     raw = {n: spec for n, spec in raw.items() if n not in ruled_out}
-    # Print mode starts every project server that no filter rules out, approved or not, in a trusted folder or
-    # not, in bypass and default mode (mcp-json-unapproved-servers-*, mcp-json-enabled-server: 2.1.252 to 2.1.332).
-    approved = raw
-    if approved and not launch.loads("project"):
+    approved = {n: spec for n, spec in raw.items() if enable_all or n in by_name}
+    if launch.loads("project"):
+        # Print mode starts every project server that no filter rules out, approved or not, in a trusted folder or
+        # not, in bypass and default mode (mcp-json-unapproved-servers-*, mcp-json-enabled-server: 2.1.252 to
+        # 2.1.332); with the project's settings left out (--setting-sources), an approval elsewhere is unmeasured.
+        approved = raw
+    elif approved:
         raise NotModelled("project .mcp.json servers approved by a settings file while --setting-sources "
                           "leaves the project out")
     servers.update(_stdio_servers(approved, scope="project", where=".mcp.json", warnings=warnings))
