@@ -9,10 +9,17 @@ interface is its own loopback. What the harness serves on 127.0.0.1 outside (the
 environment stay what they are. A case's servers are its own code too: each run's servers share a namespace
 of their own, and what they listen on in there is exposed on 127.0.0.1 outside (``Jail.expose``).
 
-The namespace is held by a small process (``unshare --net cat``, which ends when its stdin closes, so also
-when the harness dies). The relay's listening sockets are made inside the namespace by a short-lived thread
-that enters it (``setns``) for just that: a socket keeps the namespace it was made in, and everything else
-(accepting, connecting out, copying) runs in the harness's own namespace.
+The same holder gives the run a PID namespace and a mount namespace with its own ``/proc``: what a case
+starts sees its own run's processes and nothing else, so a hook cannot read another process's environment
+(``/proc/<pid>/environ`` of the harness, of pytest, of a CI runner holding secrets) into its transcript; it
+runs without ``CAP_SYS_ADMIN`` (``setpriv``), so it cannot unmount that ``/proc`` or enter another namespace.
+
+The namespaces are held by a small process (``unshare --net --pid --mount-proc``, whose first process inside,
+``_INIT``, reaps what is orphaned in there and ends when its stdin closes, so also when the harness dies:
+the kernel then kills whatever the namespace still holds). The relay's listening sockets are made inside the
+network namespace by a short-lived thread that enters it (``setns``) for just that: a socket keeps the
+namespace it was made in, and everything else (accepting, connecting out, copying) runs in the harness's own
+namespace.
 
 Elsewhere (not root, no util-linux, a kernel without network namespaces) a run is not isolated, and
 ``unavailable()`` says why: the engine adapters put that in the run's notes.
@@ -23,12 +30,13 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import os
+import select
 import shutil
 import socket
 import struct
 import subprocess
+import sys
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from functools import cache, partial
@@ -36,9 +44,34 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 _CLONE_NEWNET = 0x40000000
+#: The PID namespace's first process: a process orphaned in there becomes its child, so it reaps them (else
+#: they would stay zombies for the run's length); it says ``ready`` once it runs (the namespaces and their
+#: ``/proc`` then exist) and ends when its stdin closes.
+_INIT = (
+    "import os, signal, sys, threading\n"
+    "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})\n"
+    "threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()\n"
+    "sys.stdout.write('ready\\n'); sys.stdout.close()\n"
+    "while True:\n"
+    "    signal.sigwait({signal.SIGCHLD})\n"
+    "    try:\n"
+    "        while os.waitpid(-1, os.WNOHANG)[0] > 0: pass\n"
+    "    except ChildProcessError: pass\n"
+)
+#: How a program starts in the namespaces ``$0`` (a ``/proc/<pid>/ns`` folder): in the same working folder
+#: (entering a mount namespace resets it to ``/``; ``--wdns`` finds it again by its path in there), without
+#: ``CAP_SYS_ADMIN`` (which would let it unmount the namespace's ``/proc`` or leave the namespaces). nsenter
+#: forks to enter the PID namespace; it ends as the program ends, by the same signal where it was killed.
+_ENTER = (
+    'd=$(pwd) || exit 126; exec nsenter --net="$0/net" --mount="$0/mnt" --pid="$0/pid_for_children" '
+    '--wdns="$d" -- setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin -- "$@"'
+)
 _SIOCGIFFLAGS, _SIOCSIFFLAGS, _IFF_UP = 0x8913, 0x8914, 0x1
 #: How long the holder may take to be in its namespace (a loaded machine: fork, exec, unshare).
 _START_TIMEOUT = 10.0
+#: The namespaces of each run of an in-process engine (``loopback_thread``), by the run's cookie.
+_RUNS: dict[str, Jail] = {}
+_RUNS_LOCK = threading.Lock()
 
 
 class Jail:
@@ -55,7 +88,7 @@ class Jail:
         not start, and the caller's own error for a missing program stays what it was)."""
         if not argv or shutil.which(argv[0], path=path) is None:
             return argv
-        return ["nsenter", f"--net={self.namespace}", "--", *argv]
+        return ["/bin/sh", "-c", _ENTER, str(self.namespace.parent), *argv]
 
     def enter(self) -> None:
         """The calling thread joins the namespace for good, and with it what it starts from now on: the
@@ -146,16 +179,31 @@ def where_available() -> Iterator[Jail | None]:
 
 
 @contextmanager
-def loopback_thread(*, ports: Iterable[int]) -> Iterator[Callable[[], None]]:
+def loopback_thread(*, ports: Iterable[int], cookie: str) -> Iterator[Callable[[], None]]:
     """For an engine that runs in this process: what a thread calls to reach only loopback from then on,
     with ``ports`` of 127.0.0.1 relayed in (``Jail.enter`` of a fresh namespace); where the machine has
-    none (``unavailable()``), nothing."""
+    none (``unavailable()``), nothing. The processes the run ``cookie`` starts meanwhile start in the same
+    namespaces (``confine``): a thread cannot enter a PID or mount namespace of its own."""
     if unavailable() is not None:
         yield lambda: None
         return
     with jail() as made:
         made.relay(ports)
-        yield made.enter
+        with _RUNS_LOCK:
+            _RUNS[cookie] = made
+        try:
+            yield made.enter
+        finally:
+            with _RUNS_LOCK:
+                _RUNS.pop(cookie, None)
+
+
+def confine(argv: list[str], cookie: str, *, path: str | None = None) -> list[str]:
+    """``argv`` started in the namespaces of the run ``cookie`` of an engine in this process
+    (``loopback_thread``); ``argv`` itself where that run has none."""
+    with _RUNS_LOCK:
+        made = _RUNS.get(cookie)
+    return argv if made is None else made.prefix(argv, path=path)
 
 
 @cache
@@ -165,7 +213,7 @@ def unavailable() -> str | None:
         return "this system has no network namespaces"
     if os.geteuid() != 0:
         return "entering a network namespace needs root"
-    missing = [tool for tool in ("unshare", "nsenter") if shutil.which(tool) is None]
+    missing = [tool for tool in ("unshare", "nsenter", "setpriv") if shutil.which(tool) is None]
     if missing:
         return f"{' and '.join(missing)} (util-linux) not found on PATH"
     try:
@@ -179,11 +227,13 @@ def unavailable() -> str | None:
 def jail() -> Iterator[Jail]:
     """A fresh network namespace with its loopback up, removed on exit (raises OSError where none can be made)."""
     holder = subprocess.Popen(
-        ["unshare", "--net", "--", "cat"],
+        ["unshare", "--net", "--pid", "--mount-proc", "--kill-child", "--", sys.executable, "-I", "-c", _INIT],
         stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # a Ctrl-C at the terminal is the harness's to handle, not the holder's
+        # the namespace's pid 1 is visible to all in there: it carries nothing of the harness's environment
+        env={"PATH": os.environ.get("PATH", os.defpath)},
     )
     made = Jail(holder)
     try:
@@ -195,19 +245,21 @@ def jail() -> Iterator[Jail]:
 
 
 def _wait_for_namespace(holder: subprocess.Popen[bytes]) -> None:
-    own = os.readlink("/proc/self/ns/net")
-    deadline = time.monotonic() + _START_TIMEOUT
-    while time.monotonic() < deadline:
-        if holder.poll() is not None:
-            error = holder.stderr.read().decode(errors="replace").strip() if holder.stderr else ""
-            raise OSError(f"unshare --net exited with {holder.returncode}: {error or 'no message'}")
-        try:
-            if os.readlink(f"/proc/{holder.pid}/ns/net") != own:
-                return
-        except OSError:
-            pass
-        time.sleep(0.005)
-    raise OSError(f"unshare --net did not make a namespace within {_START_TIMEOUT:.0f} s")
+    """Until the holder's first process inside runs (it says ``ready``): then its namespaces, and the
+    ``/proc`` of the PID namespace, exist. OSError if it ends first or takes longer than ``_START_TIMEOUT``."""
+    assert holder.stdout is not None
+    ready, _, _ = select.select([holder.stdout], [], [], _START_TIMEOUT)
+    if ready and holder.stdout.readline() == b"ready\n":
+        holder.stdout.close()
+        return
+    if not ready:
+        raise OSError(f"unshare --net --pid did not make its namespaces within {_START_TIMEOUT:.0f} s")
+    try:
+        holder.wait(timeout=_START_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise OSError("unshare --net --pid: its first process inside did not start") from None
+    error = holder.stderr.read().decode(errors="replace").strip() if holder.stderr else ""
+    raise OSError(f"unshare --net --pid exited with {holder.returncode}: {error or 'no message'}")
 
 
 def _inside(namespace: Path, work):  # type: ignore[no-untyped-def]

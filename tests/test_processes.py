@@ -108,9 +108,8 @@ def test_a_hooks_background_sleep_does_not_survive_the_run(
     run = run_in_copy(directory, engine, tmp_path / "run")
     # it ran during the run (so the test would see it, were it left) ...
     assert run.model.exchanges[0].result == "ALIVE"
-    pid = int((run.workdir / "bg.pid").read_text())
-    # ... and nothing of it is left once the run has returned
-    assert not _live(pid), Path(f"/proc/{pid}/cmdline").read_bytes()
+    assert int((run.workdir / "bg.pid").read_text()) > 0  # a pid in the run's PID namespace, where there is one
+    # ... and nothing of it is left once the run has returned (found by its tag: its pid out here is another)
     assert _ps(f"sleep {tag}") == []
 
 
@@ -143,8 +142,7 @@ def test_a_hook_child_that_drops_the_cookie_does_not_survive_the_run(
     engine: Any = ReferenceEngine() if engine_name == "reference" else ClaudeEngine(engine_version=_newest())
     run = run_in_copy(directory, engine, tmp_path / "run")
     assert run.model.exchanges[0].result == "ALIVE"  # it ran, without the cookie, while the run did
-    pid = int((run.workdir / "bg.pid").read_text())
-    assert COOKIE.encode() not in Path(f"/proc/{pid}/environ").read_bytes() if _live(pid) else True
+    assert int((run.workdir / "bg.pid").read_text()) > 0
     assert _ps(f"sleep {tag}") == [], "left running after the run"
 
 

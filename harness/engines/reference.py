@@ -8,9 +8,10 @@ the scripted model's, and its failures into the harness's categories.
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
 
@@ -22,7 +23,7 @@ from harness.engines.base import EngineRun, StepOutput
 from harness.engines.environment import base_env
 from harness.errors import EngineCrash, EngineTimeout, HarnessError, NotModelled
 from harness.model_request import ModelRequest
-from harness.processes import carriers, command_line, contain, contained, kill_run
+from harness.processes import COOKIE, carriers, command_line, contain, contained, kill_run
 from harness.refengine import errors as refengine_errors
 from harness.refengine import launch
 from harness.refengine.permission_request import Mode
@@ -32,8 +33,14 @@ from harness.refengine.scope import BUNDLED_SKILLS
 from harness.refengine.session import Engine, Invocation
 from harness.scripted import ScriptedModel
 
-# What the engine starts joins the run's cgroup (harness/processes.py), as the claude adapter's engine does.
-launch.set_launcher(contain)
+
+def _start(argv: list[str], env: Mapping[str, str]) -> list[str]:
+    """What the engine starts joins the run's cgroup (harness/processes.py), as the claude adapter's engine does,
+    and the run's namespaces (harness/netjail.py): it sees its own run's processes only."""
+    return contain(netjail.confine(argv, env.get(COOKIE, ""), path=env.get("PATH", os.defpath)), env)
+
+
+launch.set_launcher(_start)
 
 #: The permission modes the reference engine has measurements for (acceptEdits, dontAsk and plan: refengine/modes.py).
 _MODELLED_MODES = ("default", "bypass", "acceptEdits", "dontAsk", "plan")
@@ -142,7 +149,7 @@ class ReferenceEngine:
             raise NotModelled(f"{self.name}: {', '.join(unmodelled)} (no measurement behind it yet)")
         # The engine's thread enters a network namespace of the run's own: it, and what it starts and opens
         # (Bash, hooks, MCP servers, http hooks), reach the case's servers, relayed in, and nothing else.
-        with contained() as cookie, netjail.loopback_thread(ports=model.ports.values()) as enter_jail:
+        with contained() as cookie, netjail.loopback_thread(ports=model.ports.values(), cookie=cookie) as enter_jail:
             watch = _Watch(limit=case.run.timeout)
             env = base_env(home=home, tmp=tmp, case_env=case.run.env, cookie=cookie)
 
