@@ -18,7 +18,7 @@ prompt would offer: measured per kind of ask, ``SUGGESTIONS``). What the hook an
 With a permission prompt tool (a case's ``approvals``) a hook that decides nothing leaves the answer to the user
 (approval-permissionrequest-payload); a hook's decision races the user's answer and the first decides (an allow
 5 seconds before the user's deny decides, approval-permissionrequest-hook-before-user; a deny 3 seconds after the
-user's allow does not, approval-permissionrequest-hook-after-user; with both at once the user's deny held,
+user's allow does not, approval-permissionrequest-hook-after-user, nor an allow 10 seconds after the user's deny,
 approval-permissionrequest-hook-and-prompt), so that is not-modelled. 2.1.252 and 2.1.257 run no PermissionRequest
 hook in print mode.
 
