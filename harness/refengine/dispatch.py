@@ -55,7 +55,7 @@ from harness.refengine.tool_model import (
     resolve,
     validation_error,
 )
-from harness.refengine.tools import MACHINE_TOOLS
+from harness.refengine.tools import MACHINE_TOOLS, check_background
 
 # Tools that ask the model themselves (web.py), after the usual checks.
 _MODEL_TOOLS = {"WebFetch": web.run_webfetch, "WebSearch": web.run_websearch}
@@ -106,6 +106,7 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
             called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in available,
             says_continue=rt.profile.unavailable_tool_says_continue,
             disabled=name in DISABLED_BUILTINS or name in removed_by_deny(rt.rules)))
+    check_background(name, tool_input)
     invalid = validation_error(name, tool_input, rt.profile.input_error_types) or (
         skills.validation_error(rt, tool_input) if name == "Skill" else None) or (
         lookup_tools.validation_error(name, tool_input) if looked_up else None)

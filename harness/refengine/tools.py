@@ -34,6 +34,16 @@ def _unchanged_since_seen(tool: str, path: Path, env: ToolEnvironment) -> None:
         raise NotModelled(f"{tool} of a file changed on disk since this context read or wrote it")
 
 
+def check_background(name: str, tool_input: Mapping[str, Any]) -> None:
+    """NotModelled for a Bash call that runs in the background. Measured on 2.1.252 to 2.1.332 (a probe of
+    ``run_in_background: true``): the call is answered at once with ``Command running in background with ID: <id>``,
+    a random id, and the engine asks the model again when the command ends; the reference keeps no tasks.
+    ``run_in_background: false`` runs in the foreground as a call without it (tool-builtin-bash-background-false)."""
+    if name == "Bash" and tool_input.get("run_in_background", False) is not False:
+        raise NotModelled(f"a Bash call with run_in_background: {tool_input['run_in_background']!r} (a background "
+                          "task: not modelled)")
+
+
 def _run_bash(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     """``bash -c`` in the working copy with stderr merged into stdout (measured: ``OUT\\nERR``)."""
     timeout_ms = tool_input.get("timeout")
