@@ -44,9 +44,8 @@ from harness.refengine.hooks import (
     payload,
     substitute,
 )
-from harness.refengine.hooks import active_rules as active_rules  # the rules a context holds, for the event modules
 from harness.refengine.mcp_client import McpUnavailable
-from harness.refengine.runtime import Request, Runtime
+from harness.refengine.runtime import Request, Runtime, active_rules
 from harness.refengine.settings import handler_identity
 
 _DEFAULT_ACTION_TIMEOUT = 600.0  # seconds, command/http/mcp_tool (notes §1.8)

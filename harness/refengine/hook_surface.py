@@ -21,8 +21,7 @@ from typing import Any
 from harness.refengine import hook_exec, hook_failure, hook_handler_types, hook_options, hook_prompt_stop, hook_quiet
 from harness.refengine.errors import NotModelled
 from harness.refengine.hook_defer import CASES as DEFER_CASES
-
-Cases = tuple[str, ...]
+from harness.refengine.hook_handler_types import Cases
 
 #: Events the reference engine fires, each measured firing where this engine fires it.
 EVENTS: Mapping[str, Cases] = {
