@@ -28,9 +28,9 @@ from typing import Any
 from harness.refengine.conversation import Conversation
 from harness.refengine.dispatch import CallOutcome
 from harness.refengine.errors import NotModelled
-from harness.refengine.hook_actions import active_rules, check_settings_command_rule, fire
+from harness.refengine.hook_actions import check_settings_command_rule, fire
 from harness.refengine.hooks import HookRule
-from harness.refengine.runtime import Runtime
+from harness.refengine.runtime import Runtime, active_rules
 
 _EVENT = "PostToolBatch"  # its measured outputs and endings, with their cases: hook_surface.py
 
