@@ -27,8 +27,8 @@ from typing import Any
 
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
-from harness.refengine.hooks import active_rules, matcher_hits
-from harness.refengine.runtime import Runtime
+from harness.refengine.hooks import matcher_hits
+from harness.refengine.runtime import Runtime, active_rules
 
 _CONTEXT = 3  # lines of context around a change (measured: an edit of line 6 of 12 shows lines 3 to 9)
 
