@@ -198,6 +198,12 @@ def loopback_thread(*, ports: Iterable[int], cookie: str) -> Iterator[Callable[[
                 _RUNS.pop(cookie, None)
 
 
+def is_entry(line: str) -> bool:
+    """Whether ``line`` (``processes.command_line`` of a process) is the nsenter that started a program in the
+    namespaces (``Jail.prefix``): the harness's plumbing, not something the case started."""
+    return line.startswith('nsenter --net=/proc/')
+
+
 def confine(argv: list[str], cookie: str, *, path: str | None = None) -> list[str]:
     """``argv`` started in the namespaces of the run ``cookie`` of an engine in this process
     (``loopback_thread``); ``argv`` itself where that run has none."""

@@ -284,8 +284,12 @@ def _time_out(worker: threading.Thread, *, watch: _Watch, cookie: str, case: Cas
     """Stop a run past its deadline: the engine's next model turn raises, its processes are killed until
     its thread ends (a killed Bash or hook returns at once); the EngineTimeout to raise."""
     watch.expired.set()
-    # the engine's stand-in parents (refengine/launch.py) are the engine itself, not what it started
-    running = [line for line in map(command_line, carriers(cookie)) if launch.STAND_IN not in line]
+    # the engine's stand-in parents (refengine/launch.py) are the engine itself, and the nsenter that started
+    # each in the run's namespaces the harness's plumbing: neither is what it started
+    running = [
+        line for line in map(command_line, carriers(cookie))
+        if launch.STAND_IN not in line and not netjail.is_entry(line)
+    ]
     give_up = time.monotonic() + _GRACE
     while worker.is_alive() and time.monotonic() < give_up:
         kill_run(cookie, patience=0.5)
