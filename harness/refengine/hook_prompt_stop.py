@@ -3,7 +3,7 @@
 Measured on 2.1.252, 2.1.257, 2.1.278 and 2.1.332 (cases hook-prompt-stop-*, hook-prompt-subagentstop-*):
 
 - The check is one request without tools whose system prompt is a stop-condition judge's
-  (``stop_judge_system``; 2.1.332 adds the verdict rules of profile ``hook_verdict_rules``). Its messages are the
+  (``_stop_judge_system``; 2.1.332 adds the verdict rules of profile ``hook_verdict_rules``). Its messages are the
   conversation that is stopping (the main thread's on Stop, the subagent's on SubagentStop) up to the reply that
   stops, then one user message: ``Based on the conversation transcript above, ...\\n\\nCondition: <prompt>``, the
   prompt's ``$ARGUMENTS`` filled with the event's payload. So its opening message is that conversation's own.
@@ -36,7 +36,7 @@ from harness.refengine.runtime import Request
 
 STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
 
-CASES: tuple[str, ...] = (
+_CASES: tuple[str, ...] = (
     "hook-prompt-stop-not-met", "hook-prompt-stop-met", "hook-prompt-stop-always-not-met",
     "hook-prompt-stop-malformed", "hook-prompt-subagentstop-not-met",
 )
@@ -71,7 +71,7 @@ _ASK = ("Based on the conversation transcript above, has the following stopping 
         "based on transcript evidence only.\n\nCondition: ")
 
 
-def stop_judge_system(*, ruled: bool) -> str:
+def _stop_judge_system(*, ruled: bool) -> str:
     """The check's system prompt (2.1.252 to 2.1.278 without the verdict rules, 2.1.332 with them)."""
     return "\n\n".join((_HEAD, HOOK_VERDICT_RULES, _SHAPES) if ruled else (_HEAD, _SHAPES))
 
@@ -93,7 +93,7 @@ def stop_request(conversation: Conversation, action: HookAction, data: Mapping[s
     if "$ARGUMENTS" not in action.prompt:
         raise NotModelled(f"a prompt hook on {event} without $ARGUMENTS (its request is measured with it)")
     condition = action.prompt.replace("$ARGUMENTS", js_json(data))
-    return Request(system=stop_judge_system(ruled=ruled),
+    return Request(system=_stop_judge_system(ruled=ruled),
                    messages=(*conversation.messages, user_text(_ASK + condition)), tools=())
 
 
