@@ -16,6 +16,7 @@ from harness.refengine import (
     agent_rules,
     agents,
     approvals,
+    file_patch,
     hook_async,
     hook_defer,
     hook_quiet,
@@ -343,6 +344,7 @@ def _post_hooks(rt: Runtime, conversation: Conversation, name: str, reported: Ma
         return fire(rt, conversation, "PostToolUseFailure", subject=name, tool=name, ran_input=ran_input, fields={
             "tool_name": name, "tool_input": reported, "tool_use_id": use_id, "error": error,
             "is_interrupt": False, "duration_ms": int((time.monotonic() - started) * 1000)})
+    file_patch.check_read(rt, conversation, name, result.response)
     written = _written_file(rt, name, reported)
     before = _content(written)
     outcome = fire(rt, conversation, "PostToolUse", subject=name, tool=name, ran_input=ran_input, fields={
