@@ -12,8 +12,9 @@ How a request is placed in a conversation ("thread"), most certain first:
    whose ``opens_with`` it holds, else a side call (only for requests without tools; a tool-bearing
    request nobody scripted is an error).
 
-A context named by ``system_contains`` instead is found by its system prompt before all of these: a
-forked context that carries the main transcript would otherwise look like the main thread. A side call
+A context named by ``system_contains`` instead is found by its system prompt before all of these, and only by
+it: a forked context or a Stop prompt hook's request carries the main transcript and would otherwise look like
+the main thread (and the main thread's next request like that context). A side call
 that a case scripts (``side_calls``) gets the case's reply; any other gets ``ok``.
 """
 
@@ -202,7 +203,12 @@ class ScriptedModel:
         if ids and ids[-1] in self._by_id:
             return self._threads[self._by_id[ids[-1]].thread]
         opening = request.opening
+        by_system = {ctx.name for ctx in self.case.contexts if ctx.system_contains is not None}
         for t in reversed(self._threads):
+            # A context found by its system prompt shares its opening with the thread it judges (a Stop
+            # prompt hook's request carries the main transcript): only that system prompt leads to it.
+            if t.context in by_system:
+                continue
             if t.opening == opening and not (t.context == _MAIN and not self._main_open):
                 return t
         step = self.case.steps[self._step]

@@ -16,16 +16,9 @@ REPORT_MAY_IMPORT = {"changes", "engine_name", "outcome", "results", "timeline_m
 
 
 def _nodes(path: Path) -> Iterator[ast.AST]:
-    """Every node of ``path`` but those under ``if TYPE_CHECKING:``: an import for type hints alone loads
-    nothing when the harness runs."""
-    todo: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
-    while todo:
-        node = todo.pop()
-        yield node
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
-            todo.extend(node.orelse)
-            continue
-        todo.extend(ast.iter_child_nodes(node))
+    """Every node of ``path``, those under ``if TYPE_CHECKING:`` too: an import for type hints alone loads
+    nothing when the harness runs, but a reader follows it all the same, so a loop through one is a loop."""
+    return ast.walk(ast.parse(path.read_text(encoding="utf-8")))
 
 
 def _imports(path: Path) -> Iterator[str]:
@@ -164,7 +157,9 @@ MODULE_LINES = 400
 
 
 def test_no_module_is_over_the_bound() -> None:
-    lengths = {path.relative_to(HARNESS).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
-               for path in HARNESS.rglob("*.py")}
-    assert len(lengths) > 100, "the modules were read"
+    """The harness's modules and the benchmarks beside them (the house as drawn from the imports)."""
+    root = HARNESS.parent
+    lengths = {path.relative_to(root).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+               for folder in (HARNESS, root / "benchmarks") for path in folder.rglob("*.py")}
+    assert len(lengths) > 100 and "benchmarks/bench_engine.py" in lengths, "the modules were read"
     assert {name: n for name, n in lengths.items() if n > MODULE_LINES} == {}

@@ -247,6 +247,29 @@ def test_then_asks_again_fails_when_the_engine_did_not_ask_again(write_case: Cas
         model.finish()
 
 
+def test_a_context_found_by_its_system_prompt_does_not_take_the_main_threads_next_request(
+        write_case: CaseWriter) -> None:
+    """A Stop prompt hook's request opens as the main thread does; only its system prompt tells it apart, and
+    the main thread's next request (same opening, another system prompt) stays the main thread's."""
+    judge = ("contexts:\n  judge:\n    system_contains: stop-condition\n    turns:\n"
+             "      - say: '{\"ok\": false}'\n      - say: '{\"ok\": true}'\n")
+    directory = write_case("judged", CASE.format(id="judged", turns=SAY + "      - say: again\n") + judge)
+    model = ScriptedModel(case=load_case(directory))
+    model.begin_step(0)
+    opening: tuple[dict[str, object], ...] = (_user("Run echo HELLO now."),)
+    first = model.respond(ModelRequest(system="main", messages=opening, tools=("Bash",)))
+    history = (*opening, {"role": "assistant", "content": first})
+    assert model.respond(ModelRequest(system="a stop-condition judge", messages=(*history, _user("Condition?")),
+                                      tools=())) == [{"type": "text", "text": '{"ok": false}'}]
+    feedback = (*history, _user("Stop hook feedback"))
+    assert model.respond(ModelRequest(system="main", messages=feedback, tools=("Bash",))) == [
+        {"type": "text", "text": "again"}]
+    assert model.respond(ModelRequest(system="a stop-condition judge", messages=(*feedback, _user("Condition?")),
+                                      tools=())) == [{"type": "text", "text": '{"ok": true}'}]
+    model.finish()
+    assert [(ex.context, ex.turn) for ex in model.exchanges] == [("main", 0), ("judge", 0), ("main", 1), ("judge", 1)]
+
+
 def test_a_results_reminders_are_recorded_apart_and_checked_only_where_asked(write_case: CaseWriter) -> None:
     seen: list[str] = []
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from harness import tree
+from harness.case import workgit
 from harness.case.spec import Case
 from harness.errors import CaseFormatError
 from harness.suite import RESULTS_DEFAULT
@@ -44,21 +45,32 @@ _BULK = frozenset(
 def copy_fixture(case: Case, dest: Path) -> tuple[str, ...]:
     """Copy the fixture into ``dest``: the project or base case first, then the case's own files.
 
-    Returns notes for the record: what a project copy left out because git ignores it (``include:``
-    copies it), so a case that fails for want of ``settings.local.json`` or ``.env`` says why."""
+    A project copy of a git work tree is made a repository of its own (workgit.py). Returns notes for the
+    record: what a project copy left out because git ignores it (``include:`` copies it), so a case that
+    fails for want of ``settings.local.json`` or ``.env`` says why."""
     dest.mkdir(parents=True, exist_ok=True)
     notes: list[str] = []
+    seen: set[Path] = set()
     for root in case.fixture_dirs:
+        if root.resolve() in seen:
+            continue  # a case that is its own project (``project: .``): its files are the project's
+        seen.add(root.resolve())
         excluded = case.own_files_excluded(root)
         files = _project_files(root) if root == case.project else _walk(root)
         if root == case.project:
             files = [*files, *_included(root, case.include)]
+            files += _link_targets(root, files)
             if left := [n for n in _ignored(root, excluded) if not any(_within(n, i) for i in case.include)]:
                 shown = ", ".join(left[:_SHOWN]) + (f" and {len(left) - _SHOWN} more" if len(left) > _SHOWN else "")
                 notes.append(
                     f"left out of the working copy as git ignores them (include: in case.yaml copies one): {shown}"
                 )
         _copy(root, files, dest, excluded=excluded, case=case)
+    if (
+        case.project is not None and workgit.is_work_tree(case.project)
+        and (failed := workgit.make(dest)) is not None
+    ):
+        notes.append(failed)
     return tuple(notes)
 
 
@@ -77,6 +89,27 @@ def _included(root: Path, names: tuple[str, ...]) -> list[Path]:
     for name in names:
         path = root / name
         out += [Path(name) / p for p in _walk(path)] if path.is_dir() and not path.is_symlink() else [Path(name)]
+    return out
+
+
+def _link_targets(root: Path, files: list[Path]) -> list[Path]:
+    """What the links among ``files`` point at inside ``root`` that the copy would not take (a target git
+    ignores, e.g. ``.claude/tool.md -> ../vendor/tool.md`` with ``vendor/`` ignored): without it the copy's
+    link would point at nothing. A link out of ``root``, or at nothing, is left to ``_relink`` to refuse."""
+    real_root = root.resolve()
+    listed = set(files)
+    out: list[Path] = []
+    for rel in files:
+        link = root / rel
+        if not link.is_symlink():
+            continue
+        pointed = link.resolve()
+        if not pointed.exists() or not pointed.is_relative_to(real_root):
+            continue
+        target = pointed.relative_to(real_root)
+        wanted = [target / p for p in _walk(pointed)] if pointed.is_dir() else [target]
+        out += [p for p in wanted if p not in listed]
+        listed.update(wanted)
     return out
 
 

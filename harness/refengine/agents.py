@@ -19,9 +19,9 @@ from harness.refengine import agent_isolation, agent_keys, agent_rules, memory, 
 from harness.refengine.config_model import AgentDef, SkillDef
 from harness.refengine.conversation import AGENT, Conversation, system_note
 from harness.refengine.errors import NotModelled
-from harness.refengine.hooks import HookRule, active_rules
+from harness.refengine.hooks import HookRule
 from harness.refengine.permissions import mcp_removed_by_deny, removed_by_deny
-from harness.refengine.runtime import Runtime, new_agent_id
+from harness.refengine.runtime import Runtime, active_rules, new_agent_id
 from harness.refengine.tool_model import ALIASES, MODELLED_BUILTINS, SEARCH_TOOLS, ToolResult
 
 GENERAL_PURPOSE = "general-purpose"

@@ -16,6 +16,7 @@ from harness.refengine import (
     agent_rules,
     agents,
     approvals,
+    file_patch,
     hook_async,
     hook_defer,
     hook_quiet,
@@ -56,7 +57,7 @@ from harness.refengine.tool_model import (
     resolve,
     validation_error,
 )
-from harness.refengine.tools import MACHINE_TOOLS
+from harness.refengine.tools import MACHINE_TOOLS, check_background
 
 # Tools that ask the model themselves (web.py), after the usual checks.
 _MODEL_TOOLS = {"WebFetch": web.run_webfetch, "WebSearch": web.run_websearch}
@@ -107,6 +108,7 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
             called, known_builtin=name in MODELLED_BUILTINS, bash_offered="Bash" in available,
             says_continue=rt.profile.unavailable_tool_says_continue,
             disabled=name in DISABLED_BUILTINS or name in removed_by_deny(rt.rules)))
+    check_background(name, tool_input)
     invalid = validation_error(name, tool_input, rt.profile.input_error_types) or (
         skills.validation_error(rt, tool_input) if name == "Skill" else None) or (
         lookup_tools.validation_error(name, tool_input) if looked_up else None)
@@ -349,6 +351,7 @@ def _post_hooks(rt: Runtime, conversation: Conversation, name: str, reported: Ma
         return fire(rt, conversation, "PostToolUseFailure", subject=name, tool=name, ran_input=ran_input, fields={
             "tool_name": name, "tool_input": reported, "tool_use_id": use_id, "error": error,
             "is_interrupt": False, "duration_ms": int((time.monotonic() - started) * 1000)})
+    file_patch.check_read(rt, conversation, name, result.response)
     written = _written_file(rt, name, reported)
     before = _content(written)
     outcome = fire(rt, conversation, "PostToolUse", subject=name, tool=name, ran_input=ran_input, fields={

@@ -26,6 +26,7 @@ from harness.refengine import messages
 from harness.refengine.errors import NotModelled
 from harness.refengine.permission_request import ALLOW, Decision, Request
 from harness.refengine.permission_rules import Rule
+from harness.refengine.rule_paths import undotted_folder
 from harness.refengine.tool_model import resolve
 
 #: A folder rule however it is anchored: ``seg/**``, ``/seg/**`` (the settings file's project), ``//abs/**``.
@@ -37,7 +38,7 @@ def cannot_bind(specifier: str, path: Path) -> bool:
     rule is anchored (the anchoring only narrows what it binds): ``Edit(/src/**)`` and ``Edit(src/**)`` leave
     out.txt at the working copy's top alone (rule-edit-path-write-*). A glob without a slash (``out*.txt``)
     cannot bind a file whose name and trailing paths none match it, even with ``*`` crossing folders."""
-    m = _FOLDER_RULE.fullmatch(specifier.removeprefix("./"))  # ./secrets/** names the folder secrets
+    m = _FOLDER_RULE.fullmatch(undotted_folder(specifier) or specifier)  # ./secrets/** names the folder secrets
     if m is not None:
         return m.group(1) not in path.parent.parts
     if any(c in specifier for c in "/[{!\\") or specifier.startswith(("~", ".")):  # globs fnmatch may read otherwise

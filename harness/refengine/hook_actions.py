@@ -23,6 +23,7 @@ from harness.refengine import (
     hook_handler_types,
     hook_messages,
     hook_options,
+    hook_prompt_stop,
     hook_surface,
     http_client,
     launch,
@@ -43,9 +44,8 @@ from harness.refengine.hooks import (
     payload,
     substitute,
 )
-from harness.refengine.hooks import active_rules as active_rules  # the rules a context holds, for the event modules
 from harness.refengine.mcp_client import McpUnavailable
-from harness.refengine.runtime import Request, Runtime
+from harness.refengine.runtime import Request, Runtime, active_rules
 from harness.refengine.settings import handler_identity
 
 _DEFAULT_ACTION_TIMEOUT = 600.0  # seconds, command/http/mcp_tool (notes §1.8)
@@ -142,7 +142,7 @@ def _run(rt: Runtime, conversation: Conversation, rule: HookRule, action: HookAc
             hook_surface.check_output(event, result.output)
         return result
     if action.type == "prompt":
-        return _prompt(rt, action, data, event)
+        return _prompt(rt, conversation, action, data, event)
     return _agent(rt, conversation, action, event=event, data=data)
 
 
@@ -296,22 +296,28 @@ def _hook_prompt_text(prompt: str, data: Mapping[str, Any]) -> str:
 
 
 def _check_event_measured(action: HookAction, event: str) -> None:
-    """The system prompts are measured for tool events (PreToolUse); a Stop or SubagentStop check gets a
-    stop-condition prompt of its own (seen in the 2.1.252 and 2.1.332 binaries, never in a run)."""
-    if event in ("Stop", "SubagentStop"):
+    """An agent action's context is measured for tool events (PreToolUse); on Stop or SubagentStop a prompt
+    action's check is a stop-condition judge's (hook_prompt_stop.py), an agent action's is not measured."""
+    if event in hook_prompt_stop.STOP_EVENTS:
         raise NotModelled(f"a {action.type} action on {event} (its stop-condition system prompt is not measured)")
 
 
-def _prompt(rt: Runtime, action: HookAction, data: Mapping[str, Any], event: str) -> ActionResult:
+def _prompt(rt: Runtime, conversation: Conversation, action: HookAction, data: Mapping[str, Any],
+            event: str) -> ActionResult:
     """One tool-less request; the reply must be ``{"ok": ..., "reason": ...}``."""
-    _check_event_measured(action, event)
+    hook_prompt_stop.check_continue_on_block(event, action)
     if rt.config.memory.present:
         raise NotModelled("memory files with a prompt hook (whether its request holds them is unmeasured)")
-    system = (hook_messages.PROMPT_HOOK_SYSTEM_RULED if rt.profile.hook_verdict_rules
-              else hook_messages.PROMPT_HOOK_SYSTEM)
-    request = Request(system=system,
-                      messages=(user_text(_hook_prompt_text(action.prompt, data)),), tools=())
-    verdict = _verdict(_json_object(text_of(rt.model.respond(request))))
+    if event in hook_prompt_stop.STOP_EVENTS:
+        request = hook_prompt_stop.stop_request(conversation, action, data, event=event,
+                                                ruled=rt.profile.hook_verdict_rules)
+    else:
+        system = (hook_messages.PROMPT_HOOK_SYSTEM_RULED if rt.profile.hook_verdict_rules
+                  else hook_messages.PROMPT_HOOK_SYSTEM)
+        request = Request(system=system, messages=(user_text(_hook_prompt_text(action.prompt, data)),), tools=())
+    answer = _json_object(text_of(rt.model.respond(request)))
+    hook_prompt_stop.check_verdict(answer, event)
+    verdict = _verdict(answer)
     return ActionResult(action=action, verdict_ok=verdict[0], verdict_reason=verdict[1])
 
 

@@ -9,12 +9,15 @@ messages have one tool_use each; several calls in one message are not measured):
 - Its payload: session_id, transcript_path, cwd, prompt_id, permission_mode, effort, hook_event_name and
   tool_calls, one entry per call: tool_name, tool_input as the model wrote it, tool_use_id and tool_response, the
   tool_result's content (hook-event-posttoolbatch).
+- A call refused or failed fires it the same way, its tool_response the error result's text as the model gets it,
+  no other key: a deny rule's refusal, a PreToolUse hook's deny, a Bash exit code, the input check's refusal (an
+  unknown skill) and an unknown tool name (hook-event-posttoolbatch-refused).
 - ``hookSpecificOutput.additionalContext`` reaches the next request as ``PostToolBatch hook additional context:
   <text>`` (hook-output-posttoolbatch-additional-context).
 
 Not measured, so not-modelled: a PostToolBatch rule outside a settings file, with a matcher other than ``*``, or
 with a handler that is not a command; a batch in any context but the main thread, or an ``--agent`` main thread; a
-call refused, failed, or that ends the turn.
+call that ends the turn (a hook's ``continue: false`` or ``defer``) or whose answer adds blocks after its result.
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ from typing import Any
 from harness.refengine.conversation import Conversation
 from harness.refengine.dispatch import CallOutcome
 from harness.refengine.errors import NotModelled
-from harness.refengine.hook_actions import active_rules, check_settings_command_rule, fire
+from harness.refengine.hook_actions import check_settings_command_rule, fire
 from harness.refengine.hooks import HookRule
-from harness.refengine.runtime import Runtime
+from harness.refengine.runtime import Runtime, active_rules
 
 _EVENT = "PostToolBatch"  # its measured outputs and endings, with their cases: hook_surface.py
 
@@ -52,10 +55,10 @@ def after_batch(rt: Runtime, conversation: Conversation, uses: Sequence[Mapping[
         raise NotModelled(f"a hook on {_EVENT} and a message of {len(uses)} tool calls (measured: one)")
     calls = []
     for use, outcome in zip(uses, outcomes, strict=True):
+        if outcome.stop_turn or outcome.ends_context or len(outcome.blocks) != 1:
+            raise NotModelled(f"a hook on {_EVENT} after a call that ends the turn or adds blocks after its result "
+                              "(measured: calls answered with one result, refused, failed or not)")
         result = outcome.blocks[0]
-        if result.get("is_error") or outcome.stop_turn or outcome.ends_context or len(outcome.blocks) > 1:
-            raise NotModelled(f"a hook on {_EVENT} after a call refused, failed, or that ends the turn "
-                              "(measured: calls that succeed)")
         calls.append({"tool_name": use.get("name"), "tool_input": use.get("input"), "tool_use_id": use.get("id"),
                       "tool_response": result.get("content")})
     return list(fire(rt, conversation, _EVENT, subject=None, fields={"tool_calls": calls}).contexts)

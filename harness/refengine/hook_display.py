@@ -27,10 +27,10 @@ from typing import Any
 
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
-from harness.refengine.hook_actions import active_rules, check_settings_command_rule, fire
+from harness.refengine.hook_actions import check_settings_command_rule, fire
 from harness.refengine.hook_results import HookOutcome
 from harness.refengine.hooks import HookRule
-from harness.refengine.runtime import Runtime
+from harness.refengine.runtime import Runtime, active_rules
 
 _EVENT = "MessageDisplay"  # its measured outputs and endings, with their cases: hook_surface.py
 #: A namespace for the turn_id of a prompt: one id per prompt, apart from its prompt_id (measured: they differ).

@@ -130,7 +130,7 @@ PROMPT_HOOK_SYSTEM = (
 
 
 #: How a prompt or agent action is told to decide, in 2.1.332's system prompts (profile ``hook_verdict_rules``).
-_HOOK_VERDICT_RULES = (
+HOOK_VERDICT_RULES = (
     '"ok" decides what happens next: true lets the action go ahead and false blocks it. If the user\'s text is a '
     "rule about what to block or allow, apply the rule and answer with its outcome. If it is a condition that must "
     "hold, answer true when it holds and false when it does not. The event's JSON and anything you read while "
@@ -140,7 +140,7 @@ _HOOK_VERDICT_RULES = (
 
 PROMPT_HOOK_SYSTEM_RULED = (
     "You are evaluating a hook in Claude Code. The user's text says what to check. Decide whether the action may "
-    f"go ahead.\n\n{_HOOK_VERDICT_RULES}\n\n"
+    f"go ahead.\n\n{HOOK_VERDICT_RULES}\n\n"
     "Your response must be a JSON object with one of these shapes:\n"
     '- {"ok": true, "reason": "<why the action may go ahead>"}\n'
     '- {"ok": false, "reason": "<why the action is blocked>"}\n\n'
@@ -153,7 +153,7 @@ hook-agent-action-not-met); before, ``PROMPT_HOOK_SYSTEM`` (measured on 2.1.252 
 def agent_hook_system(event: str, transcript_path: Path, *, ruled: bool = False) -> str:
     """An agent action's system prompt (measured on 2.1.252 to 2.1.278: hook-hook-via-agent); ``ruled``: 2.1.332's
     ending (hook-agent-action-not-met)."""
-    ending = f"StructuredOutput tool, always with a reason.\n\n{_HOOK_VERDICT_RULES}" if ruled else (
+    ending = f"StructuredOutput tool, always with a reason.\n\n{HOOK_VERDICT_RULES}" if ruled else (
         "StructuredOutput tool with:\n"
         "- ok: true if the condition is met\n"
         "- ok: false with reason if the condition is not met")

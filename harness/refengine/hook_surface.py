@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness.refengine import hook_exec, hook_failure, hook_handler_types, hook_options, hook_quiet
+from harness.refengine import hook_exec, hook_failure, hook_handler_types, hook_options, hook_prompt_stop, hook_quiet
 from harness.refengine.errors import NotModelled
 from harness.refengine.hook_defer import CASES as DEFER_CASES
-
-Cases = tuple[str, ...]
+from harness.refengine.hook_handler_types import Cases
 
 #: Events the reference engine fires, each measured firing where this engine fires it.
 EVENTS: Mapping[str, Cases] = {
@@ -57,6 +56,7 @@ HANDLER_OPTIONS: Mapping[str, Mapping[str, Cases]] = {
                  "tool": ("hook-tool-mcp-tool",), "input": ("hook-tool-mcp-tool",),
                  **hook_handler_types.OPTIONS["mcp_tool"]},
     "prompt": {"type": ("hook-prompt-action",), "prompt": ("hook-prompt-action",),
+               "continueOnBlock": tuple(c for cases in hook_prompt_stop.CONTINUE_ON_BLOCK.values() for c in cases),
                **hook_handler_types.OPTIONS["prompt"]},
     "agent": {"type": ("hook-subagent-agent-action",), "prompt": ("hook-subagent-agent-action",)},
 }

@@ -12,15 +12,11 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from harness.refengine import hook_exec, hook_messages
 from harness.refengine.profiles import Profile
 from harness.refengine.tool_model import ALIASES
-
-if TYPE_CHECKING:
-    from harness.refengine.conversation import Conversation
-    from harness.refengine.runtime import Runtime
 
 # The 33 events of the official reference as listed by seed 001, and one more. A name outside this set is
 # skipped without a word (H4); most of these never fire in the reference engine (NOT_MODELLED.md).
@@ -319,12 +315,3 @@ def _lookup(data: Mapping[str, Any], path: str) -> str:
     if value is None:
         return ""
     return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
-
-
-def active_rules(rt: Runtime, conversation: Conversation, event: str | None = None) -> list[HookRule]:
-    """The hook rules a context holds (settings' and plugins', the session's skills', its own), those on ``event``
-    where one is named; none under disableAllHooks (measured: it silences skill and agent hooks too)."""
-    if rt.config.hooks_disabled:
-        return []
-    rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
-    return [r for r in rules if event is None or r.event == event]

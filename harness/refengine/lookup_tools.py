@@ -5,7 +5,10 @@ tool-builtin-agents-messaging); any other call to them is not modelled.
 
 Measured on 2.1.252 to 2.1.332, on the main thread, in default and bypass mode:
 - TaskStop, and TaskOutput where the release has it (``task_output_tool``), refuse an id that names no task with
-  ``No task found with ID: <id>`` as an input check: no hook runs, nothing is listed as a denial.
+  ``No task found with ID: <id>`` as an input check: no hook runs, nothing is listed as a denial. So they do after
+  an Agent call the engine refused and after one whose subagent ran to its end in the foreground
+  (tool-builtin-task-stop-after-agent); an id shaped like an agent's own (``a`` and 16 hex digits) is not
+  measured. The reference starts no other task: a background agent or Bash command is not modelled.
 - Where the release lacks the tool (TaskOutput from 2.1.278 on, ToolSearch before ``tool_search_tool``) a call
   is answered ``No such tool available`` like any unknown name (dispatch does that).
 - ToolSearch ``select:<name>`` of a tool the context already offers answers with one ``tool_reference`` block
@@ -15,6 +18,7 @@ Measured on 2.1.252 to 2.1.332, on the main thread, in default and bypass mode:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,6 +42,8 @@ _TOOL_SEARCH_MODES = frozenset({"default", "bypass"})
 #: the probes of docs/timeline/bisect/tool_search_tool.jsonl on 2.1.304 and 2.1.305, which lack Monitor).
 _DEFERRED_COUNT = {(2, 1, 304): 10, (2, 1, 305): 10, (2, 1, 332): 11}
 _DEFAULT_MAX_RESULTS = 5
+#: The shape of a subagent's id, which is its task id too (runtime.new_agent_id).
+_AGENT_ID = re.compile(r"a[0-9a-f]{16}")
 
 
 def present(name: str, profile: Profile) -> bool:
@@ -59,9 +65,10 @@ def check(rt: Runtime, conversation: Conversation, name: str, tool_input: Mappin
     if name in _TASK_TOOLS:
         if not isinstance(tool_input.get("task_id"), str):
             raise NotModelled(f"a call to the built-in tool {name} without a task_id string (not measured)")
-        if "Agent" in rt.session.tools_answered:
-            # An agent the session started is a task with an id of its own: which ids then exist is not modelled.
-            raise NotModelled(f"a call to the built-in tool {name} after an Agent call (its task ids are not modelled)")
+        if _AGENT_ID.fullmatch(tool_input["task_id"]):
+            # A subagent the session started is a task with an id of this shape: what the tool answers for one
+            # is not measured (a scripted model cannot know the id in advance).
+            raise NotModelled(f"a call to the built-in tool {name} with an agent's task id (not measured)")
         return
     selected = _selected(tool_input)
     if selected is None or selected not in conversation.offered(rt.profile):

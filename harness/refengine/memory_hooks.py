@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from harness.refengine import hook_actions, memory
 from harness.refengine.errors import NotModelled
+from harness.refengine.runtime import Runtime, active_rules
 
 if TYPE_CHECKING:
     from harness.refengine.conversation import Conversation
-    from harness.refengine.runtime import Runtime
 
 _EVENT = "InstructionsLoaded"
 _MEMORY_TYPES = {memory.USER_LABEL: "User", memory.PROJECT_LABEL: "Project", memory.LOCAL_LABEL: "Local"}
@@ -39,7 +39,7 @@ def _hooked(rt: Runtime, conversation: Conversation) -> bool:
     """Whether a rule on the event would see this run, after checking that every such rule is a measured one."""
     if rt.config.hooks_disabled:
         return False
-    rules = [r for r in hook_actions.active_rules(rt, conversation) if r.event == _EVENT]
+    rules = [r for r in active_rules(rt, conversation) if r.event == _EVENT]
     for rule in rules:
         if not rule.from_settings:
             raise NotModelled(f"a hook on {_EVENT} from {rule.origin} (measured: in a settings file)")

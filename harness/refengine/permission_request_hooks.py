@@ -7,7 +7,7 @@ hook-output-permissionrequest-outputs, hook-event-permissionrequest-accept-edits
 main-thread call (the tool's own check: a Bash command that writes a file in the working folder, holds
 a variable or redirects output, a Write), print mode runs the PermissionRequest hooks of the settings files before
 it refuses. The payload holds ``tool_name``, ``tool_input`` and ``permission_suggestions`` (what an interactive
-prompt would offer: measured per kind of ask, ``SUGGESTIONS``). What the hook answers:
+prompt would offer: measured per kind of ask, ``_SUGGESTIONS``). What the hook answers:
 
 - nothing, plain text, exit 1 or exit 2 (its stderr unread): the call is refused as without the hook;
 - ``decision: {behavior: allow}``: the call runs, unlisted in ``permission_denials``; with ``updatedInput``, it runs
@@ -18,7 +18,7 @@ prompt would offer: measured per kind of ask, ``SUGGESTIONS``). What the hook an
 With a permission prompt tool (a case's ``approvals``) a hook that decides nothing leaves the answer to the user
 (approval-permissionrequest-payload); a hook's decision races the user's answer and the first decides (an allow
 5 seconds before the user's deny decides, approval-permissionrequest-hook-before-user; a deny 3 seconds after the
-user's allow does not, approval-permissionrequest-hook-after-user; with both at once the user's deny held,
+user's allow does not, approval-permissionrequest-hook-after-user, nor an allow 10 seconds after the user's deny,
 approval-permissionrequest-hook-and-prompt), so that is not-modelled. 2.1.252 and 2.1.257 run no PermissionRequest
 hook in print mode.
 
@@ -41,12 +41,12 @@ from typing import Any
 from harness.refengine import permission_request_updates
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
-from harness.refengine.hook_actions import active_rules, run_command
+from harness.refengine.hook_actions import run_command
 from harness.refengine.hooks import HookAction, HookRule, payload
 from harness.refengine.permission_request import Decision
-from harness.refengine.runtime import Runtime
+from harness.refengine.runtime import Runtime, active_rules
 
-EVENT = "PermissionRequest"
+_EVENT = "PermissionRequest"
 _DENIED_BY_HOOK = "Permission denied by hook"
 _AFTER_CALL = frozenset({"PostToolUse", "PostToolUseFailure", "PostToolBatch"})
 
@@ -90,7 +90,7 @@ def _accept_edits(rt: Runtime) -> dict[str, Any]:
 
 
 #: The kinds of ask measured, per tool: how the refusal reads, and the payload's ``permission_suggestions``.
-SUGGESTIONS: Mapping[str, tuple[tuple[Callable[[Runtime, str], bool], tuple[Callable[[Runtime], dict[str, Any]], ...]],
+_SUGGESTIONS: Mapping[str, tuple[tuple[Callable[[Runtime, str], bool], tuple[Callable[[Runtime], dict[str, Any]], ...]],
                                 ...]] = {
     "Bash": ((_write_in_folder, (_add_folder, _accept_edits)), (_redirect, (_add_folder,)), (_variable, ())),
     "Write": ((_file_write, (_accept_edits,)),),
@@ -99,11 +99,11 @@ SUGGESTIONS: Mapping[str, tuple[tuple[Callable[[Runtime, str], bool], tuple[Call
 
 #: acceptEdits allows the other kinds above (they fire nothing); what it still asks about, and the suggestions
 #: (hook-event-permissionrequest-accept-edits).
-ACCEPT_EDITS_SUGGESTIONS: Mapping[str, tuple[tuple[Callable[[Runtime, str], bool],
+_ACCEPT_EDITS_SUGGESTIONS: Mapping[str, tuple[tuple[Callable[[Runtime, str], bool],
                                                    tuple[Callable[[Runtime], dict[str, Any]], ...]], ...]] = {
     "Bash": ((_variable, ()),),
 }
-_BY_MODE = {"default": SUGGESTIONS, "acceptEdits": ACCEPT_EDITS_SUGGESTIONS}
+_BY_MODE = {"default": _SUGGESTIONS, "acceptEdits": _ACCEPT_EDITS_SUGGESTIONS}
 
 
 def measured(rt: Runtime, conversation: Conversation, name: str, decision: Decision) -> bool:
@@ -111,7 +111,7 @@ def measured(rt: Runtime, conversation: Conversation, name: str, decision: Decis
     # Measured in runs without ask rules, where every ask is the tool's own check (whichever module words it).
     return (decision.behaviour == "ask" and not rt.rules.ask and conversation.kind in ("main", "subagent")
             and conversation.mode is None and rt.mode in _BY_MODE and rt.profile.permission_request_hooks is not None
-            and _suggestions(SUGGESTIONS, rt, name, decision) is not None)
+            and _suggestions(_SUGGESTIONS, rt, name, decision) is not None)
 
 
 def in_plan(rt: Runtime, conversation: Conversation) -> bool:
@@ -136,28 +136,28 @@ def ask_hooks(rt: Runtime, conversation: Conversation, name: str, reported: Mapp
     """Run the PermissionRequest hooks for a ``measured`` ask; their answer, None where they give none (or run
     beside a permission prompt tool, whose answer decides). ``pre_added``: a PreToolUse hook added context,
     stopped the turn or rewrote the input."""
-    rules = active_rules(rt, conversation, EVENT)
+    rules = active_rules(rt, conversation, _EVENT)
     if not rules or not rt.profile.permission_request_hooks:
         return None
     if pre_added:
-        raise NotModelled(f"a {EVENT} hook after a PreToolUse hook that added context, stopped or rewrote input")
+        raise NotModelled(f"a {_EVENT} hook after a PreToolUse hook that added context, stopped or rewrote input")
     actions = _actions(rules, name)
     if len(actions) > 1:
-        raise NotModelled(f"several {EVENT} handlers for one call (measured with one)")
+        raise NotModelled(f"several {_EVENT} handlers for one call (measured with one)")
     suggestions = _suggestions(_BY_MODE[rt.mode], rt, name, decision)
     if suggestions is None:
-        raise NotModelled(f"a {EVENT} hook for a {name} call {rt.mode} mode still asks about (not measured)")
-    data = payload(EVENT, source=rt.payload_source(conversation),
+        raise NotModelled(f"a {_EVENT} hook for a {name} call {rt.mode} mode still asks about (not measured)")
+    data = payload(_EVENT, source=rt.payload_source(conversation),
                    fields={"tool_name": name, "tool_input": dict(reported), "permission_suggestions": suggestions})
-    answers = [_answer(run_command(rt, rule, action, data, event=EVENT).output) for rule, action in actions]
+    answers = [_answer(run_command(rt, rule, action, data, event=_EVENT).output) for rule, action in actions]
     if rt.approvals is not None and any(answers):
-        raise NotModelled(f"a {EVENT} hook's decision beside a permission prompt tool (the hook and the user's "
+        raise NotModelled(f"a {_EVENT} hook's decision beside a permission prompt tool (the hook and the user's "
                           "answer race: the first decides)")
     if not answers or answers[0] is None:
         return None
     if answers[0].updated_input is not None and active_rules(rt, conversation) and any(
             r.event in _AFTER_CALL for r in active_rules(rt, conversation)):
-        raise NotModelled(f"a {EVENT} updatedInput beside hooks on {', '.join(sorted(_AFTER_CALL))} (which input "
+        raise NotModelled(f"a {_EVENT} updatedInput beside hooks on {', '.join(sorted(_AFTER_CALL))} (which input "
                           "their payloads hold is not measured)")
     return answers[0]
 
@@ -166,13 +166,13 @@ def _actions(rules: list[HookRule], name: str) -> list[tuple[HookRule, HookActio
     found: list[tuple[HookRule, HookAction]] = []
     for rule in rules:
         if not rule.from_settings:
-            raise NotModelled(f"a hook on {EVENT} outside a settings file ({rule.origin})")
+            raise NotModelled(f"a hook on {_EVENT} outside a settings file ({rule.origin})")
         if rule.matcher not in (None, "", "*", name):
-            raise NotModelled(f"a hook on {EVENT} with the matcher {rule.matcher!r} for a {name} call "
+            raise NotModelled(f"a hook on {_EVENT} with the matcher {rule.matcher!r} for a {name} call "
                               f"(measured: none, '*' and the tool's name)")
         for action in rule.actions:
             if action.type != "command" or set(action.keys) - {"type", "command"}:
-                raise NotModelled(f"a {EVENT} handler other than a plain command ({rule.origin}: "
+                raise NotModelled(f"a {_EVENT} handler other than a plain command ({rule.origin}: "
                                   f"{', '.join(action.keys)})")
             found.append((rule, action))
     return found
@@ -184,25 +184,25 @@ def _answer(output: Mapping[str, Any] | None) -> HookAnswer | None:
         return None
     specific = output.get("hookSpecificOutput")
     if set(output) != {"hookSpecificOutput"} or not isinstance(specific, Mapping) \
-            or set(specific) != {"hookEventName", "decision"} or specific.get("hookEventName") != EVENT:
-        raise NotModelled(f"the {EVENT} hook output {sorted(output)} (measured: hookSpecificOutput with "
+            or set(specific) != {"hookEventName", "decision"} or specific.get("hookEventName") != _EVENT:
+        raise NotModelled(f"the {_EVENT} hook output {sorted(output)} (measured: hookSpecificOutput with "
                           "hookEventName and decision alone)")
     decision = specific["decision"]
     behaviour = decision.get("behavior") if isinstance(decision, Mapping) else None
     if behaviour == "allow" and set(decision) <= {"behavior", "updatedInput", "updatedPermissions"}:
         updated = decision.get("updatedInput")
         if updated is not None and not isinstance(updated, Mapping):
-            raise NotModelled(f"a {EVENT} updatedInput that is not an object")
+            raise NotModelled(f"a {_EVENT} updatedInput that is not an object")
         if updated is not None and "updatedPermissions" in decision:
-            raise NotModelled(f"a {EVENT} updatedInput beside updatedPermissions (measured apart)")
+            raise NotModelled(f"a {_EVENT} updatedInput beside updatedPermissions (measured apart)")
         return HookAnswer(allowed=True, updated_input=updated,
                           updated_permissions=permission_request_updates.measured_updates(
                               decision["updatedPermissions"]) if "updatedPermissions" in decision else ())
     if behaviour == "deny" and set(decision) <= {"behavior", "message", "interrupt"} and isinstance(
             decision.get("message", ""), str) and decision.get("interrupt", True) is True:
         if decision.get("interrupt") is True and not decision.get("message"):
-            raise NotModelled(f"a {EVENT} deny with interrupt and no message (measured with one)")
+            raise NotModelled(f"a {_EVENT} deny with interrupt and no message (measured with one)")
         return HookAnswer(allowed=False, message=decision.get("message") or _DENIED_BY_HOOK,
                           interrupt=decision.get("interrupt") is True)
-    raise NotModelled(f"the {EVENT} hook decision {decision!r} (measured: allow with or without updatedInput or "
+    raise NotModelled(f"the {_EVENT} hook decision {decision!r} (measured: allow with or without updatedInput or "
                       "updatedPermissions, deny with or without a message or interrupt)")

@@ -31,6 +31,19 @@ class Change:
         return self.since <= version and (self.until is None or version <= self.until)
 
 
+def _unbisected(behaviour: str, value: Any, *, old: str, new: str, cases: str) -> tuple[Change, Change]:
+    """A behaviour measured one way on 2.1.278 (``old``) and another on 2.1.332 (``new``, modelled as ``value``),
+    the releases between them not bisected: they stay not-modelled (a row with the value None) rather than
+    take either answer on a guess."""
+    return (
+        Change(behaviour=behaviour, since=(2, 1, 279), value=None,
+               evidence=f"not measured between 2.1.278 ({old}) and 2.1.332 ({new}): {cases}, not bisected"),
+        Change(behaviour=behaviour, since=(2, 1, 332), value=value,
+               evidence=f"measured on 2.1.332 ({cases}): {new}; the first release with it is not bisected (the row "
+                        "above leaves 2.1.279 to 2.1.331 not-modelled)"),
+    )
+
+
 CHANGES: tuple[Change, ...] = (
     Change(behaviour="safe_skills_skip_approval", since=(2, 1, 19), value=True,
            evidence="measured: first in 2.1.19, not in 2.1.18 (`cc-harness bisect silent-skill-key-license "
@@ -181,35 +194,27 @@ CHANGES: tuple[Change, ...] = (
                     "docs/timeline/bisect/memory_nested_in_tool_result.jsonl`): a folder's CLAUDE.md arrives as a "
                     "<system-reminder> block of the Read's tool result message, no longer as a message of its own "
                     "(memory-nested-folder)"),
-    Change(behaviour="plan_classifier_refusal", since=(2, 1, 279), value=None,
-           evidence="not measured between 2.1.278 (the classifier asks the Messages API, which answers 'ok': 'Auto "
-                    "mode could not evaluate ...') and 2.1.332 ('Auto mode is unavailable ...'): "
-                    "mode-plan-classifier, mode-plan-classifier-limit, not bisected"),
-    Change(behaviour="plan_classifier_refusal", since=(2, 1, 332),
-           value=("Auto mode is unavailable: its safety check does not run for this session, so {tool} was not run. "
-                  "Other actions that need the check will be denied too, and retrying won't help. Finish what you "
-                  "can without them, then tell the user what is blocked and that they can switch to another "
-                  "permission mode."),
-           evidence="measured on 2.1.332 (mode-plan-classifier, mode-plan-classifier-limit): no classifier request; "
-                    "the first release with it is not bisected (the row above leaves 2.1.279 to 2.1.331 "
-                    "not-modelled)"),
+    *_unbisected(
+        "plan_classifier_refusal",
+        ("Auto mode is unavailable: its safety check does not run for this session, so {tool} was not run. "
+         "Other actions that need the check will be denied too, and retrying won't help. Finish what you can "
+         "without them, then tell the user what is blocked and that they can switch to another permission mode."),
+        old="the classifier asks the Messages API, which answers 'ok': 'Auto mode could not evaluate ...'",
+        new="'Auto mode is unavailable ...', no classifier request",
+        cases="mode-plan-classifier, mode-plan-classifier-limit"),
     Change(behaviour="plan_classifier_fallback_after", since=(2, 1, 332), value=None,
            evidence="measured on 2.1.332 (mode-plan-classifier-limit): seven classifier refusals in a prompt, each "
                     "with the same text; up to 2.1.278 the third and later get default mode's refusal"),
-    Change(behaviour="memory_loaded_kept_on_resume", since=(2, 1, 279), value=None,
-           evidence="not measured between 2.1.278 (each resumed process loads a folder's CLAUDE.md and a scoped "
-                    "rule again) and 2.1.332 (they stay loaded): memory-resume, not bisected"),
-    Change(behaviour="memory_loaded_kept_on_resume", since=(2, 1, 332), value=True,
-           evidence="measured on 2.1.332 (memory-resume): a folder's CLAUDE.md and a scoped rule loaded before a "
-                    "--resume are not loaded again after it; the first release with it is not bisected (the row "
-                    "above leaves 2.1.279 to 2.1.331 not-modelled)"),
-    Change(behaviour="instructions_loaded_effort", since=(2, 1, 279), value=None,
-           evidence="not measured between 2.1.278 (no effort in an InstructionsLoaded payload) and 2.1.332: "
-                    "hook-event-instructionsloaded, not bisected"),
-    Change(behaviour="instructions_loaded_effort", since=(2, 1, 332), value=True,
-           evidence="measured on 2.1.332 (hook-event-instructionsloaded): the firings for a folder's CLAUDE.md and a "
-                    "scoped rule, within a prompt, carry effort after prompt_id; the first release with it is not "
-                    "bisected (the row above leaves 2.1.279 to 2.1.331 not-modelled)"),
+    *_unbisected(
+        "memory_loaded_kept_on_resume", True,
+        old="each resumed process loads a folder's CLAUDE.md and a scoped rule again",
+        new="a folder's CLAUDE.md and a scoped rule loaded before a --resume are not loaded again after it",
+        cases="memory-resume"),
+    *_unbisected(
+        "instructions_loaded_effort", True,
+        old="no effort in an InstructionsLoaded payload",
+        new="the firings for a folder's CLAUDE.md and a scoped rule, within a prompt, carry effort after prompt_id",
+        cases="hook-event-instructionsloaded"),
     Change(behaviour="memory_loaded_on_write", since=(2, 1, 332), value=True,
            evidence="measured on 2.1.332 (memory-rules-write-edit): a Write that creates a file a scoped rule or a "
                     "folder's CLAUDE.md covers, and an Edit of such a file not read yet, bring it as a Read does; "

@@ -67,6 +67,13 @@ class Places:
     """The settings levels that hold the rule: ``user``, ``project``, ``local``, ``flag`` (``--settings``)."""
 
 
+def undotted_folder(specifier: str) -> str | None:
+    """``./seg/**`` without its ``./``, which binds as ``seg/**`` does (rule-read-dot-slash-folder-deny,
+    rule-edit-allow-forms-*); None for any other form: the one place a rule's ``./`` is taken off."""
+    m = _DOT_FOLDER.fullmatch(specifier)
+    return m.group(1) if m is not None else None
+
+
 def binds(specifier: str, path: Path, places: Places) -> bool:
     """Whether the path specifier of a Read or Edit rule binds the absolute ``path``."""
     if (m := _DOT_NAME.fullmatch(specifier)) is not None:
@@ -81,11 +88,10 @@ def binds(specifier: str, path: Path, places: Places) -> bool:
             return parts[-1] == name if parts else False
 
         return _relative(specifier, path, places, is_name)
-    if (m := _DOT_FOLDER.fullmatch(specifier)) is not None:
-        # ./secrets/** binds the folder at any depth, as secrets/** does (rule-read-dot-slash-folder-deny)
+    if (folder_rule := undotted_folder(specifier)) is not None:
         if not places.levels <= PROJECT:
             raise NotModelled(f"path rule {specifier} from the {'/'.join(sorted(places.levels))} settings")
-        specifier = m.group(1)
+        specifier = folder_rule
     if any(seg in (".", "..") for seg in specifier.split("/")):
         raise NotModelled(f"path rule {specifier} (unmodelled permission rule form: . or .. in it)")
     m = _FOLDER.fullmatch(specifier)
@@ -117,8 +123,8 @@ def binds(specifier: str, path: Path, places: Places) -> bool:
     raise NotModelled(f"path rule {specifier} (unmodelled permission rule form)")
 
 
-#: ``seg/**`` or ``./seg/**``: a folder rule read relative to the working copy.
-_RELATIVE_FOLDER = re.compile(rf"(?:\./)?({_SEGMENTS})/\*\*")
+#: ``seg/**``: a folder rule read relative to the working copy.
+_RELATIVE_FOLDER = re.compile(rf"({_SEGMENTS})/\*\*")
 #: Levels whose Edit allow rules are measured anchored at the project root (rule-edit-allow-forms-*).
 _ALLOW_ANCHORED = frozenset({"project", "local"})
 
@@ -131,7 +137,7 @@ def edit_allow_binds(specifier: str, path: Path, places: Places) -> bool:
     sub/lib/new7.txt, deep/lib/new9.txt or deep/lib/util.py, while a deny rule ``src/**`` binds lib/src/util.py
     (rule-edit-path-nested). Any other relative form (a name glob, ``./name``) against a file below the root, and
     relative folder rules of other levels, are not measured."""
-    m = _RELATIVE_FOLDER.fullmatch(specifier)
+    m = _RELATIVE_FOLDER.fullmatch(undotted_folder(specifier) or specifier)
     if m is not None and not any(seg in (".", "..") for seg in m.group(1).split("/")):
         if not places.levels <= _ALLOW_ANCHORED:
             raise NotModelled(f"an allow rule {specifier} from the {'/'.join(sorted(places.levels))} settings")

@@ -152,3 +152,12 @@ def new_session(*, home: Path, workdir: Path) -> SessionState:
 def new_agent_id() -> str:
     """Shaped like the real ids (``a`` + 16 hex digits)."""
     return "a" + uuid.uuid4().hex[:16]
+
+
+def active_rules(rt: Runtime, conversation: Conversation, event: str | None = None) -> list[HookRule]:
+    """The hook rules a context holds (settings' and plugins', the session's skills', its own), those on ``event``
+    where one is named; none under disableAllHooks (measured: it silences skill and agent hooks too)."""
+    if rt.config.hooks_disabled:
+        return []
+    rules = [*rt.config.hooks, *rt.session.skill_hooks, *conversation.scoped_hooks]
+    return [r for r in rules if event is None or r.event == event]

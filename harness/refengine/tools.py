@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.refengine import file_text, launch, messages, quotes, tool_messages, transcript_reads
+from harness.refengine import file_patch, file_text, launch, messages, quotes, tool_messages, transcript_reads
 from harness.refengine.errors import NotModelled
 from harness.refengine.notebook import read_notebook, run_notebook_edit
 from harness.refengine.search_tools import run_glob, run_grep
@@ -32,6 +32,16 @@ _READ_LINE_LIMIT = 2000
 def _unchanged_since_seen(tool: str, path: Path, env: ToolEnvironment) -> None:
     if path in env.seen and path.is_file() and path.read_bytes().decode("utf-8", "replace") != env.seen[path]:
         raise NotModelled(f"{tool} of a file changed on disk since this context read or wrote it")
+
+
+def check_background(name: str, tool_input: Mapping[str, Any]) -> None:
+    """NotModelled for a Bash call that runs in the background. Measured on 2.1.252 to 2.1.332 (a probe of
+    ``run_in_background: true``): the call is answered at once with ``Command running in background with ID: <id>``,
+    a random id, and the engine asks the model again when the command ends; the reference keeps no tasks.
+    ``run_in_background: false`` runs in the foreground as a call without it (tool-builtin-bash-background-false)."""
+    if name == "Bash" and tool_input.get("run_in_background", False) is not False:
+        raise NotModelled(f"a Bash call with run_in_background: {tool_input['run_in_background']!r} (a background "
+                          "task: not modelled)")
 
 
 def _run_bash(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
@@ -101,10 +111,13 @@ def run_write(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult
     given = tool_input["file_path"]
     path = resolve(given, workdir=env.workdir)
     existed = path.is_file()
+    original = None
     if existed:
         _unchanged_since_seen("Write", path, env)
-        if file_text.load("Write over", path).crlf:
+        loaded = file_text.load("Write over", path)
+        if loaded.crlf:
             raise NotModelled("Write over a file with CRLF line ends")
+        original = loaded.raw
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(tool_input["content"], encoding="utf-8")
     env.read_views.pop(path, None)  # a write is no earlier Read (a Read after it: not measured)
@@ -112,7 +125,8 @@ def run_write(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult
     env.seen[path] = tool_input["content"]
     text = tool_messages.file_updated(given) if existed else tool_messages.file_created(given)
     return ToolResult(content=text, response={"type": "update" if existed else "create", "filePath": given,
-                                              "content": tool_input["content"]})
+                                              "content": tool_input["content"],
+                                              **file_patch.write_fields(original, tool_input["content"])})
 
 
 def run_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
@@ -150,7 +164,8 @@ def run_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     text = (tool_messages.file_replaced_all(given, note=note) if replace_all
             else tool_messages.file_updated(given, note=note))
     return ToolResult(content=text,
-                      response={"filePath": given, "oldString": given_old, "newString": new, "replaceAll": replace_all})
+                      response=file_patch.edit_response(given, given_old, new, replace_all, original=loaded.raw,
+                                                        updated=stored, unknown_file=not note))
 
 
 def _edit_create(given: str, path: Path, content: str, env: ToolEnvironment) -> ToolResult:
@@ -160,7 +175,9 @@ def _edit_create(given: str, path: Path, content: str, env: ToolEnvironment) -> 
     env.known.add(path)
     env.seen[path] = content
     return ToolResult(content=tool_messages.file_updated(given),
-                      response={"filePath": given, "oldString": "", "newString": content, "replaceAll": False})
+                      response={"filePath": given, "oldString": "", "newString": content, "replaceAll": False,
+                                "structuredPatch": file_patch.Unmodelled("the response of an Edit that creates a file "
+                                                                         "(not measured)")})
 
 
 MACHINE_TOOLS: Mapping[str, Callable[[Mapping[str, Any], ToolEnvironment], ToolResult]] = {

@@ -59,9 +59,22 @@ def test_one_failing_shell_line_ends_the_prompt(tmp_path: Path, version: str, pr
     assert failed.value.printed == printed
 
 
-def test_two_shell_lines_that_may_fail_are_not_modelled(tmp_path: Path) -> None:
-    """The engine runs them at once and names whichever failed first."""
+@pytest.mark.parametrize(("version", "printed"), [("2.1.278", False), ("2.1.332", True)])
+def test_two_failing_shell_lines_end_the_prompt_with_either_failure_a_race(
+        tmp_path: Path, version: str, printed: bool) -> None:
+    """slash-command-shell-lines-fail: the engine runs them at once and prints whichever failed first."""
     engine = _engine(tmp_path, "---\ndescription: d\n---\n!`ls build`\n!`ls dist`\n")
+    engine._rt.profile = profile_for(version)
+    with pytest.raises(ShellLineFailed) as failed:
+        expand(engine._rt, "greet", "")
+    texts = tuple(f'Shell command failed for pattern "!`ls {d}`": [stderr]\nls: cannot access \'{d}\': No such file '
+                  "or directory" for d in ("build", "dist"))
+    assert failed.value.printed == (texts[0] if printed else "")
+    assert engine._rt.races == ([texts] if printed else [])
+
+
+def test_a_failing_shell_line_beside_one_that_succeeds_is_not_modelled(tmp_path: Path) -> None:
+    engine = _engine(tmp_path, "---\ndescription: d\n---\n!`ls build`\n!`pwd`\n")
     with pytest.raises(NotModelled):
         expand(engine._rt, "greet", "")
 
@@ -138,13 +151,92 @@ def test_allowed_tools_let_a_shell_line_run_and_no_output_reads_as_the_bash_tool
     assert (tmp_path / "work" / "made.txt").is_file()
 
 
-@pytest.mark.parametrize("deny", [True, False])
-def test_a_shell_line_beside_deny_rules_or_in_another_mode_is_not_modelled(tmp_path: Path, deny: bool) -> None:
+@pytest.mark.parametrize(("mode", "deny", "ask"), [
+    ("plan", (), ()), ("dontAsk", (), ()),
+    ("default", (), ("Bash(rm:*)",)),
+    ("bypass", ("Bash(rm:*)",), ()), ("acceptEdits", ("Bash(rm:*)",), ()),
+    ("default", ("Read(secret.txt)",), ()), ("default", ("Bash",), ())])
+def test_a_shell_line_in_an_unmeasured_mode_or_beside_unmeasured_rules_is_not_modelled(
+        tmp_path: Path, mode: str, deny: tuple[str, ...], ask: tuple[str, ...]) -> None:
     engine = _engine(tmp_path, "---\ndescription: d\n---\nR: !`echo hi`\n")
-    if deny:
-        engine._rt.rules = RuleSet.from_lists(allow=(), deny=("Bash(rm:*)",), ask=())
-    else:
-        engine._rt.mode = "acceptEdits"
+    engine._rt.mode = mode  # type: ignore[assignment]
+    engine._rt.rules = RuleSet.from_lists(allow=(), deny=deny, ask=ask)
+    with pytest.raises(NotModelled):
+        expand(engine._rt, "greet", "")
+
+
+@pytest.mark.parametrize(("version", "printed"), [
+    ("2.1.278", ""),
+    ("2.1.332", "Shell command permission check failed for pattern \"!`ls src`\": Permission to use Bash with "
+                "command ls src has been denied.")])
+def test_a_bash_deny_rule_refuses_a_shell_line_and_ends_the_prompt(tmp_path: Path, version: str, printed: str) -> None:
+    """slash-command-shell-deny-rule; a deny rule the line does not match changes nothing."""
+    engine = _engine(tmp_path, "---\ndescription: d\n---\nR: !`ls src`\n")
+    engine._rt.profile = profile_for(version)
+    engine._rt.rules = RuleSet.from_lists(allow=(), deny=("Bash(ls:*)",), ask=())
+    with pytest.raises(ShellLineFailed) as failed:
+        expand(engine._rt, "greet", "")
+    assert failed.value.printed == printed
+    engine._rt.rules = RuleSet.from_lists(allow=(), deny=("Bash(rm:*)",), ask=())
+    (tmp_path / "work" / "src").mkdir()
+    assert expand(engine._rt, "greet", "").body == "R: (Bash completed with no output)\n"
+
+
+def test_bypass_runs_a_line_default_mode_refuses_and_accept_edits_refuses_it(tmp_path: Path) -> None:
+    """slash-command-shell-bypass, slash-command-shell-accept-edits."""
+    line = "---\ndescription: d\n---\nR: !`python3 -c \"open('made.txt', 'w')\"`\n"
+    engine = _engine(tmp_path, line)
+    engine._rt.mode = "bypass"
+    assert expand(engine._rt, "greet", "").body == "R: (Bash completed with no output)\n"
+    (tmp_path / "work" / "made.txt").unlink()
+    engine._rt.mode = "acceptEdits"
+    with pytest.raises(ShellLineFailed):
+        expand(engine._rt, "greet", "")
+    assert not (tmp_path / "work" / "made.txt").exists()
+
+
+@pytest.mark.parametrize("line", ["ls", "touch made.txt"])
+def test_in_accept_edits_a_line_that_is_not_refused_is_not_modelled(tmp_path: Path, line: str) -> None:
+    """Measured in acceptEdits: a refusal alone (a read-only line, and touch, which acceptEdits lets a Bash call
+    run, are not measured)."""
+    engine = _engine(tmp_path, f"---\ndescription: d\n---\nR: !`{line}`\n")
+    engine._rt.mode = "acceptEdits"
+    with pytest.raises(NotModelled):
+        expand(engine._rt, "greet", "")
+
+
+def test_a_failing_line_outside_default_mode_is_not_modelled(tmp_path: Path) -> None:
+    engine = _engine(tmp_path, "---\ndescription: d\n---\nR: !`ls build`\n")
+    engine._rt.mode = "bypass"
+    with pytest.raises(NotModelled):
+        expand(engine._rt, "greet", "")
+
+
+def _lines(count: int, tail: str = "") -> str:
+    return "".join(f"LINE-{i:06d} " + "x" * 88 + "\n" for i in range(count)) + tail
+
+
+def test_output_up_to_30000_characters_is_kept_whole_and_longer_is_saved_with_a_preview(tmp_path: Path) -> None:
+    """slash-command-shell-output-threshold, slash-command-shell-output-limit."""
+    engine = _engine(tmp_path, "---\ndescription: d\n---\nA\n!`cat whole.txt`\nB\n!`cat saved.txt`\nC\n")
+    (tmp_path / "work" / "whole.txt").write_text(_lines(297, "abc"))
+    (tmp_path / "work" / "saved.txt").write_text(_lines(297, "abc\n"))
+    body = expand(engine._rt, "greet", "").body
+    head, saved_part = body.split("\nB\n")
+    assert head == "A\n" + _lines(297, "abc")
+    saved = engine._rt.session.transcript_path.with_suffix("") / "tool-results"
+    [file] = saved.iterdir()
+    assert file.read_text() == _lines(297, "abc\n")
+    assert saved_part == ("<persisted-output>\nOutput too large (29.3KB). Full output saved to: "
+                          f"{file}\n\nPreview (first 2KB):\n{_lines(19).rstrip()}\n...\n</persisted-output>\nC\n")
+
+
+@pytest.mark.parametrize("content", ["é" * 40_000, _lines(304, "a"), "x" * 40_000, _lines(10_400)])
+def test_long_output_of_an_unmeasured_shape_is_not_modelled(tmp_path: Path, content: str) -> None:
+    """Not ASCII; a size whose one decimal is .0 (304 lines and a character: 30 KiB); no newline to cut at; 1 MiB
+    and more."""
+    engine = _engine(tmp_path, "---\ndescription: d\n---\n!`cat big.txt`\n")
+    (tmp_path / "work" / "big.txt").write_text(content)
     with pytest.raises(NotModelled):
         expand(engine._rt, "greet", "")
 
