@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import races, servers, transcript, tree, workfiles
-from harness.case import BrokenCase, Case, copy_fixture, copy_home
+from harness.case import BrokenCase, Case, copy_fixture, copy_home, workgit
 from harness.case.lint import fixture_notes
 from harness.engine_name import EngineName
 from harness.engines import make_engine
@@ -102,6 +102,8 @@ def _bug(exc: Exception) -> Fault:
 def _run(case: Case, engine: Engine, folders: _Folders, *, expectations: Expectations, started: float) -> Record:
     name = engine.name  # what the record carries
     notes = (*copy_fixture(case, folders.work), *fixture_notes(folders.work))
+    # a project copy's .git is the harness's (workgit.py): what the run does in it is not the run's files
+    own_git = workgit.SKIPPED if case.project is not None and (folders.work / workgit.SKIPPED).is_dir() else None
     for folder in (folders.home, folders.tmp):
         folder.mkdir()
     copy_home(case, folders.home)
@@ -115,7 +117,7 @@ def _run(case: Case, engine: Engine, folders: _Folders, *, expectations: Expecta
         quoting.ports = ports
         model.ports = ports
         # reading the working copy counts against the run's time limit too (a run can leave any file)
-        before = workfiles.snapshot(folders.work, deadline=time.monotonic() + case.run.timeout)
+        before = workfiles.snapshot(folders.work, deadline=time.monotonic() + case.run.timeout, skip=own_git)
         try:
             run = engine.run(case, workdir=folders.work, home=folders.home, tmp=folders.tmp, model=model)
             model.finish()
@@ -130,7 +132,9 @@ def _run(case: Case, engine: Engine, folders: _Folders, *, expectations: Expecta
         duration = time.monotonic() - started
         notes = tuple(quoting.text(n) for n in notes)
         return Record.of(case, engine=name, status=fault.status, duration=duration, fault=fault, notes=notes)
-    after = workfiles.snapshot(folders.work, deadline=time.monotonic() + case.run.timeout, before=before)
+    after = workfiles.snapshot(
+        folders.work, deadline=time.monotonic() + case.run.timeout, before=before, skip=own_git
+    )
     norm = transcript.Normaliser(workdir=folders.work, home=folders.home, tmp=folders.tmp, ports=ports)
     data = transcript.build(
         case=case,

@@ -13,6 +13,7 @@ import hashlib
 import os
 import stat
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,15 +46,16 @@ class FileState:
 
 
 def snapshot(
-    root: Path, *, deadline: float | None = None, before: dict[str, FileState] | None = None
+    root: Path, *, deadline: float | None = None, before: dict[str, FileState] | None = None, skip: str | None = None
 ) -> dict[str, FileState]:
     """Every file under ``root`` by relative path. Links are never followed (a run could point one at
     ``/proc/self/environ``): a link is recorded as its target's name; special files are left out. A name
     that is not UTF-8 is kept with its bytes escaped. ``before``: the same folder's earlier snapshot (a
     file it has with the same status is taken from it unread). Past ``deadline`` (``time.monotonic()``)
-    this raises EngineTimeout."""
+    this raises EngineTimeout. ``skip``: a folder directly under ``root`` left out (the ``.git`` the harness
+    made; one the run makes is part of what it did)."""
     out: dict[str, FileState] = {}
-    for path in tree.entries(root):  # does not descend into linked folders
+    for path in _entries(root, skip):  # does not descend into linked folders
         _in_time(deadline)
         key = _printable(str(path.relative_to(root)))
         if path.is_symlink():
@@ -74,6 +76,14 @@ def snapshot(
         hashed = earlier is None or earlier.size == info.st_size  # otherwise changed whatever the bytes
         out[key] = _read(path, status=status, hashed=hashed, deadline=deadline)
     return dict(sorted(out.items()))
+
+
+def _entries(root: Path, skip: str | None) -> Iterator[Path]:
+    for folder, dirs, others in tree.walk(root):
+        if skip is not None and folder == root and skip in dirs:
+            dirs.remove(skip)  # tree.walk descends into what is left in ``dirs``
+        for name in others:
+            yield folder / name
 
 
 def _read(path: Path, *, status: tuple[int, ...], hashed: bool, deadline: float | None) -> FileState:

@@ -157,7 +157,9 @@ MODULE_LINES = 400
 
 
 def test_no_module_is_over_the_bound() -> None:
-    lengths = {path.relative_to(HARNESS).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
-               for path in HARNESS.rglob("*.py")}
-    assert len(lengths) > 100, "the modules were read"
+    """The harness's modules and the benchmarks beside them (the house as drawn from the imports)."""
+    root = HARNESS.parent
+    lengths = {path.relative_to(root).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+               for folder in (HARNESS, root / "benchmarks") for path in folder.rglob("*.py")}
+    assert len(lengths) > 100 and "benchmarks/bench_engine.py" in lengths, "the modules were read"
     assert {name: n for name, n in lengths.items() if n > MODULE_LINES} == {}

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from harness import tree
+from harness.case import workgit
 from harness.case.spec import Case
 from harness.errors import CaseFormatError
 from harness.suite import RESULTS_DEFAULT
@@ -44,11 +45,16 @@ _BULK = frozenset(
 def copy_fixture(case: Case, dest: Path) -> tuple[str, ...]:
     """Copy the fixture into ``dest``: the project or base case first, then the case's own files.
 
-    Returns notes for the record: what a project copy left out because git ignores it (``include:``
-    copies it), so a case that fails for want of ``settings.local.json`` or ``.env`` says why."""
+    A project copy of a git work tree is made a repository of its own (workgit.py). Returns notes for the
+    record: what a project copy left out because git ignores it (``include:`` copies it), so a case that
+    fails for want of ``settings.local.json`` or ``.env`` says why."""
     dest.mkdir(parents=True, exist_ok=True)
     notes: list[str] = []
+    seen: set[Path] = set()
     for root in case.fixture_dirs:
+        if root.resolve() in seen:
+            continue  # a case that is its own project (``project: .``): its files are the project's
+        seen.add(root.resolve())
         excluded = case.own_files_excluded(root)
         files = _project_files(root) if root == case.project else _walk(root)
         if root == case.project:
@@ -59,6 +65,11 @@ def copy_fixture(case: Case, dest: Path) -> tuple[str, ...]:
                     f"left out of the working copy as git ignores them (include: in case.yaml copies one): {shown}"
                 )
         _copy(root, files, dest, excluded=excluded, case=case)
+    if (
+        case.project is not None and workgit.is_work_tree(case.project)
+        and (failed := workgit.make(dest)) is not None
+    ):
+        notes.append(failed)
     return tuple(notes)
 
 

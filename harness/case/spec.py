@@ -279,8 +279,8 @@ class Case:
         folder of cases when a project copy holds it (its other fixtures are not part of the project)."""
         out = [root / self.case_file.name, *self.home_dirs]
         cases_root = self.directory.resolve().parent
-        if self.project is not None and root == self.project and cases_root != root:
-            out.append(cases_root)
+        if self.project is not None and root == self.project and root.resolve() in cases_root.parents:
+            out.append(cases_root)  # a project inside the folder of cases (the case's own folder) holds none of it
         return tuple(out)
 
     def fixture_file(self, relative: str) -> Path | None:

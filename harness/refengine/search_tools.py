@@ -86,27 +86,52 @@ def _shown(path: Path, workdir: Path) -> str:
     return os.path.relpath(path, workdir)
 
 
-#: What ripgrep reads to leave files out (``.gitignore`` only inside a git work tree), and the work tree's
-#: own folder: how the engine's Glob and Grep treat them is not measured.
-_IGNORE_MARKERS = frozenset({".gitignore", ".ignore", ".rgignore", ".git"})
+#: What ripgrep reads to leave files out (``.gitignore`` only inside a git work tree): how the engine's Glob
+#: and Grep treat them is not measured.
+_IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore"})
+#: A git repository's own folder. One at the top of the working copy with no ignore file anywhere is
+#: measured (project-copy-search-git-folder, every pin): Grep never looks into it, Glob lists its files.
+GIT = ".git"
 
 
-def _check_no_ignore_files(tool: str, workdir: Path) -> None:
+def _check_no_ignore_files(tool: str, workdir: Path, home: Path) -> None:
     for root, dirs, files in walk(workdir):
-        if found := _IGNORE_MARKERS & {*dirs, *files}:
+        found = set(_IGNORE_FILES & set(files))
+        if GIT in files or (root != workdir and GIT in dirs):
+            found.add(GIT)  # a git file (worktree, submodule) or a repository nested in the working copy
+        if found:
             where = os.path.relpath(root / sorted(found)[0], workdir)
             raise NotModelled(f"{tool} in a working copy with {where} (ignore files, git work trees)")
+        if root == workdir and GIT in dirs:
+            dirs.remove(GIT)
+            if _git_excludes(workdir / GIT, home):
+                raise NotModelled(f"{tool} in a git repository with ignore patterns of git's own (info/exclude,"
+                                  " the user's git configuration)")
+
+
+def _git_excludes(git: Path, home: Path) -> bool:
+    """Whether ripgrep could read ignore patterns in a git repository beyond its ignore files: the
+    repository's ``info/exclude`` holding a pattern, or the user's git configuration (its global ignore file)."""
+    exclude = git / "info" / "exclude"
+    if exclude.is_file() and any(
+        line.strip() and not line.lstrip().startswith("#")
+        for line in exclude.read_text(encoding="utf-8", errors="replace").splitlines()
+    ):
+        return True
+    return any((home / name).exists() for name in (".gitconfig", ".config/git"))
 
 
 def _search_base(tool: str, tool_input: Mapping[str, Any], env: ToolEnvironment) -> Path | ToolResult:
     """The directory (Glob, Grep) or file (Grep) to search, or the error the engine answers for it."""
-    _check_no_ignore_files(tool, env.workdir)
+    _check_no_ignore_files(tool, env.workdir, Path(env.env.get("HOME", "/nonexistent")))
     given = tool_input.get("path")
     if not given:
         return env.workdir
     base = resolve(str(given), workdir=env.workdir)
     if not inside(base, env.workdir):
         raise NotModelled(f"{tool} outside the working copy (how its paths are shown was never measured)")
+    if inside(base, env.workdir / GIT):
+        raise NotModelled(f"{tool} in the git repository's own folder {GIT}/")
     wrapped = env.profile.search_path_error_wrapped
     if not base.exists():
         kind = "Directory" if tool == "Glob" else "Path"
@@ -161,8 +186,9 @@ def _grep_query(tool_input: Mapping[str, Any]) -> _GrepQuery:
                      context=int(context) if isinstance(context, int) else 0)
 
 
-def _grep_candidates(base: Path, tool_input: Mapping[str, Any]) -> list[Path]:
-    """Files under ``base`` passing ``glob`` and ``type``, text only (ripgrep skips files with a NUL byte)."""
+def _grep_candidates(base: Path, tool_input: Mapping[str, Any], *, skip: Path) -> list[Path]:
+    """Files under ``base`` passing ``glob`` and ``type``, text only (ripgrep skips files with a NUL byte),
+    none in the git repository's folder ``skip``."""
     filters: list[Callable[[str], bool]] = []
     if tool_input.get("glob"):
         filters.append(glob_matcher(str(tool_input["glob"])))
@@ -172,7 +198,7 @@ def _grep_candidates(base: Path, tool_input: Mapping[str, Any]) -> list[Path]:
             raise NotModelled(f"Grep type {tool_input['type']}")
         type_matchers = [glob_matcher(g) for g in globs]
         filters.append(lambda rel: any(m(rel) for m in type_matchers))
-    files = [base] if base.is_file() else list(_files_under(base))
+    files = [base] if base.is_file() else [p for p in _files_under(base) if skip not in p.parents]
     root = base.parent if base.is_file() else base
     return [p for p in files if all(f(p.relative_to(root).as_posix()) for f in filters) and not _has_nul(p)]
 
@@ -195,7 +221,7 @@ def run_grep(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     query = _grep_query(tool_input)
     hits: dict[Path, list[int]] = {}
     texts: dict[Path, list[str]] = {}
-    for path in _grep_candidates(base, tool_input):
+    for path in _grep_candidates(base, tool_input, skip=env.workdir / GIT):
         lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
         if lines and lines[-1] == "":
             lines.pop()  # the newline that ends the last line starts no line of its own

@@ -43,6 +43,8 @@ INERT: Mapping[str, MeasuredKey] = {
     "skillOverrides": MeasuredKey(values=({},), levels=_FILES, case=_INERT_CASE),
     "pluginConfigs": MeasuredKey(values=({},), levels=_FILES, case=_INERT_CASE),
     "syncClaudeAiSkills": MeasuredKey(values=(False,), levels=_FILES, case=_INERT_CASE),
+    # The schema: honoured only in managed settings, ignored in the user, project and local files (as measured).
+    "pluginSuggestionMarketplaces": MeasuredKey(values=([],), levels=_FILES, case=_INERT_CASE),
     # Narrows the variables an http hook's headers may name (hook-setting-http-env-vars): inert without http hooks.
     "httpHookAllowedEnvVars": MeasuredKey(values=(["EXPLORE_VAR"],), levels=_FILES, case=_INERT_CASE),
 }
