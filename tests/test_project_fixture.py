@@ -237,3 +237,21 @@ def test_ignored_files_are_named_in_the_record_and_include_copies_them(tmp_path:
     local = run_case(load_case(root / "claude-cases" / "local"), make_engine("reference"), expectations=EXPECTATIONS)
     assert local.status is Status.PASS, local.explain()
     assert any(n.endswith(": .env, results/") for n in local.notes)
+
+
+def test_a_link_to_an_ignored_file_inside_the_project_brings_its_target(tmp_path: Path) -> None:
+    """A link that stays inside the repository is followed even when git ignores what it points at: the copy
+    once held the link and not its target (a link to nothing)."""
+    root = tmp_path / "team"
+    write_files(root, {".gitignore": "vendor/\n", ".claude/settings.json": "{}\n", "vendor/tool.md": "vendored\n",
+                       "vendor/kit/a.md": "kit\n", "vendor/other.md": "not linked\n",
+                       "claude-cases/audit/case.yaml": CASE.format(id="audit")})
+    (root / ".claude" / "tool.md").symlink_to("../vendor/tool.md")
+    (root / ".claude" / "kit").symlink_to("../vendor/kit")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    work = tmp_path / "work"
+    copy_fixture(load_case(root / "claude-cases" / "audit"), work)
+    assert (work / ".claude" / "tool.md").is_symlink() and (work / ".claude" / "tool.md").read_text() == "vendored\n"
+    assert (work / ".claude" / "tool.md").resolve() == (work / "vendor" / "tool.md").resolve()
+    assert (work / ".claude" / "kit" / "a.md").read_text() == "kit\n"
+    assert not (work / "vendor" / "other.md").exists()  # what no link points at stays out

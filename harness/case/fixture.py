@@ -59,6 +59,7 @@ def copy_fixture(case: Case, dest: Path) -> tuple[str, ...]:
         files = _project_files(root) if root == case.project else _walk(root)
         if root == case.project:
             files = [*files, *_included(root, case.include)]
+            files += _link_targets(root, files)
             if left := [n for n in _ignored(root, excluded) if not any(_within(n, i) for i in case.include)]:
                 shown = ", ".join(left[:_SHOWN]) + (f" and {len(left) - _SHOWN} more" if len(left) > _SHOWN else "")
                 notes.append(
@@ -88,6 +89,27 @@ def _included(root: Path, names: tuple[str, ...]) -> list[Path]:
     for name in names:
         path = root / name
         out += [Path(name) / p for p in _walk(path)] if path.is_dir() and not path.is_symlink() else [Path(name)]
+    return out
+
+
+def _link_targets(root: Path, files: list[Path]) -> list[Path]:
+    """What the links among ``files`` point at inside ``root`` that the copy would not take (a target git
+    ignores, e.g. ``.claude/tool.md -> ../vendor/tool.md`` with ``vendor/`` ignored): without it the copy's
+    link would point at nothing. A link out of ``root``, or at nothing, is left to ``_relink`` to refuse."""
+    real_root = root.resolve()
+    listed = set(files)
+    out: list[Path] = []
+    for rel in files:
+        link = root / rel
+        if not link.is_symlink():
+            continue
+        pointed = link.resolve()
+        if not pointed.exists() or not pointed.is_relative_to(real_root):
+            continue
+        target = pointed.relative_to(real_root)
+        wanted = [target / p for p in _walk(pointed)] if pointed.is_dir() else [target]
+        out += [p for p in wanted if p not in listed]
+        listed.update(wanted)
     return out
 
 

@@ -60,16 +60,26 @@ def _run(args: argparse.Namespace) -> int:
         out.print(f"no case: {why}", markup=False)
     for warning in done.warnings:
         out.print(f"warning: {warning}", markup=False)
+    new_cases = [item for item in done.written if item.path.name == "case.yaml"]
     if not done.written:
         out.print("nothing to write: every definition already has its case", markup=False)
+        return 0
+    if not new_cases:  # only the configuration or .gitignore: nothing to record, nothing new to check
+        out.print("no new case: every part of the setup has its case, or a 'no case:' line says why", markup=False)
         return 0
     if args.no_snapshots:
         out.print("next: cc-harness run --accept or pytest --snapshot-update -n 2 records the snapshots", markup=False)
         return 0
     out.print("recording the new cases' snapshots (each case on the suite's engines) ...", markup=False)
     problems = scaffold.record_snapshots(done, jobs=args.jobs)
-    for line in problems:
-        out.print(f"snapshot: {line}", markup=False)
+    for problem in problems:
+        out.print(f"snapshot: {problem.text}", markup=False)
+    if failed := [p for p in problems if p.failed]:
+        out.print(
+            f"next: {len(failed)} run(s) above recorded no snapshot, and pytest fails them: fix the setup or the"
+            " case, then pytest --snapshot-update 'CASE/case.yaml::ENGINE' records each", markup=False,
+        )
+        return 0
     out.print(f"next: pytest -n 2 (or cc-harness run) checks them; see {done.suite_file}", markup=False)
     return 0
 

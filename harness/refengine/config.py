@@ -83,6 +83,8 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
                   *(r for a in agents.values() for r in a.hooks))
     if reason := settings_keys.run_problem(files, every_hook):
         unmodelled.append(reason)
+    if not trusted and settings_keys.default_mode(files) is not None:
+        unmodelled.append("settings key permissions.defaultMode in an untrusted folder (measured in a trusted one)")
     if env and (reason := env_unmodelled(files, env, trusted=trusted, hooks=every_hook, servers=mcp_servers)):
         unmodelled.append(reason)
     return ProjectConfig(
@@ -101,6 +103,7 @@ def load_project(*, workdir: Path, home: Path, trusted: bool, launch: Launch = N
         env=env,
         memory=memory,
         bypass_disabled=settings_keys.bypass_disabled(files),
+        default_mode=settings_keys.default_mode(files),
     )
 
 

@@ -210,6 +210,8 @@ class ProjectConfig:
     bypass_disabled: bool = False
     """A settings file sets ``permissions.disableBypassPermissionsMode: "disable"``: a bypass run works in default
     mode (settings_keys.py)."""
+    default_mode: str | None = None
+    """``permissions.defaultMode`` of the project's settings.json (settings_keys.session_mode)."""
 
     def skill(self, name: str) -> SkillDef | None:
         """The skill the Skill tool's ``skill`` names: its key, or a plugin skill's frontmatter name."""

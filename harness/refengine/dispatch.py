@@ -29,6 +29,7 @@ from harness.refengine import (
     notebook_rules,
     path_denials,
     permission_request_hooks,
+    permission_request_updates,
     read_guard,
     skills,
     web,
@@ -172,7 +173,8 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
     # ToolSearch asks for no approval in the modes it was measured in (lookup_tools.check holds it to those).
     decision = ALLOW if name == lookup_tools.TOOL_SEARCH else decide(request)
     hooked = decision.behaviour != "allow" and permission_request_hooks.measured(rt, conversation, name, decision)
-    if decision.behaviour != "allow":
+    not_allowed, in_plan = decision.behaviour != "allow", permission_request_hooks.in_plan(rt, conversation)
+    if not_allowed and not in_plan:  # in plan mode, what the classifier decides tells whether the hooks fire
         hook_quiet.wake_refused(rt, conversation.mode or rt.mode, request_modelled=hooked)
     if conversation.mode is None:  # the session's mode; a hook agent's own dontAsk answers as default does
         decision = modes.adjust(decision, request, refusals=len(rt.session.denials),
@@ -184,6 +186,9 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
             raise NotModelled("plan mode's auto-mode classifier asked about an Agent call or after one (its request "
                               "holds the subagent's prompt)")
         rt.session.classifier_refusals += decision.by_classifier
+    if not_allowed and in_plan:
+        hook_quiet.wake_refused(rt, "plan", request_modelled=decision.by_classifier
+                                or rt.profile.permission_request_hooks is False)
     if decision.behaviour != "allow" and pre.updated_without_decision:
         # Measured only where the rewritten call was allowed anyway (hook-output-pretooluse-updated-input-alone).
         raise NotModelled(f"a PreToolUse updatedInput without a decision whose rewritten {name} call is not allowed")
@@ -192,7 +197,9 @@ def _answer(rt: Runtime, conversation: Conversation, use: Mapping[str, Any]) -> 
             pre_added=bool(pre.contexts or pre.stop_turn or pre.updated_input is not None))) is not None:
         if not hook_answer.allowed:
             _deny(rt, name, reported)
-            return _error(use_id, hook_answer.message)
+            return _error(use_id, hook_answer.message,
+                          stop_turn=permission_request_updates.interrupts(rt, conversation, hook_answer))
+        permission_request_updates.apply(rt, conversation, hook_answer)
         if hook_answer.updated_input is not None:
             tool_input = dict(hook_answer.updated_input)
             reported = normalized_input(name, tool_input, workdir=rt.workdir)

@@ -2,7 +2,8 @@
 ``userModified``. Measured on 2.1.252 to 2.1.332 (hook-event-posttooluse-write-edit-response):
 
 - Write of a new file: ``originalFile`` null, ``structuredPatch`` [].
-- Write over a file, and Edit: ``originalFile`` the text before, ``structuredPatch`` the hunks of a line diff with
+- Write over a file, and Edit: ``originalFile`` the text before (an Edit's with LF line ends where the file
+  has CRLF ones: hook-event-posttooluse-edit-crlf-response), ``structuredPatch`` the hunks of a line diff with
   3 lines of context, each ``{oldStart, oldLines, newStart, newLines, lines}``, a line prefixed with ``' '``,
   ``'-'`` or ``'+'`` (removed lines before added ones).
 - ``userModified`` false: in print mode no user changes the proposed edit.

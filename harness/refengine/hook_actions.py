@@ -255,15 +255,21 @@ def _http(rt: Runtime, action: HookAction, data: Mapping[str, Any], *, event: st
     except urllib.error.HTTPError as exc:  # a non-2xx answer: its body is not read as a decision
         answer = exc.read().decode("utf-8", "replace")
         rt.debug.append(hook_messages.http_hook_debug(action.url, status=exc.code, body=answer))
-        hook_handler_types.check_failure(event, action, refused=False)
-        return ActionResult(action=action, exit_code=1)
+        return _http_failed(rt, action, event, "status", status=exc.code)
     except (urllib.error.URLError, TimeoutError, ValueError) as exc:
         rt.debug.append(f"[reference] http hook {action.url} failed: {exc}")
-        refused = isinstance(exc, urllib.error.URLError) and isinstance(exc.reason, ConnectionRefusedError)
-        hook_handler_types.check_failure(event, action, refused=refused)
-        return ActionResult(action=action, exit_code=1)
+        reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+        return _http_failed(rt, action, event, "refused" if isinstance(reason, ConnectionRefusedError)
+                            else "timeout" if isinstance(reason, TimeoutError) else "other")
     rt.debug.append(hook_messages.http_hook_debug(action.url, status=status, body=body))
     return ActionResult(action=action, stdout=body, output=parse_output(body))
+
+
+def _http_failed(rt: Runtime, action: HookAction, event: str, failure: hook_handler_types.HttpFailure, *,
+                 status: int = 0) -> ActionResult:
+    """A failed request: a non-blocking error, or a block where ``onFailure`` says so (hook_handler_types)."""
+    blocking = hook_handler_types.http_failure(rt.profile, event, action, failure, status=status)
+    return ActionResult(action=action, exit_code=1 if blocking is None else 2, stderr=blocking or "")
 
 
 def _mcp_tool(rt: Runtime, action: HookAction, data: Mapping[str, Any], *, event: str) -> ActionResult:

@@ -192,6 +192,7 @@ _OUTPUTS: Mapping[str, Mapping[str, Cases]] = {
                     "terminalSequence"),
         "hookSpecificOutput.hookEventName": ("hook-output-posttoolbatch-additional-context",),
         "hookSpecificOutput.additionalContext": ("hook-output-posttoolbatch-additional-context",),
+        "stopReason": ("hook-output-posttoolbatch-stop-reason",),  # without continue false: changes nothing
     },
     "InstructionsLoaded": _measured("hook-event-instructionsloaded", "continue=false", "stopReason", "systemMessage",
                                     "hookSpecificOutput.hookEventName", "hookSpecificOutput.additionalContext"),

@@ -22,10 +22,13 @@ user's allow does not, approval-permissionrequest-hook-after-user, nor an allow 
 approval-permissionrequest-hook-and-prompt), so that is not-modelled. 2.1.252 and 2.1.257 run no PermissionRequest
 hook in print mode.
 
-Not measured, so not-modelled: plan and bypass mode, subagents, a PreToolUse hook's ask or any ask a rule makes, other
-tools and kinds of ask, a rule outside a settings file or on another matcher, several handlers, handlers that are not
-plain commands, ``updatedPermissions``, ``interrupt`` and every other output field, and the releases between
-2.1.257 and 2.1.278 that the profile leaves open.
+The same holds for a subagent's calls (the payload names the agent: hook-output-permissionrequest-in-subagent); in
+bypass mode nothing asks and no hook fires (hook-output-permissionrequest-in-bypass-mode); plan mode: ``in_plan``.
+What an allow's ``updatedPermissions`` and a deny's ``interrupt`` do next: permission_request_updates.py.
+
+Not measured, so not-modelled: a PreToolUse hook's ask or any ask a rule makes, other tools and kinds of ask, a rule
+outside a settings file or on another matcher, several handlers, handlers that are not plain commands, every other
+output field, and the releases between 2.1.257 and 2.1.278 that the profile leaves open.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from harness.refengine import permission_request_updates
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
 from harness.refengine.hook_actions import run_command
@@ -52,8 +56,12 @@ class HookAnswer:
     allowed: bool
     updated_input: Mapping[str, Any] | None = None
     """With allow: the hook's ``updatedInput``, the input the call runs with."""
+    updated_permissions: tuple[Mapping[str, Any], ...] = ()
+    """With allow: the hook's ``updatedPermissions`` (permission_request_updates.py applies them)."""
     message: str = ""
     """With deny: the tool result."""
+    interrupt: bool = False
+    """With deny: ``interrupt: true``, which ends the prompt (permission_request_updates.py)."""
 
 
 def _write_in_folder(rt: Runtime, message: str) -> bool:
@@ -101,9 +109,17 @@ _BY_MODE = {"default": _SUGGESTIONS, "acceptEdits": _ACCEPT_EDITS_SUGGESTIONS}
 def measured(rt: Runtime, conversation: Conversation, name: str, decision: Decision) -> bool:
     """Whether a refusal (before the mode adjusts it) is one whose PermissionRequest hooks are measured."""
     # Measured in runs without ask rules, where every ask is the tool's own check (whichever module words it).
-    return (decision.behaviour == "ask" and not rt.rules.ask and conversation.kind == "main"
+    return (decision.behaviour == "ask" and not rt.rules.ask and conversation.kind in ("main", "subagent")
             and conversation.mode is None and rt.mode in _BY_MODE and rt.profile.permission_request_hooks is not None
             and _suggestions(_SUGGESTIONS, rt, name, decision) is not None)
+
+
+def in_plan(rt: Runtime, conversation: Conversation) -> bool:
+    """A main-thread call in a plan-mode session: plan mode's auto-mode classifier refusals fire no
+    PermissionRequest hook (hook-output-permissionrequest-in-plan-mode on 2.1.278 and 2.1.332; 2.1.252 and
+    2.1.257 fire none in print mode); what falls back to default mode's refusal (2.1.278's third) fires it with
+    ``permission_mode: plan``, whose answers are not measured."""
+    return rt.mode == "plan" and conversation.kind == "main" and conversation.mode is None
 
 
 def _suggestions(table: Mapping[str, tuple[tuple[Callable[[Runtime, str], bool],
@@ -173,13 +189,20 @@ def _answer(output: Mapping[str, Any] | None) -> HookAnswer | None:
                           "hookEventName and decision alone)")
     decision = specific["decision"]
     behaviour = decision.get("behavior") if isinstance(decision, Mapping) else None
-    if behaviour == "allow" and set(decision) <= {"behavior", "updatedInput"}:
+    if behaviour == "allow" and set(decision) <= {"behavior", "updatedInput", "updatedPermissions"}:
         updated = decision.get("updatedInput")
         if updated is not None and not isinstance(updated, Mapping):
             raise NotModelled(f"a {_EVENT} updatedInput that is not an object")
-        return HookAnswer(allowed=True, updated_input=updated)
-    if behaviour == "deny" and set(decision) <= {"behavior", "message"} and isinstance(decision.get("message", ""),
-                                                                                        str):
-        return HookAnswer(allowed=False, message=decision.get("message") or _DENIED_BY_HOOK)
-    raise NotModelled(f"the {_EVENT} hook decision {decision!r} (measured: allow with or without updatedInput, "
-                      "deny with or without a message)")
+        if updated is not None and "updatedPermissions" in decision:
+            raise NotModelled(f"a {_EVENT} updatedInput beside updatedPermissions (measured apart)")
+        return HookAnswer(allowed=True, updated_input=updated,
+                          updated_permissions=permission_request_updates.measured_updates(
+                              decision["updatedPermissions"]) if "updatedPermissions" in decision else ())
+    if behaviour == "deny" and set(decision) <= {"behavior", "message", "interrupt"} and isinstance(
+            decision.get("message", ""), str) and decision.get("interrupt", True) is True:
+        if decision.get("interrupt") is True and not decision.get("message"):
+            raise NotModelled(f"a {_EVENT} deny with interrupt and no message (measured with one)")
+        return HookAnswer(allowed=False, message=decision.get("message") or _DENIED_BY_HOOK,
+                          interrupt=decision.get("interrupt") is True)
+    raise NotModelled(f"the {_EVENT} hook decision {decision!r} (measured: allow with or without updatedInput or "
+                      "updatedPermissions, deny with or without a message or interrupt)")

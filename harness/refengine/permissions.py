@@ -90,6 +90,11 @@ def _variable_decision(request: Request, allow_rules: tuple[Rule, ...]) -> Decis
         # Plan mode sends it to the auto-mode classifier, which up to 2.1.278 falls back to this refusal after
         # two (mode-plan-classifier-variable, 2.1.252 to 2.1.332; plan_classifier.py).
         return Decision(behaviour="ask", message=request.bash_variable_refusal, by_tool=True)
+    if (request.mode == "acceptEdits" and is_simple_variable_command(command)
+            and not any(r.matches("Bash", request.tool_input, workdir=request.workdir) for r in allow_rules)):
+        # acceptEdits refuses it as default mode does (hook-event-permissionrequest-accept-edits,
+        # hook-output-permissionrequest-updated-permissions, 2.1.252 to 2.1.332)
+        return Decision(behaviour="ask", message=request.bash_variable_refusal, by_tool=True)
     if request.mode != "default" or not is_simple_variable_command(command):
         raise NotModelled("a Bash command with a shell variable other than one plain command's $NAME in default "
                           "mode (its approval is not modelled)")

@@ -95,6 +95,9 @@ BASELINE: dict[str, Any] = {
     # Measured on 2.1.252 and 2.1.257 (hook-event-permissionrequest-refused, approval-permissionrequest-hook-allow):
     # no PermissionRequest hook runs in print mode; later: the row below.
     "permission_request_hooks": False,
+    # Measured on 2.1.252, 2.1.257 and 2.1.278 (hook-option-http-on-failure-block, -status, -timeout): an http
+    # handler's onFailure is not read; later: the rows below.
+    "hook_on_failure_blocks": False,
     # Measured on 2.1.252 and 2.1.257 (tool-builtin-task-unknown-hooks); later: the rows below.
     "task_output_tool": True,
     "tool_search_tool": False,

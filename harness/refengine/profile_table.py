@@ -373,5 +373,12 @@ CHANGES: tuple[Change, ...] = (
                     "--field 'steps[0].turns[1].call.expect.result' --good 2.1.257 --bad 2.1.278 --results "
                     "docs/timeline/bisect/task_output_tool.jsonl`): TaskOutput with an unknown id is answered 'No such "
                     "tool available: TaskOutput' instead of 'No task found with ID: nosuch-2'"),
+    Change(behaviour="hook_on_failure_blocks", since=(2, 1, 279), value=None,
+           evidence="not measured between 2.1.278 (an http handler's onFailure block is not read: a refused, 500 or "
+                    "timed-out request lets the call run) and 2.1.332: hook-option-http-on-failure-*, not bisected"),
+    Change(behaviour="hook_on_failure_blocks", since=(2, 1, 332), value=True,
+           evidence="measured on 2.1.332 (hook-option-http-on-failure-block, -status, -timeout against their "
+                    "-absent contrasts): the failed request blocks the PreToolUse call; the first release with it is "
+                    "not bisected (the row above leaves 2.1.279 to 2.1.331 not-modelled)"),
 )
 

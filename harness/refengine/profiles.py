@@ -183,6 +183,9 @@ class Profile:
     permission_request_hooks: bool | None
     """Print mode runs the PermissionRequest hooks for a call default mode asks about, and honours their decision
     (permission_request_hooks.py; false: it runs none); None: not measured."""
+    hook_on_failure_blocks: bool | None
+    """A PreToolUse http handler with ``onFailure: "block"`` whose request fails blocks the call (hook_handler_types;
+    false: the option is not read, the failure is a non-blocking error); None: not measured."""
     task_output_tool: bool
     """TaskOutput is a tool (refusing an unknown task id); without it a call is answered ``No such tool available``."""
     tool_search_tool: bool

@@ -63,6 +63,8 @@ class SessionState:
     """How many of them plan mode's auto-mode classifier gave (plan_classifier.py)."""
     prompt_stopped: bool = False
     """A UserPromptSubmit hook's ``continue: false`` stopped a prompt of this session (hook_reads.stopped_prompt)."""
+    interrupted: bool = False
+    """A PermissionRequest hook's deny with ``interrupt`` ended the current prompt (permission_request_updates)."""
     deferred_call: bool = False
     """A PreToolUse hook deferred a call of this session, which then waits unanswered (hook_defer)."""
     displayed: tuple[str, str | None] | None = None

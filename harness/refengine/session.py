@@ -90,7 +90,8 @@ class Invocation:
 class PromptOutput:
     """What the engine prints for one prompt (stream-json ``result`` and the init event's tool list)."""
 
-    result: str
+    result: str | None
+    """None: the prompt was interrupted (a PermissionRequest hook's deny with ``interrupt``), printed as an error."""
     is_error: bool
     permission_denials: tuple[dict[str, Any], ...]
     init_tools: tuple[str, ...]
@@ -115,7 +116,8 @@ class Engine:
             rules=RuleSet.from_lists(allow=config.permissions.allow, deny=config.permissions.deny,
                                      ask=config.permissions.ask, home=invocation.home,
                                      origins=config.permissions.origins),
-            mode=settings_keys.session_mode(invocation.permission_mode, bypass_disabled=config.bypass_disabled),
+            mode=settings_keys.session_mode(invocation.permission_mode, bypass_disabled=config.bypass_disabled,
+                                            default_mode=config.default_mode),
             env=env, model=model,
             mcp=McpPool(servers=config.mcp_servers, cwd=invocation.workdir, env=env, timeout=invocation.timeout),
             timeout=invocation.timeout, depth_cap=_depth_cap(env, profile), main_agent=main_agent,
@@ -248,6 +250,8 @@ def _run_prompt(rt: Runtime, prompt: str) -> PromptOutput:
         rt.session.forget_skill_hooks()  # S4 as seed 001 reads it: the hook belongs to the skill's turn
     rt.session.denials.clear()
     rt.session.classifier_refusals = 0
+    if rt.session.interrupted:
+        raise NotModelled("a prompt after one a PermissionRequest hook's interrupt ended (not measured)")
     opening = not conversation.messages
     conversation.messages.append(_opening_message(rt, prompt) if opening else user_text(prompt))
     notes = [*_listings(rt, conversation)] if opening else []
@@ -316,5 +320,7 @@ def _prompt_output(rt: Runtime, *, result: str) -> PromptOutput:
     profile = rt.profile
     listed = [t for t in main.callable(profile)
               if t in main.offered(profile) or t in main.deferred(profile) or t.startswith("mcp__")]
-    return PromptOutput(result=result, is_error=False, permission_denials=tuple(rt.session.denials),
+    interrupted = rt.session.interrupted
+    return PromptOutput(result=None if interrupted else result, is_error=interrupted,
+                        permission_denials=tuple(rt.session.denials),
                         init_tools=tuple(reported_name(t, rt.profile) for t in listed))

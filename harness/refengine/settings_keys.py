@@ -5,6 +5,11 @@ other value or level leaves the run not modelled, naming the key, the value and 
 - Managed-settings and account keys (``INERT``) change nothing in the user, project and local files, with the
   values cc-harness explore draws (settings-managed-keys-inert against its contrast -none, 2.1.252 to 2.1.332:
   every file's hook runs, the project's MCP server answers, the skill is listed, allow rules hold).
+- ``permissions.defaultMode`` in the project's settings.json is the mode of a run started without a mode on the
+  command line: ``acceptEdits`` (settings-perm-default-mode), ``plan``, ``dontAsk``, ``default`` (-plan, -dont-ask,
+  -default: the refusals are that mode's and every hook payload names it); a mode on the command line wins over it
+  (-vs-flag-plan, -vs-flag-accept-edits, -vs-bypass). ``bypassPermissions`` there differs per release (2.1.252 starts
+  in bypass mode, 2.1.257 to 2.1.332 in default mode: -bypass) and is not modelled.
 - ``permissions.disableBypassPermissionsMode: "disable"`` turns a bypass run into a default-mode run
   (settings-perm-disable-bypass in settings.json, settings-perm-disable-bypass-local in settings.local.json:
   refusals worded as default mode's, hooks given ``permission_mode: default``).
@@ -43,11 +48,15 @@ INERT: Mapping[str, MeasuredKey] = {
     "skillOverrides": MeasuredKey(values=({},), levels=_FILES, case=_INERT_CASE),
     "pluginConfigs": MeasuredKey(values=({},), levels=_FILES, case=_INERT_CASE),
     "syncClaudeAiSkills": MeasuredKey(values=(False,), levels=_FILES, case=_INERT_CASE),
+    # The schema: honoured only in managed settings, ignored in the user, project and local files (as measured).
+    "pluginSuggestionMarketplaces": MeasuredKey(values=([],), levels=_FILES, case=_INERT_CASE),
     # Narrows the variables an http hook's headers may name (hook-setting-http-env-vars): inert without http hooks.
     "httpHookAllowedEnvVars": MeasuredKey(values=(["EXPLORE_VAR"],), levels=_FILES, case=_INERT_CASE),
 }
 #: Keys of ``permissions`` known this way.
 PERMISSIONS: Mapping[str, MeasuredKey] = {
+    "defaultMode": MeasuredKey(values=("acceptEdits", "plan", "dontAsk", "default"), levels=frozenset({"project"}),
+                               case="settings-perm-default-mode-plan"),
     "disableBypassPermissionsMode": MeasuredKey(values=("disable",), levels=frozenset({"project", "local"}),
                                                 case="settings-perm-disable-bypass-local"),
 }
@@ -82,6 +91,9 @@ def bypass_disabled(files: Mapping[str, Mapping[str, Any]]) -> bool:
                for s in files.values())
 
 
+_MODES: Mapping[str, Mode] = {"acceptEdits": "acceptEdits", "plan": "plan", "dontAsk": "dontAsk", "default": "default"}
+
+
 def _same(a: Any, b: Any) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
@@ -90,9 +102,21 @@ def _names(levels: frozenset[str]) -> str:
     return ", ".join(sorted(levels))
 
 
-def session_mode(mode: Mode, *, bypass_disabled: bool) -> Mode:
-    """The mode a run works in: a bypass run is a default-mode run where the settings disable bypass (measured);
-    the key beside any other mode is not measured."""
+def default_mode(files: Mapping[str, Mapping[str, Any]]) -> str | None:
+    """``permissions.defaultMode`` of the project's settings.json (``problem`` holds it to the values measured)."""
+    perms = files.get("project", {}).get("permissions")
+    mode = perms.get("defaultMode") if isinstance(perms, Mapping) else None
+    return mode if isinstance(mode, str) else None
+
+
+def session_mode(mode: Mode, *, bypass_disabled: bool, default_mode: str | None = None) -> Mode:
+    """The mode a run works in: the settings' ``defaultMode`` where the command line names none (measured); a
+    bypass run is a default-mode run where the settings disable bypass (measured); that key beside any other mode,
+    or beside ``defaultMode``, is not measured."""
+    if default_mode is not None and bypass_disabled:
+        raise NotModelled("settings keys permissions.defaultMode and permissions.disableBypassPermissionsMode together")
+    if default_mode is not None and mode == "default":
+        return _MODES[default_mode]
     if not bypass_disabled:
         return mode
     if mode != "bypass":

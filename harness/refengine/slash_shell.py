@@ -21,15 +21,17 @@ slash-command-shell-deny-rule):
 
 Not modelled: plan and dontAsk mode, ask rules, deny rules other than ``Bash(<pattern>)`` or outside default mode,
 in acceptEdits any line but one refused there as in default mode (a line that runs, or one acceptEdits lets run
-where default mode asks), a failing line outside default mode, a refusal or failure among several lines (the
-engine runs them at once and names whichever ends first), a line that writes to stderr and succeeds or writes to
-stdout and fails, and ``--agent``. A plugin's command is checked the same way (seen once on each pinned version:
-its ``touch`` line refused as a project's).
+where default mode asks), a failing line outside default mode, a refusal among several lines (the engine runs
+them at once), a line that writes to stderr and succeeds or writes to stdout and fails, a failing line beside
+lines that succeed, and ``--agent``. Several failing lines end the prompt with whichever failure the engine
+prints first (a race, listed as such: slash-command-shell-lines-fail). A plugin's command is checked the same
+way (seen once on each pinned version: its ``touch`` line refused as a project's).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from harness.refengine import launch, messages, modes, shell_line_output
 from harness.refengine.errors import NotModelled
@@ -60,7 +62,12 @@ def run_lines(rt: Runtime, body: str, *, allowed_tools: tuple[str, ...]) -> str:
     granted = tuple(Rule.parse(t) for t in allowed_tools)
     for command in commands:
         _permitted(rt, command, granted=granted, alone=len(commands) == 1)
-    return SHELL_LINE.sub(lambda m: _output(rt, m[1], alone=len(commands) == 1), body)
+    outputs = [_output(rt, command) for command in commands]
+    failures = [o for o in outputs if isinstance(o, _Failure)]
+    if failures:
+        _fail(rt, failures, every=len(failures) == len(outputs))
+    texts = iter(str(o) for o in outputs)
+    return SHELL_LINE.sub(lambda m: next(texts), body)
 
 
 def _check_modelled(rt: Runtime) -> None:
@@ -100,7 +107,13 @@ def _permitted(rt: Runtime, command: str, *, granted: tuple[Rule, ...], alone: b
                           if rt.profile.shell_line_failure_printed else "")
 
 
-def _output(rt: Runtime, command: str, *, alone: bool) -> str:
+@dataclass(frozen=True)
+class _Failure:
+    """A line that ran and failed: what the engine prints for it."""
+    printed: str
+
+
+def _output(rt: Runtime, command: str) -> str | _Failure:
     proc = launch.run_shell_command(command, env=rt.env, cwd=rt.workdir, stdin=None, timeout=rt.timeout)
     stdout, stderr = proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
     if proc.timed_out:
@@ -110,11 +123,22 @@ def _output(rt: Runtime, command: str, *, alone: bool) -> str:
     if rt.mode != "default":
         raise NotModelled(f"a slash command's ! line that fails or writes to stderr in {rt.mode} mode (measured in "
                           "default mode)")
-    # Measured: one failing line, exit status and stderr, nothing on stdout, no hook configured. With several
-    # lines the engine runs them at once and names whichever failed first (a race: commit-commands' /commit
-    # outside a repository); what a hook would see of such a prompt (its transcript, Stop) is not measured.
-    if proc.returncode == 0 or not stderr or stdout or not alone or rt.config.hooks:
-        raise NotModelled("a slash command's ! line that fails or writes to stderr, other than the one failing "
-                          "line measured (exit status and stderr alone, no hook)")
-    raise ShellLineFailed(messages.shell_line_failed(command, stderr.rstrip())
-                          if rt.profile.shell_line_failure_printed else "")
+    # Measured: failing lines with an exit status and stderr, nothing on stdout, no hook configured; what a hook
+    # would see of such a prompt (its transcript, Stop) is not measured.
+    if proc.returncode == 0 or not stderr or stdout or rt.config.hooks:
+        raise NotModelled("a slash command's ! line that fails or writes to stderr, other than a failing line "
+                          "measured (exit status and stderr alone, no hook)")
+    return _Failure(messages.shell_line_failed(command, stderr.rstrip()))
+
+
+def _fail(rt: Runtime, failures: list[_Failure], *, every: bool) -> None:
+    """End the prompt on failing lines. The engine runs the lines at once and prints whichever failure comes
+    first, a race (slash-command-shell-lines-fail; commit-commands' /commit outside a repository): the first here,
+    the others its rivals. Some lines failing beside others that succeed is not measured."""
+    if not every:
+        raise NotModelled("a slash command's failing ! line beside ! lines that succeed (they run at once)")
+    if not rt.profile.shell_line_failure_printed:
+        raise ShellLineFailed("")
+    if len(failures) > 1:
+        rt.races.append(tuple(f.printed for f in failures))
+    raise ShellLineFailed(failures[0].printed)

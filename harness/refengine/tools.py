@@ -164,8 +164,8 @@ def run_edit(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     text = (tool_messages.file_replaced_all(given, note=note) if replace_all
             else tool_messages.file_updated(given, note=note))
     return ToolResult(content=text,
-                      response=file_patch.edit_response(given, given_old, new, replace_all, original=loaded.raw,
-                                                        updated=stored, unknown_file=not note))
+                      response=file_patch.edit_response(given, given_old, new, replace_all, original=original,
+                                                        updated=updated, unknown_file=not note))
 
 
 def _edit_create(given: str, path: Path, content: str, env: ToolEnvironment) -> ToolResult:

@@ -32,6 +32,7 @@ import tempfile
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 
@@ -261,7 +262,14 @@ def _command_text(commands: tuple[str, ...], root: Path) -> str:
 _VOLATILE_NAME = re.compile(r"\d{4,}|[0-9a-f]{8,}|\d{2}[-_:]\d{2}")
 
 
-def record_snapshots(report: Report, *, jobs: int = 2) -> list[str]:
+class SnapshotProblem(NamedTuple):
+    """A run of a new case that recorded no snapshot: ``failed`` (pytest fails it) or not-modelled (skipped)."""
+
+    text: str
+    failed: bool
+
+
+def record_snapshots(report: Report, *, jobs: int = 2) -> list[SnapshotProblem]:
     """Run each case init wrote on the suite's engines and record its snapshot, so ``pytest`` is green right
     after init; one line per run that recorded nothing, with its status and reason (a case of a hook that is
     broken fails here, as it would under pytest: init does not hide it)."""
@@ -281,7 +289,7 @@ def record_snapshots(report: Report, *, jobs: int = 2) -> list[str]:
     expectations = Expectations(root=suite.expectations)
     default = newest(suite.pinned)
 
-    def one(job: tuple[Path, EngineName]) -> str | None:
+    def one(job: tuple[Path, EngineName]) -> SnapshotProblem | None:
         folder, engine = job
         found = load_or_broken(folder, catalogue=suite.catalogue)
         record = run_named(found, engine, expectations=expectations, default_version=default)
@@ -292,8 +300,10 @@ def record_snapshots(report: Report, *, jobs: int = 2) -> list[str]:
                 path.write_text(snapshots.dump(record.transcript), encoding="utf-8")
             return None
         if record.status is Status.NOT_MODELLED:
-            return f"{found.id} on {engine}: not-modelled, pytest skips it ({record.reason()})"
-        return f"{found.id} on {engine}: {record.status.value}, no snapshot recorded ({record.reason()})"
+            return SnapshotProblem(f"{found.id} on {engine}: not-modelled, pytest skips it ({record.reason()})", False)
+        return SnapshotProblem(
+            f"{found.id} on {engine}: {record.status.value}, no snapshot recorded ({record.reason()})", True
+        )
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         lines = list(pool.map(one, [(f, e) for f in folders for e in engines]))

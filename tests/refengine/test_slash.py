@@ -59,9 +59,22 @@ def test_one_failing_shell_line_ends_the_prompt(tmp_path: Path, version: str, pr
     assert failed.value.printed == printed
 
 
-def test_two_shell_lines_that_may_fail_are_not_modelled(tmp_path: Path) -> None:
-    """The engine runs them at once and names whichever failed first."""
+@pytest.mark.parametrize(("version", "printed"), [("2.1.278", False), ("2.1.332", True)])
+def test_two_failing_shell_lines_end_the_prompt_with_either_failure_a_race(
+        tmp_path: Path, version: str, printed: bool) -> None:
+    """slash-command-shell-lines-fail: the engine runs them at once and prints whichever failed first."""
     engine = _engine(tmp_path, "---\ndescription: d\n---\n!`ls build`\n!`ls dist`\n")
+    engine._rt.profile = profile_for(version)
+    with pytest.raises(ShellLineFailed) as failed:
+        expand(engine._rt, "greet", "")
+    texts = tuple(f'Shell command failed for pattern "!`ls {d}`": [stderr]\nls: cannot access \'{d}\': No such file '
+                  "or directory" for d in ("build", "dist"))
+    assert failed.value.printed == (texts[0] if printed else "")
+    assert engine._rt.races == ([texts] if printed else [])
+
+
+def test_a_failing_shell_line_beside_one_that_succeeds_is_not_modelled(tmp_path: Path) -> None:
+    engine = _engine(tmp_path, "---\ndescription: d\n---\n!`ls build`\n!`pwd`\n")
     with pytest.raises(NotModelled):
         expand(engine._rt, "greet", "")
 
