@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from harness.refengine import permission_request_updates
@@ -44,24 +43,12 @@ from harness.refengine.errors import NotModelled
 from harness.refengine.hook_actions import run_command
 from harness.refengine.hooks import HookAction, HookRule, payload
 from harness.refengine.permission_request import Decision
+from harness.refengine.permission_request_updates import HookAnswer
 from harness.refengine.runtime import Runtime, active_rules
 
 _EVENT = "PermissionRequest"
 _DENIED_BY_HOOK = "Permission denied by hook"
 _AFTER_CALL = frozenset({"PostToolUse", "PostToolUseFailure", "PostToolBatch"})
-
-
-@dataclass(frozen=True, kw_only=True)
-class HookAnswer:
-    allowed: bool
-    updated_input: Mapping[str, Any] | None = None
-    """With allow: the hook's ``updatedInput``, the input the call runs with."""
-    updated_permissions: tuple[Mapping[str, Any], ...] = ()
-    """With allow: the hook's ``updatedPermissions`` (permission_request_updates.py applies them)."""
-    message: str = ""
-    """With deny: the tool result."""
-    interrupt: bool = False
-    """With deny: ``interrupt: true``, which ends the prompt (permission_request_updates.py)."""
 
 
 def _write_in_folder(rt: Runtime, message: str) -> bool:

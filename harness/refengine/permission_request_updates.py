@@ -21,20 +21,30 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from harness.refengine.conversation import Conversation
 from harness.refengine.errors import NotModelled
 from harness.refengine.permission_rules import Rule
 from harness.refengine.runtime import Runtime
 
-if TYPE_CHECKING:
-    from harness.refengine.permission_request_hooks import HookAnswer
-
 _EVENT = "PermissionRequest"
 #: The entries measured, by their keys.
 _ADD_RULES_KEYS = frozenset({"type", "rules", "behavior", "destination"})
 _SET_MODE_KEYS = frozenset({"type", "mode", "destination"})
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class HookAnswer:
+    allowed: bool
+    updated_input: Mapping[str, Any] | None = None
+    """With allow: the hook's ``updatedInput``, the input the call runs with."""
+    updated_permissions: tuple[Mapping[str, Any], ...] = ()
+    """With allow: the hook's ``updatedPermissions`` (applied here)."""
+    message: str = ""
+    """With deny: the tool result."""
+    interrupt: bool = False
+    """With deny: ``interrupt: true``, which ends the prompt (here)."""
 
 
 def measured_updates(entries: Any) -> tuple[Mapping[str, Any], ...]:

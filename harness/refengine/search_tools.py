@@ -91,20 +91,20 @@ def _shown(path: Path, workdir: Path) -> str:
 _IGNORE_FILES = frozenset({".gitignore", ".ignore", ".rgignore"})
 #: A git repository's own folder. One at the top of the working copy with no ignore file anywhere is
 #: measured (project-copy-search-git-folder, every pin): Grep never looks into it, Glob lists its files.
-GIT = ".git"
+_GIT = ".git"
 
 
 def _check_no_ignore_files(tool: str, workdir: Path, home: Path) -> None:
     for root, dirs, files in walk(workdir):
         found = set(_IGNORE_FILES & set(files))
-        if GIT in files or (root != workdir and GIT in dirs):
-            found.add(GIT)  # a git file (worktree, submodule) or a repository nested in the working copy
+        if _GIT in files or (root != workdir and _GIT in dirs):
+            found.add(_GIT)  # a git file (worktree, submodule) or a repository nested in the working copy
         if found:
             where = os.path.relpath(root / sorted(found)[0], workdir)
             raise NotModelled(f"{tool} in a working copy with {where} (ignore files, git work trees)")
-        if root == workdir and GIT in dirs:
-            dirs.remove(GIT)
-            if _git_excludes(workdir / GIT, home):
+        if root == workdir and _GIT in dirs:
+            dirs.remove(_GIT)
+            if _git_excludes(workdir / _GIT, home):
                 raise NotModelled(f"{tool} in a git repository with ignore patterns of git's own (info/exclude,"
                                   " the user's git configuration)")
 
@@ -130,8 +130,8 @@ def _search_base(tool: str, tool_input: Mapping[str, Any], env: ToolEnvironment)
     base = resolve(str(given), workdir=env.workdir)
     if not inside(base, env.workdir):
         raise NotModelled(f"{tool} outside the working copy (how its paths are shown was never measured)")
-    if inside(base, env.workdir / GIT):
-        raise NotModelled(f"{tool} in the git repository's own folder {GIT}/")
+    if inside(base, env.workdir / _GIT):
+        raise NotModelled(f"{tool} in the git repository's own folder {_GIT}/")
     wrapped = env.profile.search_path_error_wrapped
     if not base.exists():
         kind = "Directory" if tool == "Glob" else "Path"
@@ -221,7 +221,7 @@ def run_grep(tool_input: Mapping[str, Any], env: ToolEnvironment) -> ToolResult:
     query = _grep_query(tool_input)
     hits: dict[Path, list[int]] = {}
     texts: dict[Path, list[str]] = {}
-    for path in _grep_candidates(base, tool_input, skip=env.workdir / GIT):
+    for path in _grep_candidates(base, tool_input, skip=env.workdir / _GIT):
         lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
         if lines and lines[-1] == "":
             lines.pop()  # the newline that ends the last line starts no line of its own

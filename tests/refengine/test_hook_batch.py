@@ -47,12 +47,22 @@ def test_a_message_with_a_call_fires_it_once_with_the_result(write_case: CaseWri
     assert run.result.steps[0].result == "LAST"
 
 
+def test_a_refused_call_fires_it_with_the_text_the_model_got(write_case: CaseWriter, tmp_path: Path) -> None:
+    """Measured by hook-event-posttoolbatch-refused on every pin: a call refused in default mode fires the hook,
+    its ``tool_response`` the refusal the model is given."""
+    directory = _case(write_case, handlers=[_command(RECORD)], mode="default", command="touch made.txt")
+    run = run_in_copy(directory, ReferenceEngine(version="2.1.332"), tmp_path)
+    refusal = run.model.exchanges[0].result
+    assert run.model.exchanges[0].is_error and refusal
+    assert (tmp_path / "work" / "batches.txt").read_text(encoding="utf-8") == f"Bash={refusal}\n"
+    assert not (tmp_path / "work" / "made.txt").exists()
+
+
 @pytest.mark.parametrize(("setup", "named"), [
     ({"handlers": [_command("echo NO >&2; exit 2")]}, "ends with exit 2"),
     ({"handlers": [_command("""echo '{"decision": "block", "reason": "NO"}'""")]}, "decision=block"),
     ({"handlers": [_command("true")], "matcher": "Bash"}, "matcher 'Bash'"),
     ({"handlers": [{"type": "http", "url": "http://127.0.0.1:9/x"}]}, "not a command"),
-    ({"handlers": [_command("true")], "mode": "default", "command": "touch made.txt"}, "refused, failed"),
 ])
 def test_what_no_case_measures_is_not_modelled(write_case: CaseWriter, tmp_path: Path, setup: dict[str, object],
                                                named: str) -> None:

@@ -72,7 +72,7 @@ def test_measured_memory_files_are_modelled(tmp_path: Path, where: str) -> None:
 @pytest.mark.parametrize(("file", "settings", "element"), [
     (".claude/settings.local.json", {"sandbox": {"enabled": True}}, "settings key sandbox"),
     (".claude/settings.json", {"model": "haiku"}, "settings key model"),
-    (".claude/settings.json", {"permissions": {"defaultMode": "acceptEdits"}}, "permissions.defaultMode"),
+    (".claude/settings.json", {"permissions": {"defaultMode": "bypassPermissions"}}, "permissions.defaultMode"),
 ])
 def test_unknown_settings_keys_are_not_modelled(tmp_path: Path, file: str, settings: dict[str, object],
                                                 element: str) -> None:
@@ -359,7 +359,7 @@ def test_edit_with_curly_quotes_or_unmeasured_line_ends_is_not_modelled(tmp_path
         run_edit({"file_path": "f.txt", "old_string": old, "new_string": new}, env_for(tmp_path))
 
 
-@pytest.mark.parametrize("marker", [".gitignore", ".ignore", ".git/HEAD", "sub/.gitignore"])
+@pytest.mark.parametrize("marker", [".gitignore", ".ignore", "sub/.git/HEAD", "sub/.gitignore"])
 def test_glob_and_grep_beside_ignore_files_are_not_modelled(tmp_path: Path, marker: str) -> None:
     write_files(tmp_path, {"src/a.py": "TODO\n"})
     assert run_glob({"pattern": "**/*.py"}, env_for(tmp_path)).content == "src/a.py"

