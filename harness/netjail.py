@@ -233,7 +233,7 @@ def unavailable() -> str | None:
 def jail() -> Iterator[Jail]:
     """A fresh network namespace with its loopback up, removed on exit (raises OSError where none can be made)."""
     holder = subprocess.Popen(
-        ["unshare", "--net", "--pid", "--mount-proc", "--kill-child", "--", sys.executable, "-I", "-c", _INIT],
+        ["unshare", "--net", "--pid", "--mount-proc", "--kill-child", "--", sys.executable, "-I", "-S", "-c", _INIT],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -51,13 +51,14 @@ def copy_fixture(case: Case, dest: Path) -> tuple[str, ...]:
     dest.mkdir(parents=True, exist_ok=True)
     notes: list[str] = []
     seen: set[Path] = set()
+    in_git = False  # the project is a git work tree (git listed its files)
     for root in case.fixture_dirs:
         if root.resolve() in seen:
             continue  # a case that is its own project (``project: .``): its files are the project's
         seen.add(root.resolve())
         excluded = case.own_files_excluded(root)
-        files = _project_files(root) if root == case.project else _walk(root)
         if root == case.project:
+            files, in_git = _project_files(root)
             files = [*files, *_included(root, case.include)]
             files += _link_targets(root, files)
             if left := [n for n in _ignored(root, excluded) if not any(_within(n, i) for i in case.include)]:
@@ -65,11 +66,10 @@ def copy_fixture(case: Case, dest: Path) -> tuple[str, ...]:
                 notes.append(
                     f"left out of the working copy as git ignores them (include: in case.yaml copies one): {shown}"
                 )
+        else:
+            files = _walk(root)
         _copy(root, files, dest, excluded=excluded, case=case)
-    if (
-        case.project is not None and workgit.is_work_tree(case.project)
-        and (failed := workgit.make(dest)) is not None
-    ):
+    if in_git and (failed := workgit.make(dest)) is not None:
         notes.append(failed)
     return tuple(notes)
 
@@ -142,8 +142,9 @@ def _walk(root: Path) -> list[Path]:
     return sorted(path.relative_to(root) for path in tree.entries(root))
 
 
-def _project_files(root: Path) -> list[Path]:
-    """The files git would commit from ``root`` (tracked or untracked, not ignored), else a walk minus bulk."""
+def _project_files(root: Path) -> tuple[list[Path], bool]:
+    """The files git would commit from ``root`` (tracked or untracked, not ignored), else a walk minus bulk;
+    and whether git listed them (``root`` lies in a git work tree)."""
     try:
         proc = subprocess.run(
             ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
@@ -155,8 +156,8 @@ def _project_files(root: Path) -> list[Path]:
         proc = None
     if proc is not None and proc.returncode == 0:
         names = {Path(os.fsdecode(n)) for n in proc.stdout.split(b"\0") if n}
-        return sorted(n for n in names if (root / n).exists() or (root / n).is_symlink())
-    return [p for p in _walk(root) if not _BULK & set(p.parts)]
+        return sorted(n for n in names if (root / n).exists() or (root / n).is_symlink()), True
+    return [p for p in _walk(root) if not _BULK & set(p.parts)], False
 
 
 def links_out(root: Path) -> list[tuple[Path, str]]:
@@ -164,7 +165,7 @@ def links_out(root: Path) -> list[tuple[Path, str]]:
     ``root``, or at nothing. A case with ``project:`` on ``root`` is a case-error while one is there."""
     real_root = root.resolve()
     out: list[tuple[Path, str]] = []
-    for rel in _project_files(root):
+    for rel in _project_files(root)[0]:
         link = root / rel
         if not link.is_symlink():
             continue

@@ -30,18 +30,6 @@ _DATE = "2000-01-01T00:00:00+0000"
 MESSAGE = "working copy of the project"
 
 
-def is_work_tree(folder: Path) -> bool:
-    """True when ``folder`` lies in a git work tree (the project a case copies is a git repository)."""
-    try:
-        proc = subprocess.run(
-            ["git", "-C", str(folder), "rev-parse", "--is-inside-work-tree"],
-            capture_output=True, text=True, check=False, timeout=60, env=_env(),
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return proc.returncode == 0 and proc.stdout.strip() == "true"
-
-
 def make(workdir: Path) -> str | None:
     """Make ``workdir`` a git repository with one commit of its files; None, or why it could not (a note)."""
     steps = (
